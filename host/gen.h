@@ -1,0 +1,50 @@
+/* gen.h - the trace generator behind `wiresum gen` (docs/traces.md).
+ *
+ * Owns: worker models that follow the window protocol of PRODUCT.md section 4
+ * against the reference device in closed loop, fault injection (loss with
+ * RETX retransmission, network duplicates, malformed and bypass frames), and
+ * writing a trace directory: job.ini, in<P>.pcap and the exact sum of every
+ * job's tensors (sum-<job>-<tensor>.f32).
+ */
+#ifndef WS_GEN_H
+#define WS_GEN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ws_reasons.h"
+
+typedef enum { WS_VALUES_NORMAL, WS_VALUES_SPECIAL, WS_VALUES_MIXED } ws_values;
+
+typedef struct {
+    unsigned ports;      /* device ports, 1..16 */
+    unsigned jobs;       /* jobs sharing the device, each with `workers` members */
+    unsigned workers;    /* members per job, 1..64 */
+    unsigned slots;      /* slots per job (the worker window) */
+    unsigned count;      /* elements per packet (the job's max_count) */
+    unsigned tensors;    /* consecutive all-reduces per job */
+    unsigned pool_slots; /* device slot pool */
+    uint64_t elems;      /* elements per tensor */
+    uint64_t seed;
+    ws_values values;
+    double dup, loss, malformed, bypass, ecn; /* rates, 0..1 */
+    const char *vectors; /* TestFloat f32_add file: one two-worker job, or NULL */
+} ws_gen_opts;
+
+typedef struct {
+    uint64_t frames;       /* frames written, all ports */
+    uint64_t data;         /* DATA transmissions, first ones */
+    uint64_t retx;         /* DATA retransmissions (RETX set) */
+    uint64_t lost_data;    /* DATA frames lost before the device */
+    uint64_t lost_results; /* RESULT frames lost after the device */
+    uint64_t dups;         /* network duplicates of DATA frames */
+    uint64_t bypass;       /* bypass frames */
+    uint64_t malformed[WS_N_REASONS]; /* injected malformed frames by the reason they get */
+} ws_gen_stats;
+
+void ws_gen_defaults(ws_gen_opts *o);
+
+/* Write a trace into dir (created if missing). Returns 0, or -1 with err. */
+int ws_gen(const char *dir, const ws_gen_opts *o, ws_gen_stats *st, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,389 @@
+/* main.c - the wiresum command line tool: subcommands over the host model. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "config.h"
+#include "gen.h"
+#include "refdev.h"
+#include "testfloat.h"
+#include "trace.h"
+
+#define ERRLEN 1024
+
+static const char usage_main[] =
+    "usage: wiresum <command> [options] [args]\n"
+    "\n"
+    "wiresum is an in-network gradient aggregation accelerator (RTL + host model).\n"
+    "This tool generates gradient traces, runs them through the software reference of\n"
+    "the device and checks the results bit for bit against exact sums.\n"
+    "\n"
+    "commands:\n"
+    "  gen DIR        write a gradient trace: job.ini, in<P>.pcap, sum-<job>-<tensor>.f32\n"
+    "  ref DIR        run in<P>.pcap through the software reference, write expected<P>.pcap\n"
+    "  check DIR      reassemble every member's tensors from expected<P>.pcap (or --prefix)\n"
+    "                 and compare them with the exact sums\n"
+    "  testfloat      check the exact adder on Berkeley TestFloat f32_add lines (stdin)\n"
+    "\n"
+    "`wiresum <command> --help` explains each command. The trace directory format is in\n"
+    "docs/traces.md, the wire protocol in docs/protocol.md.\n";
+
+/* ---- option parsing helpers ----------------------------------------------------------- */
+
+static int parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (s[0] == '-' || s[0] == 0 || *end || errno || v < lo || v > hi) {
+        fprintf(stderr, "wiresum: %s %s: expected an integer in %" PRIu64 "..%" PRIu64 "\n", opt,
+                s, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_uint(const char *opt, const char *s, unsigned lo, unsigned hi, unsigned *out)
+{
+    uint64_t v;
+    if (parse_u64(opt, s, lo, hi, &v))
+        return -1;
+    *out = (unsigned)v;
+    return 0;
+}
+
+static int parse_rate(const char *opt, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (s[0] == 0 || *end || errno || !(v >= 0 && v <= 1)) {
+        fprintf(stderr, "wiresum: %s %s: expected a rate from 0 to 1\n", opt, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Exactly one positional DIR argument. */
+static const char *one_dir(int argc, char **argv, const char *cmd)
+{
+    if (optind != argc - 1) {
+        fprintf(stderr, "wiresum %s: expected one trace directory (see wiresum %s --help)\n", cmd,
+                cmd);
+        return NULL;
+    }
+    return argv[optind];
+}
+
+/* ---- gen ------------------------------------------------------------------------------ */
+
+static const char usage_gen[] =
+    "usage: wiresum gen DIR [options]\n"
+    "\n"
+    "Write a gradient trace into DIR (created if missing): job.ini, in<P>.pcap per device\n"
+    "port and sum-<job>-<tensor>.f32, the exact sum of every tensor (binary32, big-endian).\n"
+    "Worker models follow the window protocol (chunk i in slot i mod S, SET (i div S) mod 2,\n"
+    "at most S chunks in flight) against the software reference in closed loop, so every\n"
+    "round completes; the trace records what enters the device.\n"
+    "\n"
+    "shape:\n"
+    "  --ports N        device ports (default 4)\n"
+    "  --jobs N         jobs sharing the device and its ports (default 1)\n"
+    "  --workers N      workers per job, 1..64 (default 4)\n"
+    "  --elems N        elements per tensor (default 4096)\n"
+    "  --count K        elements per packet, the job's max_count, 1..2048 (default 64)\n"
+    "  --slots S        slots per job, the worker window (default 16)\n"
+    "  --tensors T      consecutive all-reduces per job (default 1)\n"
+    "  --pool N         device slot pool (default 64)\n"
+    "  --seed N         random seed (default 1)\n"
+    "  --values KIND    normal (gradients of mixed magnitudes), special (zeros, subnormals,\n"
+    "                   extremes, ties, Inf, NaN) or mixed (default)\n"
+    "  --vectors FILE   one two-worker job adding TestFloat f32_add lines: A from worker 0,\n"
+    "                   B from worker 1, R (any NaN as 0x7fc00000) as the expected sum\n"
+    "faults, each a rate from 0 to 1 (default 0):\n"
+    "  --loss R         DATA lost before the device, RESULT lost after it; the worker\n"
+    "                   re-sends on timeout with RETX set (at most 0.5)\n"
+    "  --dup R          DATA duplicated by the network, the copy arriving later\n"
+    "  --malformed R    after a step, a malformed frame of a random drop reason\n"
+    "  --bypass R       after a step, a bypass frame (ARP, IPv6, TCP, other UDP, VLAN,\n"
+    "                   runt, full-size, jumbo)\n"
+    "  --ecn R          DATA marked ECN CE (the rest ECT(0))\n"
+    "  -q, --quiet      no summary\n";
+
+static int cmd_gen(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"ports", 1, 0, 'p'},    {"jobs", 1, 0, 'j'},   {"workers", 1, 0, 'w'},
+        {"elems", 1, 0, 'e'},    {"count", 1, 0, 'k'},  {"slots", 1, 0, 's'},
+        {"tensors", 1, 0, 't'},  {"pool", 1, 0, 'P'},   {"seed", 1, 0, 'S'},
+        {"values", 1, 0, 'v'},   {"vectors", 1, 0, 'V'}, {"loss", 1, 0, 'l'},
+        {"dup", 1, 0, 'd'},      {"malformed", 1, 0, 'm'}, {"bypass", 1, 0, 'b'},
+        {"ecn", 1, 0, 'E'},      {"quiet", 0, 0, 'q'},  {"help", 0, 0, 'h'},
+        {0, 0, 0, 0}};
+    ws_gen_opts o;
+    ws_gen_defaults(&o);
+    int quiet = 0, c, bad = 0;
+    while (!bad && (c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p': bad = parse_uint("--ports", optarg, 1, WS_LIMIT_PORTS, &o.ports); break;
+        case 'j': bad = parse_uint("--jobs", optarg, 1, WS_LIMIT_JOBS - 1, &o.jobs); break;
+        case 'w': bad = parse_uint("--workers", optarg, 1, WS_LIMIT_WORKERS, &o.workers); break;
+        case 'e': bad = parse_u64("--elems", optarg, 1, 0xffffffffu, &o.elems); break;
+        case 'k': bad = parse_uint("--count", optarg, 1, WS_LIMIT_COUNT, &o.count); break;
+        case 's': bad = parse_uint("--slots", optarg, 1, WS_LIMIT_SLOTS, &o.slots); break;
+        case 't': bad = parse_uint("--tensors", optarg, 1, 65535, &o.tensors); break;
+        case 'P': bad = parse_uint("--pool", optarg, 1, WS_LIMIT_SLOTS, &o.pool_slots); break;
+        case 'S': bad = parse_u64("--seed", optarg, 0, UINT64_MAX, &o.seed); break;
+        case 'l': bad = parse_rate("--loss", optarg, &o.loss); break;
+        case 'd': bad = parse_rate("--dup", optarg, &o.dup); break;
+        case 'm': bad = parse_rate("--malformed", optarg, &o.malformed); break;
+        case 'b': bad = parse_rate("--bypass", optarg, &o.bypass); break;
+        case 'E': bad = parse_rate("--ecn", optarg, &o.ecn); break;
+        case 'V': o.vectors = optarg; break;
+        case 'v':
+            if (!strcmp(optarg, "normal"))
+                o.values = WS_VALUES_NORMAL;
+            else if (!strcmp(optarg, "special"))
+                o.values = WS_VALUES_SPECIAL;
+            else if (!strcmp(optarg, "mixed"))
+                o.values = WS_VALUES_MIXED;
+            else {
+                fprintf(stderr, "wiresum: --values %s: expected normal, special or mixed\n", optarg);
+                bad = 1;
+            }
+            break;
+        case 'q': quiet = 1; break;
+        case 'h': fputs(usage_gen, stdout); return 0;
+        default: bad = 1;
+        }
+    }
+    const char *dir = bad ? NULL : one_dir(argc, argv, "gen");
+    if (!dir)
+        return 2;
+    ws_gen_stats st;
+    char err[ERRLEN];
+    if (ws_gen(dir, &o, &st, err, sizeof err) != 0) {
+        fprintf(stderr, "wiresum gen: %s\n", err);
+        return 1;
+    }
+    if (!quiet) {
+        uint64_t mal = 0;
+        for (int r = 0; r < WS_N_REASONS; r++)
+            mal += st.malformed[r];
+        printf("gen %s: %llu frames: %llu DATA, %llu retransmitted, %llu duplicated, "
+               "%llu DATA and %llu RESULTs lost, %llu malformed, %llu bypass\n",
+               dir, (unsigned long long)st.frames, (unsigned long long)st.data,
+               (unsigned long long)st.retx, (unsigned long long)st.dups,
+               (unsigned long long)st.lost_data, (unsigned long long)st.lost_results,
+               (unsigned long long)mal, (unsigned long long)st.bypass);
+    }
+    return 0;
+}
+
+/* ---- ref ------------------------------------------------------------------------------ */
+
+static const char usage_ref[] =
+    "usage: wiresum ref DIR [options]\n"
+    "\n"
+    "Run the frames of DIR/in<P>.pcap, in global order (timestamp, then lower port, then\n"
+    "file order), through the software reference of the device configured by DIR/job.ini.\n"
+    "Writes DIR/expected<P>.pcap, one per egress port, each frame stamped with the time of\n"
+    "the frame that caused it, and prints the device counters.\n"
+    "\n"
+    "  --in PREFIX      input files PREFIX<P>.pcap (default in)\n"
+    "  --out PREFIX     output files PREFIX<P>.pcap (default expected)\n"
+    "  -q, --quiet      no counters\n";
+
+typedef struct {
+    ws_trace_out *out;
+    uint64_t ts;
+    int failed;
+    char err[ERRLEN];
+} ref_ctx;
+
+static void ref_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
+{
+    ref_ctx *r = ctx;
+    if (!r->failed && ws_trace_write(r->out, egress, r->ts, f, len, r->err, sizeof r->err) != 0)
+        r->failed = 1;
+}
+
+static int cmd_ref(int argc, char **argv)
+{
+    static const struct option opts[] = {{"in", 1, 0, 'i'},    {"out", 1, 0, 'o'},
+                                         {"quiet", 0, 0, 'q'}, {"help", 0, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *in_prefix = "in", *out_prefix = "expected";
+    int quiet = 0, c;
+    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'i': in_prefix = optarg; break;
+        case 'o': out_prefix = optarg; break;
+        case 'q': quiet = 1; break;
+        case 'h': fputs(usage_ref, stdout); return 0;
+        default: return 2;
+        }
+    }
+    const char *dir = one_dir(argc, argv, "ref");
+    if (!dir)
+        return 2;
+    if (!strcmp(in_prefix, out_prefix)) {
+        fprintf(stderr, "wiresum ref: --in and --out must differ\n");
+        return 2;
+    }
+    static ws_config cfg;
+    char err[ERRLEN], path[4096];
+    snprintf(path, sizeof path, "%s/job.ini", dir);
+    if (ws_config_load(&cfg, path, err, sizeof err) != 0) {
+        fprintf(stderr, "wiresum ref: %s\n", err);
+        return 1;
+    }
+    ws_refdev *dev = ws_refdev_new(&cfg, err, sizeof err);
+    ws_trace_in *in = dev ? ws_trace_open(dir, in_prefix, cfg.n_ports, 1, err, sizeof err) : NULL;
+    ref_ctx rc = {0};
+    rc.out = in ? ws_trace_create(dir, out_prefix, cfg.n_ports, 0, err, sizeof err) : NULL;
+    int status = rc.out ? 0 : 1;
+    if (status)
+        fprintf(stderr, "wiresum ref: %s\n", err);
+    ws_pkt p;
+    int r = 0;
+    uint64_t frames = 0;
+    while (!status && !rc.failed && (r = ws_trace_next(in, &p, err, sizeof err)) == 1) {
+        rc.ts = p.ts_ns;
+        ws_refdev_rx(dev, p.port, p.data, p.len, ref_emit, &rc);
+        frames++;
+    }
+    if (!status && r < 0) {
+        fprintf(stderr, "wiresum ref: %s\n", err);
+        status = 1;
+    }
+    if (!status && rc.failed) {
+        fprintf(stderr, "wiresum ref: %s\n", rc.err);
+        status = 1;
+    }
+    if (ws_trace_finish(rc.out, rc.err, sizeof rc.err) != 0 && !status) {
+        fprintf(stderr, "wiresum ref: %s\n", rc.err);
+        status = 1;
+    }
+    if (!status && !quiet) {
+        printf("ref %s: %llu frames in, %s<P>.pcap written\n", dir, (unsigned long long)frames,
+               out_prefix);
+        ws_counters_print(ws_refdev_counters(dev), cfg.n_ports, stdout);
+    }
+    ws_trace_close(in);
+    ws_refdev_free(dev);
+    return status;
+}
+
+/* ---- check ---------------------------------------------------------------------------- */
+
+static const char usage_check[] =
+    "usage: wiresum check DIR [options]\n"
+    "\n"
+    "Reassemble every member's tensors from the RESULT frames of DIR/<prefix><P>.pcap and\n"
+    "compare them bit for bit with DIR/sum-<job>-<tensor>.f32. Every RESULT must be\n"
+    "addressed from the device to its member, leave on the member's port and carry valid\n"
+    "IPv4 and UDP checksums; every member must receive every element. Exit 0 only if so.\n"
+    "\n"
+    "  --prefix PREFIX  output files to check (default expected)\n"
+    "  -q, --quiet      print problems only\n";
+
+static int cmd_check(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"prefix", 1, 0, 'p'}, {"quiet", 0, 0, 'q'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+    const char *prefix = "expected";
+    int quiet = 0, c;
+    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p': prefix = optarg; break;
+        case 'q': quiet = 1; break;
+        case 'h': fputs(usage_check, stdout); return 0;
+        default: return 2;
+        }
+    }
+    const char *dir = one_dir(argc, argv, "check");
+    if (!dir)
+        return 2;
+    ws_check_stats st;
+    char err[ERRLEN];
+    int rc = ws_check(dir, prefix, &st, stdout, err, sizeof err);
+    if (rc < 0) {
+        fprintf(stderr, "wiresum check: %s\n", err);
+        return 1;
+    }
+    if (!quiet || rc)
+        printf("check %s: %llu tensors, %llu RESULTs (%llu re-sent), %llu other frames: %s\n", dir,
+               (unsigned long long)st.tensors, (unsigned long long)st.results,
+               (unsigned long long)st.resends, (unsigned long long)st.other,
+               rc ? "MISMATCH" : "every member's tensor equals the exact sum");
+    return rc ? 1 : 0;
+}
+
+/* ---- testfloat ------------------------------------------------------------------------ */
+
+static const char usage_testfloat[] =
+    "usage: wiresum testfloat [FILE]\n"
+    "\n"
+    "Check the exact adder on Berkeley TestFloat f32_add vectors, one case a line:\n"
+    "`A B R flags` in hex, as printed by `testfloat_gen f32_add`, from FILE or stdin.\n"
+    "Each case is a two-worker sum; a NaN result is expected as 0x7fc00000. Exit 0 only\n"
+    "if every case matches. See tests/testfloat.sh.\n";
+
+static int cmd_testfloat(int argc, char **argv)
+{
+    static const struct option opts[] = {{"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+    int c;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c == 'h') {
+            fputs(usage_testfloat, stdout);
+            return 0;
+        }
+        return 2;
+    }
+    if (optind < argc - 1) {
+        fprintf(stderr, "wiresum testfloat: at most one FILE\n");
+        return 2;
+    }
+    FILE *in = stdin;
+    const char *name = "<stdin>";
+    if (optind == argc - 1) {
+        name = argv[optind];
+        in = fopen(name, "r");
+        if (!in) {
+            fprintf(stderr, "wiresum testfloat: %s: %s\n", name, strerror(errno));
+            return 1;
+        }
+    }
+    int rc = ws_testfloat_run(in, stdout, name);
+    if (in != stdin)
+        fclose(in);
+    return rc == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } cmds[] = {{"gen", cmd_gen}, {"ref", cmd_ref}, {"check", cmd_check},
+                {"testfloat", cmd_testfloat}};
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+        !strcmp(argv[1], "help")) {
+        fputs(usage_main, argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (!strcmp(argv[1], cmds[i].name)) {
+            optind = 1;
+            return cmds[i].fn(argc - 1, argv + 1);
+        }
+    fprintf(stderr, "wiresum: unknown command '%s' (see wiresum --help)\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,254 @@
+/* refdev.c - software reference of the aggregation device: slots, sets, rounds, results. */
+#include "refdev.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "wire.h"
+#include "xsum.h"
+
+typedef struct {
+    uint8_t complete; /* 1: complete or never used; 0: accumulating */
+    uint8_t ecn;      /* OR of the ECN bits of the round's contributions */
+    uint16_t count;
+    uint64_t bitmap;
+    uint32_t offset, tensor;
+    ws_xsum *acc;     /* job max_count accumulators, allocated on first use */
+    uint32_t *result; /* the rounded sums of the last complete round */
+} set_state;
+
+struct ws_refdev {
+    ws_config cfg;
+    set_state *sets[WS_LIMIT_JOBS]; /* per job: slots x 2 sets */
+    ws_counters ctr;
+    uint8_t frame[WS_OFF_ELEMS + 4 * WS_LIMIT_COUNT];
+};
+
+ws_refdev *ws_refdev_new(const ws_config *cfg, char *err, size_t errlen)
+{
+    if (ws_config_check(cfg, err, errlen) != 0)
+        return NULL;
+    ws_refdev *d = calloc(1, sizeof *d);
+    if (!d) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    d->cfg = *cfg;
+    for (unsigned j = 0; j < cfg->n_jobs; j++) {
+        d->sets[j] = calloc((size_t)cfg->job[j].slots * 2, sizeof(set_state));
+        if (!d->sets[j]) {
+            ws_refdev_free(d);
+            snprintf(err, errlen, "out of memory");
+            return NULL;
+        }
+        for (unsigned s = 0; s < cfg->job[j].slots * 2; s++)
+            d->sets[j][s].complete = 1;
+    }
+    return d;
+}
+
+void ws_refdev_free(ws_refdev *d)
+{
+    if (!d)
+        return;
+    for (unsigned j = 0; j < d->cfg.n_jobs; j++) {
+        if (!d->sets[j])
+            continue;
+        for (unsigned s = 0; s < d->cfg.job[j].slots * 2; s++) {
+            free(d->sets[j][s].acc);
+            free(d->sets[j][s].result);
+        }
+        free(d->sets[j]);
+    }
+    free(d);
+}
+
+const ws_counters *ws_refdev_counters(const ws_refdev *d) { return &d->ctr; }
+const ws_config *ws_refdev_config(const ws_refdev *d) { return &d->cfg; }
+
+/* The decision for one frame, and where it applies; no state is changed. */
+typedef struct {
+    ws_verdict v;
+    ws_hdr h;
+    const ws_job *job;
+    set_state *set, *other;
+} decision;
+
+static decision decide(const ws_refdev *d, const uint8_t *f, size_t len)
+{
+    decision x = {.v = {WS_V_DROP, WS_OK}};
+    if (ws_classify(f, len, d->cfg.ip, d->cfg.udp_port) == WS_CLASS_BYPASS) {
+        x.v.kind = WS_V_BYPASS;
+        return x;
+    }
+    x.v.reason = ws_validate(f, len, &d->cfg, &x.h, &x.job);
+    if (x.v.reason != WS_OK)
+        return x;
+
+    unsigned j = (unsigned)(x.job - d->cfg.job);
+    unsigned s = x.h.flags & WS_FLAG_SET;
+    x.set = &d->sets[j][x.h.slot * 2 + s];
+    x.other = &d->sets[j][x.h.slot * 2 + (s ^ 1)];
+    uint64_t bit = 1ull << x.h.worker;
+    const set_state *st = x.set;
+
+    if (st->bitmap & bit) {
+        x.v.reason = WS_DROP_DUPLICATE;
+        if (st->complete)
+            x.v.kind = WS_V_RESEND;
+        return x;
+    }
+    if (st->complete && st->bitmap != 0) {
+        x.v.reason = WS_DROP_EARLY;
+        return x;
+    }
+    if (!st->complete &&
+        (x.h.offset != st->offset || x.h.tensor != st->tensor || x.h.count != st->count)) {
+        x.v.reason = WS_DROP_MISMATCH;
+        return x;
+    }
+    uint64_t all = x.job->workers == 64 ? ~0ull : (1ull << x.job->workers) - 1;
+    uint64_t after = (st->complete ? 0 : st->bitmap) | bit;
+    x.v.kind = after == all ? WS_V_COMPLETE : WS_V_ACCEPT;
+    return x;
+}
+
+ws_verdict ws_refdev_judge(const ws_refdev *d, unsigned port, const uint8_t *f, size_t len)
+{
+    (void)port;
+    return decide(d, f, len).v;
+}
+
+static void emit_frame(ws_refdev *d, unsigned egress, const uint8_t *f, size_t len,
+                       ws_emit_fn emit, void *ctx)
+{
+    d->ctr.tx_frames[egress]++;
+    d->ctr.tx_bytes[egress] += len;
+    if (emit)
+        emit(ctx, egress, f, len);
+}
+
+/* The RESULT of set st of (job, slot, set) for one member rank. */
+static void send_result(ws_refdev *d, const ws_job *job, const ws_hdr *rq, const set_state *st,
+                        unsigned rank, int retx, ws_emit_fn emit, void *ctx)
+{
+    const ws_member *m = &job->member[rank];
+    ws_hdr h;
+    ws_hdr_init(&h);
+    memcpy(h.dst_mac, m->mac, 6);
+    memcpy(h.src_mac, d->cfg.mac, 6);
+    h.tos = st->ecn;
+    h.src_ip = d->cfg.ip;
+    h.dst_ip = m->ip;
+    h.src_port = d->cfg.udp_port;
+    h.dst_port = m->udp_port;
+    h.type = WS_TYPE_RESULT;
+    h.flags = (uint8_t)((rq->flags & WS_FLAG_SET) | (retx ? WS_FLAG_RETX : 0));
+    h.job = job->id;
+    h.worker = (uint16_t)rank;
+    h.slot = rq->slot;
+    h.count = st->count;
+    h.offset = st->offset;
+    h.tensor = st->tensor;
+    size_t len = ws_build(d->frame, &h, st->result);
+    emit_frame(d, m->port, d->frame, len, emit, ctx);
+}
+
+ws_verdict ws_refdev_rx(ws_refdev *d, unsigned port, const uint8_t *f, size_t len, ws_emit_fn emit,
+                        void *ctx)
+{
+    if (port >= d->cfg.n_ports) /* not a port of this device: nothing enters */
+        return (ws_verdict){WS_V_DROP, WS_OK};
+    d->ctr.rx_frames[port]++;
+    d->ctr.rx_bytes[port] += len;
+
+    decision x = decide(d, f, len);
+    switch (x.v.kind) {
+    case WS_V_BYPASS:
+        d->ctr.bypass++;
+        emit_frame(d, d->cfg.bypass[port], f, len, emit, ctx);
+        return x.v;
+    case WS_V_DROP:
+        d->ctr.drop[x.v.reason]++;
+        return x.v;
+    case WS_V_RESEND:
+        d->ctr.drop[x.v.reason]++;
+        d->ctr.resends++;
+        send_result(d, x.job, &x.h, x.set, x.h.worker, 1, emit, ctx);
+        return x.v;
+    case WS_V_ACCEPT:
+    case WS_V_COMPLETE:
+        break;
+    }
+
+    set_state *st = x.set;
+    if (st->complete) { /* a new round starts with this packet */
+        if (!st->acc) {
+            st->acc = malloc(sizeof(ws_xsum) * x.job->max_count);
+            st->result = malloc(sizeof(uint32_t) * x.job->max_count);
+            if (!st->acc || !st->result)
+                abort(); /* a few hundred kB at most: treat as fatal */
+        }
+        for (unsigned i = 0; i < x.h.count; i++)
+            ws_xsum_init(&st->acc[i]);
+        st->complete = 0;
+        st->bitmap = 0;
+        st->ecn = 0;
+        st->offset = x.h.offset;
+        st->tensor = x.h.tensor;
+        st->count = x.h.count;
+    }
+    uint64_t bit = 1ull << x.h.worker;
+    x.other->bitmap &= ~bit;
+    st->bitmap |= bit;
+    st->ecn |= x.h.tos & 3;
+    for (unsigned i = 0; i < x.h.count; i++)
+        ws_xsum_add(&st->acc[i], ws_elem(f, i));
+    d->ctr.accepted++;
+
+    if (x.v.kind == WS_V_COMPLETE) {
+        for (unsigned i = 0; i < st->count; i++)
+            st->result[i] = ws_xsum_round(&st->acc[i]);
+        st->complete = 1;
+        for (unsigned r = 0; r < x.job->workers; r++)
+            send_result(d, x.job, &x.h, st, r, 0, emit, ctx);
+        d->ctr.results += x.job->workers;
+    }
+    return x.v;
+}
+
+int ws_refdev_set_state(const ws_refdev *d, uint16_t job, unsigned slot, unsigned set,
+                        ws_set_state *out)
+{
+    const ws_job *jb = ws_config_find_job(&d->cfg, job);
+    if (!jb || slot >= jb->slots || set > 1)
+        return -1;
+    const set_state *st = &d->sets[jb - d->cfg.job][slot * 2 + set];
+    out->complete = st->complete;
+    out->bitmap = st->bitmap;
+    out->offset = st->offset;
+    out->tensor = st->tensor;
+    out->count = st->count;
+    return 0;
+}
+
+void ws_counters_print(const ws_counters *c, unsigned n_ports, FILE *out)
+{
+    fprintf(out, "  %-6s %12s %14s %12s %14s\n", "port", "rx_frames", "rx_bytes", "tx_frames",
+            "tx_bytes");
+    for (unsigned p = 0; p < n_ports; p++)
+        fprintf(out, "  %-6u %12llu %14llu %12llu %14llu\n", p, (unsigned long long)c->rx_frames[p],
+                (unsigned long long)c->rx_bytes[p], (unsigned long long)c->tx_frames[p],
+                (unsigned long long)c->tx_bytes[p]);
+    uint64_t dropped = 0;
+    for (int r = 1; r < WS_N_REASONS; r++)
+        dropped += c->drop[r];
+    fprintf(out, "  accepted %llu  results %llu  resends %llu  bypass %llu  dropped %llu\n",
+            (unsigned long long)c->accepted, (unsigned long long)c->results,
+            (unsigned long long)c->resends, (unsigned long long)c->bypass,
+            (unsigned long long)dropped);
+    for (int r = 1; r < WS_N_REASONS; r++)
+        if (c->drop[r])
+            fprintf(out, "    drop %-17s %10llu\n", ws_reason_name((ws_reason)r),
+                    (unsigned long long)c->drop[r]);
+}

@@ -1,0 +1,47 @@
+/* trace.h - pcap I/O of a trace directory (docs/traces.md), with libpcap.
+ *
+ * Owns: reading <prefix><P>.pcap for every port as one stream in global order
+ * (timestamp, then lower port, then file order) and writing one
+ * <prefix><P>.pcap per port. Errors name the file and the frame number.
+ */
+#ifndef WS_TRACE_H
+#define WS_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WS_MAX_FRAME 65535 /* the largest frame a trace may hold */
+
+typedef struct {
+    unsigned port;    /* the file it came from */
+    uint64_t index;   /* 1-based frame number within that file */
+    uint64_t ts_ns;   /* timestamp in nanoseconds */
+    const uint8_t *data; /* valid until the next call */
+    size_t len;
+} ws_pkt;
+
+typedef struct ws_trace_in ws_trace_in;
+
+/* Open DIR/<prefix>0.pcap .. DIR/<prefix>(n_ports-1).pcap. A missing file is
+ * a port without frames; a file with another link type, a frame captured
+ * shorter than its length, or a frame longer than WS_MAX_FRAME is an error.
+ * With require_any, it is an error that no file exists at all. A file
+ * <prefix>P.pcap with P >= n_ports is an error too. */
+ws_trace_in *ws_trace_open(const char *dir, const char *prefix, unsigned n_ports, int require_any,
+                           char *err, size_t errlen);
+/* Next frame in global order: 1 and *pkt filled, 0 at the end, -1 on error. */
+int ws_trace_next(ws_trace_in *t, ws_pkt *pkt, char *err, size_t errlen);
+void ws_trace_close(ws_trace_in *t);
+
+typedef struct ws_trace_out ws_trace_out;
+
+/* Create DIR/<prefix>P.pcap for every port (Ethernet, snaplen 65535),
+ * microsecond (nano = 0) or nanosecond (nano = 1) timestamps. */
+ws_trace_out *ws_trace_create(const char *dir, const char *prefix, unsigned n_ports, int nano,
+                              char *err, size_t errlen);
+int ws_trace_write(ws_trace_out *t, unsigned port, uint64_t ts_ns, const uint8_t *f, size_t len,
+                   char *err, size_t errlen);
+/* Flush and close every file; returns -1 if a write failed. NULL is fine. */
+int ws_trace_finish(ws_trace_out *t, char *err, size_t errlen);
+
+#endif

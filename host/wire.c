@@ -1,0 +1,253 @@
+/* wire.c - codec for wire protocol v1: checksums, build, parse, classify, validate. */
+#include "wire.h"
+
+#include <string.h>
+
+static const struct {
+    const char *name, *desc;
+} reasons[WS_N_REASONS] = {
+    [WS_OK] = {"ok", "accepted"},
+#define WS_X_TABLE(e, n, d) [WS_DROP_##e] = {n, d},
+    WS_DROP_REASONS(WS_X_TABLE)
+#undef WS_X_TABLE
+};
+
+const char *ws_reason_name(ws_reason r)
+{
+    return (unsigned)r < WS_N_REASONS ? reasons[r].name : "?";
+}
+
+const char *ws_reason_desc(ws_reason r)
+{
+    return (unsigned)r < WS_N_REASONS ? reasons[r].desc : "?";
+}
+
+int ws_reason_from_name(const char *name)
+{
+    for (int r = 0; r < WS_N_REASONS; r++)
+        if (strcmp(reasons[r].name, name) == 0)
+            return r;
+    return -1;
+}
+
+void ws_hdr_init(ws_hdr *h)
+{
+    memset(h, 0, sizeof *h);
+    h->ttl = WS_RESULT_TTL;
+    h->frag = WS_RESULT_FRAG;
+    h->ip_id = WS_RESULT_IP_ID;
+    h->version = WS_VERSION;
+    h->type = WS_TYPE_DATA;
+    h->dtype = WS_DTYPE_F32;
+}
+
+/* Ones-complement sum of big-endian 16-bit words, not yet folded. */
+static uint32_t sum16(const uint8_t *p, size_t n, uint32_t acc)
+{
+    for (; n >= 2; p += 2, n -= 2) {
+        acc += (uint32_t)p[0] << 8 | p[1];
+        if (acc & 0x80000000u)
+            acc = (acc & 0xffff) + (acc >> 16);
+    }
+    if (n)
+        acc += (uint32_t)p[0] << 8;
+    return acc;
+}
+
+static uint16_t fold(uint32_t acc)
+{
+    while (acc >> 16)
+        acc = (acc & 0xffff) + (acc >> 16);
+    return (uint16_t)acc;
+}
+
+uint16_t ws_ipv4_checksum(const uint8_t *ip, size_t hlen)
+{
+    uint32_t acc = sum16(ip, 10, 0);
+    acc = sum16(ip + 12, hlen - 12, acc);
+    return (uint16_t)~fold(acc);
+}
+
+uint16_t ws_udp_checksum(uint32_t src_ip, uint32_t dst_ip, const uint8_t *udp, size_t udp_len)
+{
+    uint32_t acc = (src_ip >> 16) + (src_ip & 0xffff) + (dst_ip >> 16) + (dst_ip & 0xffff);
+    acc += WS_IPPROTO_UDP + (uint32_t)udp_len;
+    acc = sum16(udp, 6, acc); /* ports and length, skip the checksum field */
+    acc = sum16(udp + 8, udp_len - 8, acc);
+    uint16_t c = (uint16_t)~fold(acc);
+    return c ? c : 0xffff;
+}
+
+/* The UDP checksum of a received datagram is right when the sum over the
+ * pseudo-header and the whole datagram, checksum field included, is 0xffff. */
+static int udp_checksum_ok(uint32_t src_ip, uint32_t dst_ip, const uint8_t *udp, size_t udp_len)
+{
+    uint32_t acc = (src_ip >> 16) + (src_ip & 0xffff) + (dst_ip >> 16) + (dst_ip & 0xffff);
+    acc += WS_IPPROTO_UDP + (uint32_t)udp_len;
+    return fold(sum16(udp, udp_len, acc)) == 0xffff;
+}
+
+void ws_fix_checksums(uint8_t *f, size_t len)
+{
+    if (len < WS_OFF_IP + WS_IPV4_LEN)
+        return;
+    uint8_t *ip = f + WS_OFF_IP;
+    size_t ihl = (size_t)(ip[0] & 0x0f) * 4;
+    if (ihl < WS_IPV4_LEN || WS_OFF_IP + ihl > len)
+        return;
+    ws_put16(ip + 10, ws_ipv4_checksum(ip, ihl));
+    size_t uoff = WS_OFF_IP + ihl;
+    if (uoff + WS_UDP_LEN > len)
+        return;
+    uint8_t *udp = f + uoff;
+    size_t ulen = ws_get16(udp + 4);
+    if (ulen < WS_UDP_LEN || uoff + ulen > len)
+        return;
+    ws_put16(udp + 6, ws_udp_checksum(ws_get32(ip + 12), ws_get32(ip + 16), udp, ulen));
+}
+
+size_t ws_build(uint8_t *f, const ws_hdr *h, const uint32_t *elems)
+{
+    size_t len = ws_frame_len(h->count);
+    memcpy(f, h->dst_mac, 6);
+    memcpy(f + 6, h->src_mac, 6);
+    ws_put16(f + 12, WS_ETHERTYPE_IPV4);
+
+    uint8_t *ip = f + WS_OFF_IP;
+    ip[0] = 0x45;
+    ip[1] = h->tos;
+    ws_put16(ip + 2, (uint16_t)(len - WS_ETH_LEN));
+    ws_put16(ip + 4, h->ip_id);
+    ws_put16(ip + 6, h->frag);
+    ip[8] = h->ttl;
+    ip[9] = WS_IPPROTO_UDP;
+    ws_put32(ip + 12, h->src_ip);
+    ws_put32(ip + 16, h->dst_ip);
+    ws_put16(ip + 10, ws_ipv4_checksum(ip, WS_IPV4_LEN));
+
+    uint8_t *udp = f + WS_OFF_UDP;
+    ws_put16(udp, h->src_port);
+    ws_put16(udp + 2, h->dst_port);
+    ws_put16(udp + 4, (uint16_t)(len - WS_OFF_UDP));
+
+    uint8_t *a = f + WS_OFF_AGG;
+    a[0] = (uint8_t)(h->version << 4 | (h->type & 0x0f));
+    a[1] = h->dtype;
+    a[2] = h->flags;
+    a[3] = 0;
+    ws_put16(a + 4, h->job);
+    ws_put16(a + 6, h->worker);
+    ws_put16(a + 8, h->slot);
+    ws_put16(a + 10, h->count);
+    ws_put32(a + 12, h->offset);
+    ws_put32(a + 16, h->tensor);
+    ws_put16(a + 20, 0);
+    for (unsigned i = 0; i < h->count; i++)
+        ws_put32(f + WS_OFF_ELEMS + 4 * i, elems[i]);
+
+    ws_put16(udp + 6, ws_udp_checksum(h->src_ip, h->dst_ip, udp, len - WS_OFF_UDP));
+    return len;
+}
+
+void ws_parse(const uint8_t *f, ws_hdr *h)
+{
+    const uint8_t *ip = f + WS_OFF_IP, *udp = f + WS_OFF_UDP, *a = f + WS_OFF_AGG;
+    memcpy(h->dst_mac, f, 6);
+    memcpy(h->src_mac, f + 6, 6);
+    h->tos = ip[1];
+    h->ip_id = ws_get16(ip + 4);
+    h->frag = ws_get16(ip + 6);
+    h->ttl = ip[8];
+    h->src_ip = ws_get32(ip + 12);
+    h->dst_ip = ws_get32(ip + 16);
+    h->src_port = ws_get16(udp);
+    h->dst_port = ws_get16(udp + 2);
+    h->version = a[0] >> 4;
+    h->type = a[0] & 0x0f;
+    h->dtype = a[1];
+    h->flags = a[2];
+    h->job = ws_get16(a + 4);
+    h->worker = ws_get16(a + 6);
+    h->slot = ws_get16(a + 8);
+    h->count = ws_get16(a + 10);
+    h->offset = ws_get32(a + 12);
+    h->tensor = ws_get32(a + 16);
+}
+
+ws_class ws_classify(const uint8_t *f, size_t len, uint32_t dev_ip, uint16_t dev_port)
+{
+    if (len < WS_OFF_IP + WS_IPV4_LEN || ws_get16(f + 12) != WS_ETHERTYPE_IPV4)
+        return WS_CLASS_BYPASS;
+    const uint8_t *ip = f + WS_OFF_IP;
+    if (ws_get32(ip + 16) != dev_ip)
+        return WS_CLASS_BYPASS;
+    if (ip[0] >> 4 != 4)
+        return WS_CLASS_AGG; /* addressed to us but unreadable: dropped, not bypassed */
+    if (ip[9] != WS_IPPROTO_UDP)
+        return WS_CLASS_BYPASS;
+    size_t ihl = (size_t)(ip[0] & 0x0f) * 4;
+    if (ihl < WS_IPV4_LEN || (ws_get16(ip + 6) & 0x1fff) != 0)
+        return WS_CLASS_AGG; /* no UDP header to read: cannot be told apart */
+    size_t uoff = WS_OFF_IP + ihl;
+    if (len < uoff + 4)
+        return WS_CLASS_AGG;
+    return ws_get16(f + uoff + 2) == dev_port ? WS_CLASS_AGG : WS_CLASS_BYPASS;
+}
+
+ws_reason ws_validate(const uint8_t *f, size_t len, const ws_config *cfg, ws_hdr *h,
+                      const ws_job **jobp)
+{
+    const uint8_t *ip = f + WS_OFF_IP;
+    *jobp = NULL;
+
+    /* IPv4: version, no options, header checksum, no fragment, total length. */
+    if (ip[0] != 0x45 || WS_OFF_IP + WS_IPV4_LEN > len)
+        return WS_DROP_BAD_IPV4;
+    if (fold(sum16(ip, WS_IPV4_LEN, 0)) != 0xffff) /* RFC 1071 verification */
+        return WS_DROP_BAD_IPV4;
+    if (ws_get16(ip + 6) & 0x3fff) /* MF or a fragment offset; DF is fine */
+        return WS_DROP_BAD_IPV4;
+    if (ws_get16(ip + 2) != len - WS_ETH_LEN)
+        return WS_DROP_BAD_IPV4;
+
+    /* UDP: header present, length consistent, checksum 0 or right. */
+    if (len < WS_OFF_UDP + WS_UDP_LEN)
+        return WS_DROP_BAD_UDP;
+    const uint8_t *udp = f + WS_OFF_UDP;
+    if (ws_get16(udp + 4) != len - WS_OFF_UDP)
+        return WS_DROP_BAD_UDP;
+    if (ws_get16(udp + 6) != 0 &&
+        !udp_checksum_ok(ws_get32(ip + 12), ws_get32(ip + 16), udp, len - WS_OFF_UDP))
+        return WS_DROP_BAD_UDP;
+
+    if (len < WS_OFF_ELEMS)
+        return WS_DROP_BAD_LENGTH;
+
+    /* Aggregation header. */
+    const uint8_t *a = f + WS_OFF_AGG;
+    if (a[0] >> 4 != WS_VERSION)
+        return WS_DROP_BAD_HEADER;
+    if ((a[0] & 0x0f) == WS_TYPE_RESULT)
+        return WS_DROP_RESULT_TO_DEVICE;
+    if ((a[0] & 0x0f) != WS_TYPE_DATA || a[1] != WS_DTYPE_F32 || (a[2] & WS_FLAGS_RESERVED) ||
+        a[3] != 0 || ws_get16(a + 20) != 0)
+        return WS_DROP_BAD_HEADER;
+
+    ws_parse(f, h);
+    const ws_job *job = ws_config_find_job(cfg, h->job);
+    if (!job || !job->enable)
+        return WS_DROP_UNKNOWN_JOB;
+    if (h->worker >= job->workers)
+        return WS_DROP_BAD_RANK;
+    const ws_member *m = &job->member[h->worker];
+    if (memcmp(h->src_mac, m->mac, 6) != 0 || h->src_ip != m->ip || h->src_port != m->udp_port)
+        return WS_DROP_SPOOFED;
+    if (h->slot >= job->slots)
+        return WS_DROP_BAD_SLOT;
+    if (h->count == 0 || h->count > job->max_count)
+        return WS_DROP_BAD_COUNT;
+    if (len != ws_frame_len(h->count))
+        return WS_DROP_BAD_LENGTH;
+    *jobp = job;
+    return WS_OK;
+}

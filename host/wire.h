@@ -1,0 +1,114 @@
+/* wire.h - codec for wire protocol v1 (PRODUCT.md section 3, docs/protocol.md).
+ *
+ * Owns: frame layout constants, big-endian field access, the IPv4 and UDP
+ * checksums, building a frame, parsing one, classifying a frame as bypass or
+ * aggregation traffic and the stateless validation of an aggregation frame.
+ * The stateful checks (duplicate, early, mismatch) belong to refdev.
+ */
+#ifndef WS_WIRE_H
+#define WS_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "ws_reasons.h"
+
+#define WS_ETH_LEN 14
+#define WS_IPV4_LEN 20
+#define WS_UDP_LEN 8
+#define WS_AGG_LEN 22
+#define WS_OFF_IP 14
+#define WS_OFF_UDP 34
+#define WS_OFF_AGG 42
+#define WS_OFF_ELEMS 64 /* first element: beat-aligned for 256 and 512-bit datapaths */
+#define WS_ETHERTYPE_IPV4 0x0800
+#define WS_IPPROTO_UDP 17
+
+#define WS_VERSION 1
+#define WS_TYPE_DATA 0
+#define WS_TYPE_RESULT 1
+#define WS_DTYPE_F32 0
+#define WS_FLAG_SET 0x01
+#define WS_FLAG_RETX 0x02
+#define WS_FLAGS_RESERVED 0xfc
+
+/* IPv4 header fields the device writes into every RESULT. */
+#define WS_RESULT_TTL 64
+#define WS_RESULT_FRAG 0x4000 /* DF, offset 0: an atomic datagram, so id 0 (RFC 6864) */
+#define WS_RESULT_IP_ID 0
+
+/* Every field of a frame of wire protocol v1, host byte order. */
+typedef struct {
+    uint8_t dst_mac[6], src_mac[6];
+    uint8_t tos;       /* DSCP and ECN */
+    uint16_t ip_id;
+    uint16_t frag;     /* flags and fragment offset */
+    uint8_t ttl;
+    uint32_t src_ip, dst_ip;
+    uint16_t src_port, dst_port;
+    uint8_t version;   /* aggregation header version, 1 */
+    uint8_t type;      /* WS_TYPE_DATA or WS_TYPE_RESULT */
+    uint8_t dtype;     /* WS_DTYPE_F32 */
+    uint8_t flags;     /* WS_FLAG_SET, WS_FLAG_RETX */
+    uint16_t job, worker, slot, count;
+    uint32_t offset, tensor;
+} ws_hdr;
+
+static inline uint16_t ws_get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+static inline uint32_t ws_get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static inline void ws_put16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)(v >> 8);
+    p[1] = (uint8_t)v;
+}
+static inline void ws_put32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+/* Length of a valid frame carrying count elements. */
+static inline size_t ws_frame_len(unsigned count) { return WS_OFF_ELEMS + 4u * (size_t)count; }
+
+/* A DATA header with sane IPv4 defaults (TTL 64, DF, id 0) and SET/RETX clear. */
+void ws_hdr_init(ws_hdr *h);
+
+/* Ones-complement sum helpers. ws_ipv4_checksum returns the checksum of an
+ * IPv4 header of hlen bytes, computed as if its checksum field were zero. */
+uint16_t ws_ipv4_checksum(const uint8_t *ip, size_t hlen);
+/* UDP checksum over the IPv4 pseudo-header, the UDP header and the payload,
+ * computed as if the checksum field were zero; 0 is returned as 0xffff. */
+uint16_t ws_udp_checksum(uint32_t src_ip, uint32_t dst_ip, const uint8_t *udp, size_t udp_len);
+
+/* Write a complete frame: Ethernet, IPv4 (with checksum), UDP (with checksum),
+ * aggregation header and h->count elements (binary32 bit patterns). buf must
+ * hold ws_frame_len(h->count) bytes. Returns the frame length. */
+size_t ws_build(uint8_t *buf, const ws_hdr *h, const uint32_t *elems);
+
+/* Recompute the IPv4 and UDP checksums of a frame of len bytes in place from
+ * its own length fields (used to make deliberately broken frames consistent). */
+void ws_fix_checksums(uint8_t *f, size_t len);
+
+/* Read every field of a frame of at least WS_OFF_ELEMS bytes, no checks. */
+void ws_parse(const uint8_t *f, ws_hdr *h);
+static inline uint32_t ws_elem(const uint8_t *f, unsigned i) { return ws_get32(f + WS_OFF_ELEMS + 4 * i); }
+
+typedef enum { WS_CLASS_BYPASS = 0, WS_CLASS_AGG = 1 } ws_class;
+
+/* Bypass or aggregation (docs/protocol.md, "Classification"): aggregation when
+ * EtherType 0x0800, IPv4 destination dev_ip and then either IP version not 4,
+ * or protocol 17 with a UDP destination port that is dev_port or cannot be read. */
+ws_class ws_classify(const uint8_t *f, size_t len, uint32_t dev_ip, uint16_t dev_port);
+
+/* Stateless validation of an aggregation frame, checks in the order of
+ * docs/protocol.md. Returns WS_OK and fills *h and *job, or the first reason. */
+ws_reason ws_validate(const uint8_t *f, size_t len, const ws_config *cfg, ws_hdr *h,
+                      const ws_job **job);
+
+#endif

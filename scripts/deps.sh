@@ -1,0 +1,25 @@
+#!/bin/sh
+# deps.sh - install the Debian packages wiresum needs, quietly and only if missing.
+# As root: apt-get installs them. Otherwise: print the exact command and fail.
+set -eu
+PKGS="gcc g++ make pkg-config libpcap-dev libinih-dev libcmocka-dev verilator iverilog gtkwave yosys tshark gnuplot-nox"
+missing=""
+for p in $PKGS; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+[ -z "$missing" ] && exit 0
+cmd="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" -eq 0 ]; then
+    echo "deps: installing$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing >/dev/null
+    echo "deps: done"
+else
+    echo "deps: missing Debian packages:$missing" >&2
+    echo "deps: run as root:  sudo apt-get update && sudo $cmd" >&2
+    exit 1
+fi
