@@ -29,8 +29,8 @@ void ws_xsum_add(ws_xsum *x, uint32_t bits)
     uint32_t m = bits & 0x7fffffu;
 
     xs_count(x);
+    x->not_negzero |= (uint8_t)(bits != 0x80000000u); /* branch-free: signs are random */
     if (e == 0xffu) {
-        x->not_negzero = 1;
         if (m != 0)
             x->nan = 1;
         else if (neg)
@@ -39,11 +39,8 @@ void ws_xsum_add(ws_xsum *x, uint32_t bits)
             x->pos_inf = 1;
         return;
     }
-    if (!neg)
-        x->not_negzero = 1;
     if (e == 0 && m == 0)
         return;
-    x->not_negzero = 1;
 
     uint64_t sig = m;
     unsigned shift = 0;
@@ -51,21 +48,41 @@ void ws_xsum_add(ws_xsum *x, uint32_t bits)
         sig |= (uint64_t)1 << 23;
         shift = e - 1; /* 0 .. 253 */
     }
-    /* Branch-free: place the term in a 320-bit word, two's complement negate
-     * it when neg (invert, carry in 1), add with a full carry chain. */
     unsigned i = shift >> 6; /* 0 .. 3, so i + 1 is a valid limb */
     unsigned off = shift & 63u;
     uint64_t lo = sig << off;
     uint64_t hi = (sig >> 1) >> (63 - off); /* sig >> (64 - off), 0 when off == 0 */
+
+    /* The term in two's complement over limbs i and i+1 (negated without a
+     * branch: invert, add 1); the limbs above i+1 receive its sign extension
+     * mask plus the carry c, i.e. c - neg, which is nonzero only when the sum
+     * crosses those limbs (rare), so that loop is the only data-dependent one. */
     uint64_t mask = 0 - (uint64_t)neg;
-    uint64_t c = neg;
-    for (unsigned j = 0; j < WS_XSUM_LIMBS; j++) {
-        uint64_t a = x->limb[j];
-        uint64_t b = ((j == i ? lo : 0) | (j == i + 1 ? hi : 0)) ^ mask;
-        uint64_t s1 = a + b;
-        uint64_t s2 = s1 + c;
-        c = (uint64_t)(s1 < a) | (uint64_t)(s2 < s1);
-        x->limb[j] = s2;
+    uint64_t tlo = (lo ^ mask) + neg;
+    uint64_t thi = (hi ^ mask) + (uint64_t)(tlo < (uint64_t)neg); /* carry when lo == 0 */
+    uint64_t a = x->limb[i];
+    uint64_t s0 = a + tlo;
+    uint64_t c = s0 < a;
+    x->limb[i] = s0;
+    a = x->limb[i + 1];
+    uint64_t s1 = a + thi;
+    uint64_t c1 = s1 < a;
+    uint64_t s2 = s1 + c;
+    c1 |= s2 < s1;
+    x->limb[i + 1] = s2;
+    if (c1 == neg)
+        return;
+    for (unsigned j = i + 2; j < WS_XSUM_LIMBS; j++) {
+        uint64_t old = x->limb[j];
+        if (c1) { /* +1 */
+            x->limb[j] = old + 1;
+            if (old != UINT64_MAX)
+                break;
+        } else { /* -1 */
+            x->limb[j] = old - 1;
+            if (old != 0)
+                break;
+        }
     }
 }
 
