@@ -201,7 +201,7 @@ ws_reason ws_validate(const uint8_t *f, size_t len, const ws_config *cfg, ws_hdr
     *jobp = NULL;
 
     /* IPv4: version, no options, header checksum, no fragment, total length. */
-    if (ip[0] != 0x45 || WS_OFF_IP + WS_IPV4_LEN > len)
+    if (len < WS_OFF_IP + WS_IPV4_LEN || ip[0] != 0x45)
         return WS_DROP_BAD_IPV4;
     if (fold(sum16(ip, WS_IPV4_LEN, 0)) != 0xffff) /* RFC 1071 verification */
         return WS_DROP_BAD_IPV4;
