@@ -836,6 +836,7 @@ typedef struct {
     const ws_job *jb;
     unsigned n_chunks;
     uint32_t tensor_base;
+    unsigned base; /* local chunk i is chunk base + i of the job's sequence */
     unsigned next[WS_LIMIT_WORKERS]; /* next chunk each worker sends for the first time */
     uint8_t *st;    /* [w * n_chunks + i]: 0 unsent, 1 sent, 2 result received */
     uint8_t *dlv;   /* [w * n_chunks + i]: the contribution reached the device */
@@ -861,7 +862,8 @@ static void eng_init(engine *g, fx *x, uint64_t seed)
     g->rng.s = seed;
 }
 
-static void eng_add(engine *g, uint16_t id, unsigned n_chunks, uint32_t tensor_base)
+static void eng_add(engine *g, uint16_t id, unsigned n_chunks, uint32_t tensor_base,
+                    unsigned base)
 {
     assert_true(g->n < ENG_JOBS);
     jstream *s = &g->js[g->n++];
@@ -869,6 +871,7 @@ static void eng_add(engine *g, uint16_t id, unsigned n_chunks, uint32_t tensor_b
     s->jb = job_of(g->x, id);
     s->n_chunks = n_chunks;
     s->tensor_base = tensor_base;
+    s->base = base;
     size_t wn = (size_t)s->jb->workers * n_chunks;
     s->st = fx_alloc(g->x, wn);
     s->dlv = fx_alloc(g->x, wn);
@@ -885,9 +888,9 @@ static unsigned chunk_count(const jstream *s, unsigned i)
  * and the chunk sequence continues across tensors. */
 static dspec chunk_spec(const jstream *s, unsigned i, unsigned w)
 {
-    unsigned S = s->jb->slots;
-    dspec d = mk(s->id, w, i % S, (i / S) & 1, chunk_count(s, i), i * 4096u,
-                 s->tensor_base + i / 10);
+    unsigned S = s->jb->slots, q = s->base + i;
+    dspec d = mk(s->id, w, q % S, (q / S) & 1, chunk_count(s, i), q * 4096u,
+                 s->tensor_base + q / 10);
     d.tos = ECT0;
     return d;
 }
@@ -972,3 +975,1322 @@ static void eng_send(engine *g, jstream *s, unsigned w, unsigned i, int retx)
     }
 }
 
+/* A frame the device must drop (or bypass) without any change to any set state. */
+#define NZ_ARP (M_N + 0)
+#define NZ_OTHER_HOST (M_N + 1)
+#define NZ_OTHER_PORT (M_N + 2)
+#define NZ_MISMATCH (M_N + 3)
+#define NZ_EARLY (M_N + 4)
+
+static void eng_noise(engine *g, jstream *s)
+{
+    fx *x = g->x;
+    unsigned W = s->jb->workers, S = s->jb->slots, n = s->n_chunks;
+    unsigned kind = (unsigned)ws_rng_below(&g->rng, M_N + 5);
+    unsigned w = (unsigned)ws_rng_below(&g->rng, W);
+    unsigned i = s->next[w] < n ? s->next[w] : n - 1;
+    unsigned port = s->jb->member[w].port;
+    ws_reason want = WS_OK;
+    size_t len = 0;
+    uint32_t el[MAXC];
+    dspec d;
+
+    if (kind == NZ_MISMATCH) { /* into an open round, from a worker not in it yet */
+        unsigned start = (unsigned)ws_rng_below(&g->rng, n), j, k;
+        for (k = 0; k < n; k++) {
+            j = (start + k) % n;
+            if (s->ndlv[j] > 0 && s->ndlv[j] < W)
+                break;
+        }
+        if (k == n) {
+            kind = (unsigned)ws_rng_below(&g->rng, M_N);
+        } else {
+            unsigned v = 0;
+            while (s->dlv[(size_t)v * n + j])
+                v++;
+            d = chunk_spec(s, j, v);
+            unsigned how = (unsigned)ws_rng_below(&g->rng, 3);
+            if (how == 0)
+                d.offset += 4;
+            else if (how == 1)
+                d.tensor ^= 0x8000u;
+            else if (s->jb->max_count > 1)
+                d.count = (uint16_t)(d.count % s->jb->max_count + 1);
+            else
+                d.offset += 8;
+            for (unsigned e = 0; e < d.count; e++)
+                el[e] = gen_val(&g->rng);
+            port = s->jb->member[v].port;
+            len = build_from(x, &s->jb->member[v], &d, el, x->frame);
+            want = WS_DROP_MISMATCH;
+        }
+    } else if (kind == NZ_EARLY) { /* w moved on to j+S, somebody has not: j's set is early */
+        unsigned start = (unsigned)ws_rng_below(&g->rng, n), j = 0, k;
+        for (k = 0; k < n; k++) {
+            j = (start + k) % n;
+            if (s->done[j] && j + S < n && s->ndlv[j + S] > 0 && s->ndlv[j + S] < W)
+                break;
+        }
+        if (k == n) {
+            kind = (unsigned)ws_rng_below(&g->rng, M_N);
+        } else {
+            unsigned v = 0;
+            while (!s->dlv[(size_t)v * n + j + S])
+                v++;
+            d = chunk_spec(s, j + 2 * S, v);
+            ws_set_state st = get_state(x, s->id, d.slot, d.set);
+            assert_int_equal(st.complete, 1);
+            assert_true(st.bitmap != 0 && !(st.bitmap >> v & 1));
+            for (unsigned e = 0; e < d.count; e++)
+                el[e] = gen_val(&g->rng);
+            port = s->jb->member[v].port;
+            len = build_from(x, &s->jb->member[v], &d, el, x->frame);
+            want = WS_DROP_EARLY;
+        }
+    }
+    if (kind == NZ_ARP) {
+        len = make_arp(x->frame, x->cfg.ip);
+        port = (unsigned)ws_rng_below(&g->rng, x->cfg.n_ports);
+    } else if (kind == NZ_OTHER_HOST) {
+        len = make_ipv4(x, x->frame, 60 + (size_t)ws_rng_below(&g->rng, 1455), 0x0a000063u, 17,
+                        x->cfg.udp_port, (uint8_t)ws_rng_next(&g->rng));
+        port = (unsigned)ws_rng_below(&g->rng, x->cfg.n_ports);
+    } else if (kind == NZ_OTHER_PORT) {
+        len = make_ipv4(x, x->frame, 100, x->cfg.ip, 17, (uint16_t)(x->cfg.udp_port + 1), 7);
+        port = (unsigned)ws_rng_below(&g->rng, x->cfg.n_ports);
+    } else if (kind < M_N) {
+        d = chunk_spec(s, i, w);
+        for (unsigned e = 0; e < d.count; e++)
+            el[e] = gen_val(&g->rng);
+        len = build_from(x, &s->jb->member[w], &d, el, x->frame);
+        len = mutate(x, x->frame, len, (mutation)kind, &want);
+    }
+    g->noise_kind[kind]++;
+
+    snap(x, &g->before);
+    ws_verdict v = deliver(x, port, x->frame, len);
+    snap(x, &g->after);
+    snap_equal(&g->before, &g->after);
+    if (kind == NZ_ARP || kind == NZ_OTHER_HOST || kind == NZ_OTHER_PORT)
+        EXPECT_V(v, WS_V_BYPASS, WS_OK);
+    else
+        EXPECT_V(v, WS_V_DROP, want);
+}
+
+static int stream_finished(const jstream *s)
+{
+    return s->n_recv == s->jb->workers * s->n_chunks;
+}
+
+/* One action of one worker; 0 when every stream is finished. */
+static int eng_step(engine *g)
+{
+    unsigned live[ENG_JOBS], nl = 0;
+    for (unsigned j = 0; j < g->n; j++)
+        if (!stream_finished(&g->js[j]))
+            live[nl++] = j;
+    if (nl == 0)
+        return 0;
+    jstream *s = &g->js[live[ws_rng_below(&g->rng, nl)]];
+    if (ws_rng_chance(&g->rng, g->p_noise)) {
+        eng_noise(g, s);
+        return 1;
+    }
+    unsigned S = s->jb->slots, n = s->n_chunks;
+    unsigned w = (unsigned)ws_rng_below(&g->rng, s->jb->workers);
+    unsigned nx = s->next[w], lo = nx >= S ? nx - S : 0;
+    int first_ok = nx < n && (nx < S || s->st[(size_t)w * n + nx - S] == 2);
+    unsigned out[WS_LIMIT_SLOTS < 64 ? WS_LIMIT_SLOTS : 64], rcv[64], nout = 0, nrcv = 0;
+    for (unsigned j = lo; j < nx; j++) {
+        uint8_t v = s->st[(size_t)w * n + j];
+        if (v == 1 && nout < 64)
+            out[nout++] = j;
+        else if (v == 2 && nrcv < 64)
+            rcv[nrcv++] = j;
+    }
+    if (nrcv && ws_rng_chance(&g->rng, g->p_dup)) /* a duplicate of a chunk it has the result of */
+        eng_send(g, s, w, rcv[ws_rng_below(&g->rng, nrcv)], 1);
+    else if (nout && ws_rng_chance(&g->rng, g->p_retx)) /* timeout: send again */
+        eng_send(g, s, w, out[ws_rng_below(&g->rng, nout)], 1);
+    else if (first_ok) {
+        s->next[w]++;
+        eng_send(g, s, w, nx, 0);
+    }
+    return 1;
+}
+
+static void eng_run(engine *g)
+{
+    unsigned long total = 0, steps = 0;
+    for (unsigned j = 0; j < g->n; j++)
+        total += (unsigned long)g->js[j].jb->workers * g->js[j].n_chunks;
+    while (eng_step(g))
+        if (++steps > 200 * total + 10000)
+            fail_msg("stream engine made no progress after %lu steps", steps);
+    for (unsigned j = 0; j < g->n; j++) {
+        const jstream *s = &g->js[j];
+        assert_int_equal(s->completes, s->n_chunks);
+        for (unsigned i = 0; i < s->n_chunks; i++)
+            assert_int_equal(s->ndlv[i], s->jb->workers);
+    }
+}
+
+/* ======================================================================== */
+/* 1. two workers, one chunk                                                */
+
+static void test_two_workers_one_chunk(void **state)
+{
+    fx *x = *state;
+    enum { N = 37 };
+    ws_job *jb = add_job(&x->cfg, 7, 2, 4, 0, 64);
+    jb->member[0].port = 3;
+    jb->member[1].port = 1;
+    start(x);
+
+    ws_rng rng = {0x1234};
+    uint32_t v[2 * N], want[N];
+    for (unsigned k = 0; k < 2 * N; k++)
+        v[k] = gen_val(&rng);
+    v[0] = F_ONE; /* a tie: 1 + 2^-24 rounds to even */
+    v[N] = 0x33800000u;
+    expect_sums(v, 2, N, want);
+    assert_int_equal(want[0], F_ONE);
+    for (unsigned e = 0; e < N; e++) /* two operands: the FPU's a + b */
+        assert_int_equal(want[e], f2b(b2f(v[e]) + b2f(v[N + e])));
+
+    dspec d0 = mk(7, 0, 1, 1, N, 1000, 0xdeadbeefu), d1 = mk(7, 1, 1, 1, N, 1000, 0xdeadbeefu);
+    EXPECT_V(send(x, &d0, v), WS_V_ACCEPT, WS_OK);
+    assert_int_equal(x->cap.n, 0);
+    ws_set_state st = get_state(x, 7, 1, 1);
+    assert_int_equal(st.complete, 0);
+    assert_int_equal(st.bitmap, 1);
+    assert_int_equal(st.offset, 1000);
+    assert_int_equal(st.tensor, 0xdeadbeefu);
+    assert_int_equal(st.count, N);
+    check_state(x, 7, 1, 0, 1, 0);
+
+    EXPECT_V(send(x, &d1, v + N), WS_V_COMPLETE, WS_OK);
+    assert_int_equal(x->cap.n, 2);
+    check_state(x, 7, 1, 1, 1, 3);
+    static const uint8_t devmac[6] = {0x02, 0, 0, 0, 0, 0xfe};
+    for (unsigned r = 0; r < 2; r++) {
+        const cap_frame *k = &x->cap.f[r];
+        const uint8_t *f = k->buf, *ip = f + 14, *udp = f + 34, *a = f + 42;
+        const ws_member *m = &jb->member[r];
+        assert_int_equal(k->egress, r == 0 ? 3 : 1);
+        assert_int_equal(k->len, 64 + 4 * N);
+        assert_memory_equal(f, m->mac, 6);
+        assert_memory_equal(f + 6, devmac, 6);
+        assert_int_equal(f[12], 0x08);
+        assert_int_equal(f[13], 0x00);
+        assert_int_equal(ip[0], 0x45);
+        assert_int_equal(ip[1], 0x00);
+        assert_int_equal(be16(ip + 2), 50 + 4 * N);
+        assert_int_equal(be16(ip + 4), 0);
+        assert_int_equal(ip[6], 0x40);
+        assert_int_equal(ip[7], 0x00);
+        assert_int_equal(ip[8], 64);
+        assert_int_equal(ip[9], 17);
+        assert_int_equal(be32(ip + 12), 0x0a0000feu);
+        assert_int_equal(be32(ip + 16), m->ip);
+        assert_true(ipv4_csum_ok(ip));
+        assert_int_equal(be16(udp), 48900);
+        assert_int_equal(be16(udp + 2), m->udp_port);
+        assert_int_equal(be16(udp + 4), 30 + 4 * N);
+        assert_int_not_equal(be16(udp + 6), 0);
+        assert_true(udp_csum_ok(f, k->len));
+        assert_int_equal(a[0], 0x11); /* version 1, RESULT */
+        assert_int_equal(a[1], 0);    /* binary32 */
+        assert_int_equal(a[2], 0x01); /* SET 1, no RETX */
+        assert_int_equal(a[3], 0);
+        assert_int_equal(be16(a + 4), 7);
+        assert_int_equal(be16(a + 6), r);
+        assert_int_equal(be16(a + 8), 1);
+        assert_int_equal(be16(a + 10), N);
+        assert_int_equal(be32(a + 12), 1000);
+        assert_int_equal(be32(a + 16), 0xdeadbeefu);
+        assert_int_equal(be16(a + 20), 0);
+        for (unsigned e = 0; e < N; e++)
+            assert_int_equal(be32(f + 64 + 4 * e), want[e]);
+    }
+    const ws_counters *c = ws_refdev_counters(x->dev);
+    assert_int_equal(c->accepted, 2);
+    assert_int_equal(c->results, 2);
+    assert_int_equal(c->resends, 0);
+    assert_int_equal(c->rx_frames[3], 1);
+    assert_int_equal(c->rx_frames[1], 1);
+    assert_int_equal(c->tx_frames[3], 1);
+    assert_int_equal(c->tx_frames[1], 1);
+    assert_int_equal(c->tx_bytes[3], 64 + 4 * N);
+    assert_int_equal(c->tx_frames[0] + c->tx_frames[2], 0);
+    final_checks(x);
+}
+
+/* ======================================================================== */
+/* 2. loss then retransmission                                              */
+
+static void test_loss_then_retx(void **state)
+{
+    fx *x = *state;
+    enum { N = 16 };
+    add_job(&x->cfg, 1, 2, 2, 0, 32);
+    start(x);
+    ws_rng rng = {2};
+    uint32_t v[2 * N], want[N];
+    for (unsigned k = 0; k < 2 * N; k++)
+        v[k] = gen_val(&rng);
+    expect_sums(v, 2, N, want);
+
+    dspec d0 = mk(1, 0, 0, 0, N, 0, 3), d1 = mk(1, 1, 0, 0, N, 0, 3);
+    EXPECT_V(send(x, &d0, v), WS_V_ACCEPT, WS_OK);
+    /* worker 1's packet is lost: never sent. Worker 0 times out and sends again. */
+    d0.retx = 1;
+    EXPECT_V(send(x, &d0, v), WS_V_DROP, WS_DROP_DUPLICATE);
+    check_state(x, 1, 0, 0, 0, 1);
+    /* worker 1 retransmits with RETX: an ordinary contribution that completes the round */
+    d1.retx = 1;
+    EXPECT_V(send(x, &d1, v + N), WS_V_COMPLETE, WS_OK);
+    dspec r = mk(1, 0, 0, 0, N, 0, 3);
+    for (unsigned k = 0; k < 2; k++)
+        check_round(&x->cap.f[k], &r, want); /* RETX clear: deliver() checked it */
+    /* worker 0 lost its RESULT: its next retransmission gets it again */
+    EXPECT_V(send(x, &d0, v), WS_V_RESEND, WS_DROP_DUPLICATE);
+    assert_int_equal(be16(x->cap.f[0].buf + 48), 0);
+    check_round(&x->cap.f[0], &r, want);
+    const ws_counters *c = ws_refdev_counters(x->dev);
+    assert_int_equal(c->accepted, 2);
+    assert_int_equal(c->results, 2);
+    assert_int_equal(c->resends, 1);
+    assert_int_equal(c->drop[WS_DROP_DUPLICATE], 2);
+    final_checks(x);
+}
+
+/* ======================================================================== */
+/* 3. duplicate before completion                                           */
+
+static void test_dup_before_completion(void **state)
+{
+    fx *x = *state;
+    enum { N = 8 };
+    add_job(&x->cfg, 2, 3, 2, 0, 16);
+    start(x);
+    ws_rng rng = {3};
+    uint32_t v[3 * N], want[N], twice[4 * N], want2[N];
+    for (unsigned k = 0; k < 3 * N; k++)
+        v[k] = gen_val(&rng);
+    v[0] = F_ONE;
+    expect_sums(v, 3, N, want);
+    memcpy(twice, v, sizeof v);
+    memcpy(twice + 3 * N, v, N * sizeof *v);
+    expect_sums(twice, 4, N, want2);
+    int differs = 0;
+    for (unsigned e = 0; e < N; e++)
+        differs |= want[e] != want2[e];
+    assert_true(differs); /* adding worker 0 twice would show */
+
+    dspec d[3];
+    for (unsigned w = 0; w < 3; w++)
+        d[w] = mk(2, w, 1, 0, N, 64, 9);
+    EXPECT_V(send(x, &d[0], v), WS_V_ACCEPT, WS_OK);
+    snapshot *a = fx_alloc(x, sizeof *a), *b = fx_alloc(x, sizeof *b);
+    snap(x, a);
+    EXPECT_V(send(x, &d[0], v), WS_V_DROP, WS_DROP_DUPLICATE);
+    assert_int_equal(x->cap.n, 0);
+    d[0].retx = 1; /* with RETX and other values: still a duplicate */
+    uint32_t other[N];
+    for (unsigned e = 0; e < N; e++)
+        other[e] = F_1E30;
+    EXPECT_V(send(x, &d[0], other), WS_V_DROP, WS_DROP_DUPLICATE);
+    snap(x, b);
+    snap_equal(a, b);
+    EXPECT_V(send(x, &d[1], v + N), WS_V_ACCEPT, WS_OK);
+    EXPECT_V(send(x, &d[0], v), WS_V_DROP, WS_DROP_DUPLICATE);
+    EXPECT_V(send(x, &d[2], v + 2 * N), WS_V_COMPLETE, WS_OK);
+    dspec r = mk(2, 0, 1, 0, N, 64, 9);
+    for (unsigned k = 0; k < 3; k++)
+        check_round(&x->cap.f[k], &r, want);
+    const ws_counters *c = ws_refdev_counters(x->dev);
+    assert_int_equal(c->accepted, 3);
+    assert_int_equal(c->drop[WS_DROP_DUPLICATE], 3);
+    assert_int_equal(c->resends, 0);
+    assert_int_equal(c->results, 3);
+    final_checks(x);
+}
+
+/* ======================================================================== */
+/* 4. duplicate after completion                                            */
+
+static void test_dup_after_completion(void **state)
+{
+    fx *x = *state;
+    enum { N = 21 };
+    ws_job *jb = add_job(&x->cfg, 300, 2, 2, 0, 32);
+    jb->member[0].port = 0;
+    jb->member[1].port = 2;
+    start(x);
+    ws_rng rng = {4};
+    uint32_t v[2 * N], want[N];
+    for (unsigned k = 0; k < 2 * N; k++)
+        v[k] = gen_val(&rng);
+    expect_sums(v, 2, N, want);
+    dspec d0 = mk(300, 0, 1, 1, N, 7777, 42), d1 = mk(300, 1, 1, 1, N, 7777, 42);
+    EXPECT_V(send(x, &d0, v), WS_V_ACCEPT, WS_OK);
+    EXPECT_V(send(x, &d1, v + N), WS_V_COMPLETE, WS_OK);
+    uint8_t orig[64 + 4 * N];
+    assert_int_equal(x->cap.f[1].len, sizeof orig);
+    memcpy(orig, x->cap.f[1].buf, sizeof orig); /* worker 1's RESULT */
+
+    snapshot *a = fx_alloc(x, sizeof *a), *b = fx_alloc(x, sizeof *b);
+    snap(x, a);
+    for (unsigned rep = 0; rep < 3; rep++) {
+        d1.retx = (uint8_t)(rep & 1);
+        EXPECT_V(send(x, &d1, v + N), WS_V_RESEND, WS_DROP_DUPLICATE);
+        assert_int_equal(x->cap.n, 1);
+        const cap_frame *k = &x->cap.f[0];
+        assert_int_equal(k->egress, 2);
+        assert_int_equal(k->len, sizeof orig);
+        assert_int_equal(k->buf[44], WS_FLAG_SET | WS_FLAG_RETX);
+        /* identical to the original except the RETX flag and the UDP checksum */
+        assert_memory_equal(k->buf, orig, 40);
+        assert_memory_equal(k->buf + 42, orig + 42, 2);
+        assert_memory_equal(k->buf + 45, orig + 45, sizeof orig - 45);
+        dspec r = mk(300, 1, 1, 1, N, 7777, 42);
+        check_round(k, &r, want);
+        const ws_counters *c = ws_refdev_counters(x->dev);
+        assert_int_equal(c->resends, rep + 1);
+        assert_int_equal(c->drop[WS_DROP_DUPLICATE], rep + 1);
+        assert_int_equal(c->results, 2);
+        assert_int_equal(c->tx_frames[2], rep + 2);
+        assert_int_equal(c->tx_frames[0], 1);
+    }
+    /* worker 0's duplicate goes to worker 0 only */
+    EXPECT_V(send(x, &d0, v), WS_V_RESEND, WS_DROP_DUPLICATE);
+    assert_int_equal(x->cap.f[0].egress, 0);
+    assert_int_equal(be16(x->cap.f[0].buf + 48), 0);
+    snap(x, b);
+    snap_equal(a, b);
+    final_checks(x);
+}
+
+/* ======================================================================== */
+/* 5. early packet                                                          */
+
+static void test_early(void **state)
+{
+    fx *x = *state;
+    enum { S = 2, N = 6, C = 1 };
+    add_job(&x->cfg, 5, 2, S, 0, 8);
+    start(x);
+    ws_rng rng = {5};
+    uint32_t v[3][2 * N], want[N];
+    for (unsigned c = 0; c < 3; c++)
+        for (unsigned k = 0; k < 2 * N; k++)
+            v[c][k] = gen_val(&rng);
+    /* chunk c: slot c mod S, SET (c div S) mod 2 */
+    dspec c1[2], c3[2], c5[2];
+    for (unsigned w = 0; w < 2; w++) {
+        c1[w] = mk(5, w, C % S, (C / S) & 1, N, C * N, 1);
+        c3[w] = mk(5, w, (C + S) % S, ((C + S) / S) & 1, N, (C + S) * N, 1);
+        c5[w] = mk(5, w, (C + 2 * S) % S, ((C + 2 * S) / S) & 1, N, (C + 2 * S) * N, 1);
+    }
+    assert_int_equal(c1[0].set, 0);
+    assert_int_equal(c3[0].set, 1);
+    assert_int_equal(c5[0].set, 0);
+    EXPECT_V(send(x, &c1[0], v[0]), WS_V_ACCEPT, WS_OK);
+    EXPECT_V(send(x, &c1[1], v[0] + N), WS_V_COMPLETE, WS_OK);
+    check_state(x, 5, 1, 0, 1, 3);
+    EXPECT_V(send(x, &c3[0], v[1]), WS_V_ACCEPT, WS_OK); /* worker 0 moves on */
+    check_state(x, 5, 1, 0, 1, 2);                        /* its bit left set 0 */
+    check_state(x, 5, 1, 1, 0, 1);
+
+    snapshot *a = fx_alloc(x, sizeof *a), *b = fx_alloc(x, sizeof *b);
+    snap(x, a);
+    EXPECT_V(send(x, &c5[0], v[2]), WS_V_DROP, WS_DROP_EARLY);
+    c5[0].retx = 1;
+    EXPECT_V(send(x, &c5[0], v[2]), WS_V_DROP, WS_DROP_EARLY);
+    c5[0].retx = 0;
+    snap(x, b);
+    snap_equal(a, b);
+    assert_int_equal(ws_refdev_counters(x->dev)->drop[WS_DROP_EARLY], 2);
+    assert_int_equal(ws_refdev_counters(x->dev)->accepted, 3);
+
+    EXPECT_V(send(x, &c3[1], v[1] + N), WS_V_COMPLETE, WS_OK);
+    check_state(x, 5, 1, 0, 1, 0); /* everybody moved on: set 0 free */
+    check_state(x, 5, 1, 1, 1, 3);
+    EXPECT_V(send(x, &c5[0], v[2]), WS_V_ACCEPT, WS_OK);
+    ws_set_state st = get_state(x, 5, 1, 0);
+    assert_int_equal(st.complete, 0);
+    assert_int_equal(st.bitmap, 1);
+    assert_int_equal(st.offset, (C + 2 * S) * N);
+    check_state(x, 5, 1, 1, 1, 2);
+    EXPECT_V(send(x, &c5[1], v[2] + N), WS_V_COMPLETE, WS_OK);
+    expect_sums(v[2], 2, N, want);
+    dspec r = c5[0];
+    for (unsigned k = 0; k < 2; k++)
+        check_round(&x->cap.f[k], &r, want);
+    final_checks(x);
+}
+
+/* ======================================================================== */
+/* 6. mismatch                                                              */
+
+static void test_mismatch(void **state)
+{
+    fx *x = *state;
+    enum { N = 16 };
+    add_job(&x->cfg, 6, 2, 2, 0, 32);
+    start(x);
+    ws_rng rng = {6};
+    uint32_t v[2 * N], bad[32], want[N];
+    for (unsigned k = 0; k < 2 * N; k++)
+        v[k] = gen_val(&rng);
+    for (unsigned k = 0; k < 32; k++)
+        bad[k] = F_1E30;
+    expect_sums(v, 2, N, want);
+    dspec d0 = mk(6, 0, 0, 0, N, 256, 5), d1 = mk(6, 1, 0, 0, N, 256, 5);
+    EXPECT_V(send(x, &d0, v), WS_V_ACCEPT, WS_OK);
+
+    snapshot *a = fx_alloc(x, sizeof *a), *b = fx_alloc(x, sizeof *b);
+    snap(x, a);
+    dspec m = d1;
+    m.offset = 272;
+    EXPECT_V(send(x, &m, bad), WS_V_DROP, WS_DROP_MISMATCH);
+    m = d1;
+    m.tensor = 6;
+    EXPECT_V(send(x, &m, bad), WS_V_DROP, WS_DROP_MISMATCH);
+    m = d1;
+    m.count = 8; /* frame of 64 + 32 bytes: valid by itself */
+    EXPECT_V(send(x, &m, bad), WS_V_DROP, WS_DROP_MISMATCH);
+    m = d1;
+    m.count = 17;
+    EXPECT_V(send(x, &m, bad), WS_V_DROP, WS_DROP_MISMATCH);
+    m = d1;
+    m.offset = 0;
+    m.tensor = 0;
+    m.retx = 1;
+    EXPECT_V(send(x, &m, bad), WS_V_DROP, WS_DROP_MISMATCH);
+    snap(x, b);
+    snap_equal(a, b);
+    assert_int_equal(ws_refdev_counters(x->dev)->drop[WS_DROP_MISMATCH], 5);
+
+    EXPECT_V(send(x, &d1, v + N), WS_V_COMPLETE, WS_OK);
+    for (unsigned k = 0; k < 2; k++)
+        check_round(&x->cap.f[k], &d0, want);
+    assert_int_equal(ws_refdev_counters(x->dev)->accepted, 2);
+    final_checks(x);
+}
+
+/* ======================================================================== */
+/* 7. no state change from any dropped frame                                */
+
+static void test_state_after_drops(void **state)
+{
+    fx *x = *state;
+    enum { N = 12 };
+    add_job(&x->cfg, 3, 3, 2, 0, 16);
+    ws_job *off = add_job(&x->cfg, 4, 2, 2, 2, 16);
+    off->enable = false;
+    start(x);
+    ws_rng rng = {7};
+    uint32_t v[3][3 * N], want[N];
+    for (unsigned c = 0; c < 3; c++)
+        for (unsigned k = 0; k < 3 * N; k++)
+            v[c][k] = gen_val(&rng);
+    dspec c0[3], c1[3], c2[3];
+    for (unsigned w = 0; w < 3; w++) {
+        c0[w] = mk(3, w, 0, 0, N, 0, 77);
+        c1[w] = mk(3, w, 1, 0, N, N, 77);
+        c2[w] = mk(3, w, 0, 1, N, 2 * N, 77);
+    }
+    for (unsigned w = 0; w < 3; w++)
+        send(x, &c0[w], v[0] + w * N);
+    EXPECT_V(send(x, &c2[0], v[2]), WS_V_ACCEPT, WS_OK);
+    EXPECT_V(send(x, &c1[2], v[1] + 2 * N), WS_V_ACCEPT, WS_OK);
+    check_state(x, 3, 0, 0, 1, 6);
+    check_state(x, 3, 0, 1, 0, 1);
+    check_state(x, 3, 1, 0, 0, 4);
+
+    snapshot *a = fx_alloc(x, sizeof *a), *b = fx_alloc(x, sizeof *b);
+    snap(x, a);
+    ws_counters before = *ws_refdev_counters(x->dev);
+    unsigned drops = 0;
+    const ws_member *m1 = &x->cfg.job[0].member[1];
+    for (int mu = 0; mu < M_N; mu++) { /* worker 1's chunk 1 would be accepted if valid */
+        ws_reason want_r;
+        size_t len = build_from(x, m1, &c1[1], v[1] + N, x->frame);
+        len = mutate(x, x->frame, len, (mutation)mu, &want_r);
+        ws_verdict vd = deliver(x, m1->port, x->frame, len);
+        if (vd.kind != WS_V_DROP || vd.reason != want_r)
+            fail_msg("mutation %d: verdict %d/%s, want drop/%s", mu, vd.kind,
+                     ws_reason_name(vd.reason), ws_reason_name(want_r));
+        snap(x, b);
+        snap_equal(a, b);
+        drops++;
+    }
+    /* a disabled job */
+    dspec dj = mk(4, 0, 0, 0, N, 0, 1);
+    EXPECT_V(send(x, &dj, v[1]), WS_V_DROP, WS_DROP_UNKNOWN_JOB);
+    /* early: worker 0 has moved on to set 1 of slot 0, workers 1 and 2 have not */
+    dspec e0 = mk(3, 0, 0, 0, N, 4 * N, 77);
+    EXPECT_V(send(x, &e0, v[1]), WS_V_DROP, WS_DROP_EARLY);
+    /* mismatch in the open round of slot 1 */
+    dspec mm = c1[1];
+    mm.offset = 5;
+    EXPECT_V(send(x, &mm, v[1] + N), WS_V_DROP, WS_DROP_MISMATCH);
+    /* duplicates into open rounds */
+    EXPECT_V(send(x, &c1[2], v[1] + 2 * N), WS_V_DROP, WS_DROP_DUPLICATE);
+    EXPECT_V(send(x, &c2[0], v[2]), WS_V_DROP, WS_DROP_DUPLICATE);
+    drops += 5;
+    /* duplicate into a complete round: a resend, still no state change */
+    EXPECT_V(send(x, &c0[1], v[0] + N), WS_V_RESEND, WS_DROP_DUPLICATE);
+    drops++;
+    snap(x, b);
+    snap_equal(a, b);
+    const ws_counters *c = ws_refdev_counters(x->dev);
+    assert_int_equal(c->accepted, before.accepted);
+    assert_int_equal(c->results, before.results);
+    assert_int_equal(c->resends, before.resends + 1);
+    uint64_t dsum = 0, dbefore = 0;
+    for (int r = 1; r < WS_N_REASONS; r++) {
+        dsum += c->drop[r];
+        dbefore += before.drop[r];
+        if (r != WS_DROP_DUPLICATE && r != WS_DROP_EARLY && r != WS_DROP_MISMATCH)
+            assert_true(c->drop[r] > 0); /* every validation reason was exercised */
+    }
+    assert_int_equal(dsum - dbefore, drops);
+
+    /* the all-reduce completes with exact values */
+    EXPECT_V(send(x, &c1[1], v[1] + N), WS_V_ACCEPT, WS_OK);
+    EXPECT_V(send(x, &c1[0], v[1]), WS_V_COMPLETE, WS_OK);
+    expect_sums(v[1], 3, N, want);
+    for (unsigned k = 0; k < 3; k++)
+        check_round(&x->cap.f[k], &c1[0], want);
+    EXPECT_V(send(x, &c2[2], v[2] + 2 * N), WS_V_ACCEPT, WS_OK);
+    EXPECT_V(send(x, &c2[1], v[2] + N), WS_V_COMPLETE, WS_OK);
+    expect_sums(v[2], 3, N, want);
+    for (unsigned k = 0; k < 3; k++)
+        check_round(&x->cap.f[k], &c2[0], want);
+    check_state(x, 3, 0, 0, 1, 0);
+    final_checks(x);
+}
+
+/* ======================================================================== */
+/* 8. spoofing                                                              */
+
+static void test_spoofing(void **state)
+{
+    fx *x = *state;
+    enum { N = 10 };
+    const ws_job *jb = add_job(&x->cfg, 8, 3, 1, 0, 16);
+    start(x);
+    ws_rng rng = {8};
+    uint32_t v[3 * N], fake[N], want[N], with_fake[4 * N], want_f[N];
+    for (unsigned k = 0; k < 3 * N; k++)
+        v[k] = gen_val(&rng);
+    for (unsigned e = 0; e < N; e++)
+        fake[e] = 0x49742400u; /* 1e6 */
+    expect_sums(v, 3, N, want);
+    memcpy(with_fake, v, sizeof v);
+    memcpy(with_fake + 3 * N, fake, sizeof fake);
+    expect_sums(with_fake, 4, N, want_f);
+    for (unsigned e = 0; e < N; e++)
+        assert_int_not_equal(want[e], want_f[e]);
+
+    dspec d[3];
+    for (unsigned w = 0; w < 3; w++)
+        d[w] = mk(8, w, 0, 0, N, 0, 1);
+    EXPECT_V(send(x, &d[0], v), WS_V_ACCEPT, WS_OK);
+    snapshot *a = fx_alloc(x, sizeof *a), *b = fx_alloc(x, sizeof *b);
+    snap(x, a);
+    const ws_member *m1 = &jb->member[1], *m2 = &jb->member[2];
+    ws_member forged[5];
+    forged[0] = *m2; /* all of worker 2's addresses */
+    forged[1] = *m1; /* worker 2's MAC */
+    memcpy(forged[1].mac, m2->mac, 6);
+    forged[2] = *m1; /* worker 2's IP */
+    forged[2].ip = m2->ip;
+    forged[3] = *m1; /* worker 2's UDP port */
+    forged[3].udp_port = m2->udp_port;
+    forged[4] = *m1; /* a host outside the job */
+    forged[4].mac[5] = 0x77;
+    forged[4].ip = 0x0a000063u;
+    for (unsigned k = 0; k < 5; k++) {
+        size_t len = build_from(x, &forged[k], &d[1], fake, x->frame);
+        EXPECT_V(deliver(x, m2->port, x->frame, len), WS_V_DROP, WS_DROP_SPOOFED);
+        EXPECT_V(deliver(x, m1->port, x->frame, len), WS_V_DROP, WS_DROP_SPOOFED);
+    }
+    /* worker 2 claiming rank 0 (which has contributed): spoofed, not a duplicate */
+    size_t len = build_from(x, m2, &d[0], fake, x->frame);
+    EXPECT_V(deliver(x, m2->port, x->frame, len), WS_V_DROP, WS_DROP_SPOOFED);
+    assert_int_equal(ws_refdev_counters(x->dev)->drop[WS_DROP_SPOOFED], 11);
+    assert_int_equal(ws_refdev_counters(x->dev)->resends, 0);
+    snap(x, b);
+    snap_equal(a, b);
+    EXPECT_V(send(x, &d[1], v + N), WS_V_ACCEPT, WS_OK);
+    EXPECT_V(send(x, &d[2], v + 2 * N), WS_V_COMPLETE, WS_OK);
+    for (unsigned k = 0; k < 3; k++)
+        check_round(&x->cap.f[k], &d[0], want);
+    final_checks(x);
+}
+
+/* ======================================================================== */
+/* 9. several jobs sharing ports                                            */
+
+static void test_jobs_share_ports(void **state)
+{
+    fx *x = *state;
+    enum { N = 8 };
+    add_job(&x->cfg, 1, 2, 2, 0, 16);      /* ports 0 1 */
+    add_job(&x->cfg, 2, 3, 2, 2, 32);      /* ports 1 2 3 */
+    add_job(&x->cfg, 0x1234, 4, 3, 4, 8); /* ports 2 3 0 1 */
+    start(x);
+    ws_rng rng = {9};
+    uint32_t va[2 * N], vb[3 * N], want[N];
+    for (unsigned k = 0; k < 2 * N; k++)
+        va[k] = gen_val(&rng);
+    for (unsigned k = 0; k < 3 * N; k++)
+        vb[k] = gen_val(&rng);
+
+    /* slot 0 set 0 open in all three jobs with different rounds */
+    dspec a0 = mk(1, 0, 0, 0, N, 100, 11), a1 = mk(1, 1, 0, 0, N, 100, 11);
+    dspec b0 = mk(2, 0, 0, 0, N, 200, 22), b1 = mk(2, 1, 0, 0, N, 200, 22),
+          b2 = mk(2, 2, 0, 0, N, 200, 22);
+    dspec z0 = mk(0x1234, 0, 0, 0, 4, 300, 33);
+    EXPECT_V(send(x, &a0, va), WS_V_ACCEPT, WS_OK);
+    EXPECT_V(send(x, &b0, vb), WS_V_ACCEPT, WS_OK);
+    EXPECT_V(send(x, &b1, vb + N), WS_V_ACCEPT, WS_OK);
+    EXPECT_V(send(x, &z0, va), WS_V_ACCEPT, WS_OK);
+    ws_set_state sa = get_state(x, 1, 0, 0), sb = get_state(x, 2, 0, 0),
+                 sz = get_state(x, 0x1234, 0, 0);
+    assert_int_equal(sa.bitmap, 1);
+    assert_int_equal(sa.offset, 100);
+    assert_int_equal(sb.bitmap, 3);
+    assert_int_equal(sb.offset, 200);
+    assert_int_equal(sz.bitmap, 1);
+    assert_int_equal(sz.count, 4);
+
+    snapshot *s1 = fx_alloc(x, sizeof *s1), *s2 = fx_alloc(x, sizeof *s2);
+    snap(x, s1);
+    /* job 1's worker 1 cannot contribute to job 2 (as rank 1 or 2) nor reach job 2's slots
+     * through its own slot numbers */
+    const ws_member *am1 = &x->cfg.job[0].member[1];
+    dspec cross = b2;
+    size_t len = build_from(x, am1, &cross, va, x->frame);
+    EXPECT_V(deliver(x, am1->port, x->frame, len), WS_V_DROP, WS_DROP_SPOOFED);
+    cross.rank = 1;
+    len = build_from(x, am1, &cross, va, x->frame);
+    EXPECT_V(deliver(x, am1->port, x->frame, len), WS_V_DROP, WS_DROP_SPOOFED);
+    dspec beyond = a1;
+    beyond.slot = 2; /* job 2's first pool slot, but beyond job 1's range */
+    EXPECT_V(send(x, &beyond, va + N), WS_V_DROP, WS_DROP_BAD_SLOT);
+    snap(x, s2);
+    snap_equal(s1, s2);
+
+    /* job 1 completes; job 2 is untouched */
+    EXPECT_V(send(x, &a1, va + N), WS_V_COMPLETE, WS_OK);
+    expect_sums(va, 2, N, want);
+    for (unsigned k = 0; k < 2; k++)
+        check_round(&x->cap.f[k], &a0, want);
+    sb = get_state(x, 2, 0, 0);
+    assert_int_equal(sb.complete, 0);
+    assert_int_equal(sb.bitmap, 3);
+    EXPECT_V(send(x, &b2, vb + 2 * N), WS_V_COMPLETE, WS_OK);
+    expect_sums(vb, 3, N, want);
+    for (unsigned k = 0; k < 3; k++)
+        check_round(&x->cap.f[k], &b0, want);
+    check_state(x, 0x1234, 0, 0, 0, 1);
+    check_state(x, 1, 0, 0, 1, 3);
+
+    /* then interleaved streams of all three jobs; job 0x1234 restarts its sequence at chunk 0,
+     * whose round in slot 0 set 0 is already open with worker 0's contribution: finish it by
+     * hand first */
+    uint32_t vz[4 * 4];
+    memcpy(vz, va, 4 * sizeof *va);
+    for (unsigned w = 1; w < 4; w++) {
+        dspec zw = mk(0x1234, w, 0, 0, 4, 300, 33);
+        for (unsigned e = 0; e < 4; e++)
+            vz[w * 4 + e] = gen_val(&rng);
+        EXPECT_V(send(x, &zw, vz + w * 4), w == 3 ? WS_V_COMPLETE : WS_V_ACCEPT, WS_OK);
+    }
+    expect_sums(vz, 4, 4, want);
+    for (unsigned k = 0; k < 4; k++)
+        check_round(&x->cap.f[k], &z0, want);
+
+    /* Then interleaved streams of the three jobs. Each continues its chunk sequence after
+     * the round done by hand (chunk 0: slot 0, set 0), so it starts at chunk 1. */
+    engine *g = fx_alloc(x, sizeof *g);
+    eng_init(g, x, 99);
+    g->p_loss = 0.05;
+    g->p_rloss = 0.05;
+    g->p_retx = 0.1;
+    g->p_dup = 0.02;
+    eng_add(g, 1, 60, 1000, 1);
+    eng_add(g, 2, 60, 2000, 1);
+    eng_add(g, 0x1234, 60, 3000, 1);
+    eng_run(g);
+    final_checks(x);
+}
+
+/* ======================================================================== */
+/* 10. sets alternate over a long stream                                    */
+
+static void test_sets_alternate(void **state)
+{
+    fx *x = *state;
+    add_job(&x->cfg, 10, 4, 2, 0, 64);
+    start(x);
+    engine *g = fx_alloc(x, sizeof *g);
+    eng_init(g, x, 0x10);
+    eng_add(g, 10, 3000, 0, 0); /* 3000 chunks, 1500 windows; the tensor changes every 10 */
+    eng_run(g);
+    const jstream *s = &g->js[0];
+    assert_int_equal(s->dups, 0);
+    /* last chunks: 2998 (slot 0, set 1) and 2999 (slot 1, set 1) complete; set 0 of both
+     * slots free (everybody moved on) */
+    check_state(x, 10, 0, 1, 1, 0xf);
+    check_state(x, 10, 1, 1, 1, 0xf);
+    check_state(x, 10, 0, 0, 1, 0);
+    check_state(x, 10, 1, 0, 1, 0);
+    const ws_counters *c = ws_refdev_counters(x->dev);
+    assert_int_equal(c->accepted, 12000);
+    assert_int_equal(c->results, 12000);
+    assert_int_equal(c->resends, 0);
+    for (int r = 1; r < WS_N_REASONS; r++)
+        assert_int_equal(c->drop[r], 0);
+    final_checks(x);
+}
+
+/* ======================================================================== */
+/* 11. special values through the engine                                    */
+
+static void test_special_values(void **state)
+{
+    fx *x = *state;
+    /* three contributions per element and the required result (PRODUCT.md section 2) */
+    static const uint32_t sp[][4] = {
+        {0x7f800001u, F_ONE, F_NZERO, F_QNAN},   /* signalling NaN */
+        {0x7fc12345u, F_NZERO, F_NZERO, F_QNAN}, /* NaN payload: canonical */
+        {0xffc00000u, F_PINF, F_NINF, F_QNAN},   /* negative NaN */
+        {F_PINF, F_NINF, F_NZERO, F_QNAN},       /* +Inf + -Inf */
+        {F_PINF, F_ONE, F_MAX, F_PINF},
+        {F_NINF, F_NMAX, F_NZERO, F_NINF},
+        {F_PINF, F_PINF, F_ONE, F_PINF},
+        {F_NZERO, F_NZERO, F_NZERO, F_NZERO},   /* -0 + -0 = -0 */
+        {F_PZERO, F_NZERO, F_NZERO, F_PZERO},
+        {F_ONE, F_MONE, F_NZERO, F_PZERO},      /* exact zero: +0 */
+        {0x00000001u, 0x80000001u, F_NZERO, F_PZERO},
+        {0x00000001u, 0x00000001u, F_NZERO, 0x00000002u}, /* subnormals */
+        {0x00400000u, 0x00400000u, F_NZERO, 0x00800000u}, /* into the normals */
+        {0x80000003u, 0x00000001u, F_NZERO, 0x80000002u},
+        {0x007fffffu, 0x00000001u, 0x80000000u, 0x00800000u},
+        {F_MAX, F_MAX, F_NZERO, F_PINF},        /* overflow */
+        {F_NMAX, F_NMAX, F_NZERO, F_NINF},
+        {F_MAX, 0x73000000u, F_NZERO, F_PINF},  /* half an ulp above FLT_MAX: tie, to even */
+        {F_MAX, 0x72ffffffu, F_NZERO, F_MAX},
+        {F_MAX, F_MAX, F_NMAX, F_MAX},          /* exact: no intermediate overflow */
+        {F_ONE, 0x33800000u, F_NZERO, F_ONE},   /* 1 + 2^-24: tie to even */
+        {F_ONE, 0x33800001u, F_NZERO, 0x3f800001u},
+        {0x3f800001u, 0x33800000u, F_NZERO, 0x3f800002u},
+        {F_1E30, F_ONE, F_M1E30, F_ONE},        /* exact: 1e30 + 1 - 1e30 = 1 */
+    };
+    enum { N = sizeof sp / sizeof sp[0] };
+    add_job(&x->cfg, 11, 3, 2, 0, 32);
+    start(x);
+    uint32_t v[3 * N], want[N];
+    for (unsigned e = 0; e < N; e++) {
+        for (unsigned w = 0; w < 3; w++)
+            v[w * N + e] = sp[e][w];
+        want[e] = sp[e][3];
+    }
+    uint32_t ref[N];
+    expect_sums(v, 3, N, ref);
+    for (unsigned e = 0; e < N; e++)
+        if (ref[e] != want[e])
+            fail_msg("ws_sum_f32 row %u: %08x, contract %08x", e, (unsigned)ref[e],
+                     (unsigned)want[e]);
+
+    static const unsigned orders[3][3] = {{0, 1, 2}, {2, 0, 1}, {1, 2, 0}};
+    for (unsigned o = 0; o < 3; o++) { /* three rounds, three orders, bit-identical results */
+        unsigned slot = o % 2, set = o / 2;
+        for (unsigned k = 0; k < 3; k++) {
+            unsigned w = orders[o][k];
+            dspec d = mk(11, w, slot, set, N, 0, o);
+            EXPECT_V(send(x, &d, v + w * N), k == 2 ? WS_V_COMPLETE : WS_V_ACCEPT, WS_OK);
+        }
+        dspec r = mk(11, 0, slot, set, N, 0, o);
+        for (unsigned k = 0; k < 3; k++)
+            check_round(&x->cap.f[k], &r, want);
+    }
+    final_checks(x);
+}
+
+/* ======================================================================== */
+/* 12. 64 workers (full bitmap) and 1 worker                                */
+
+static void test_64_and_1_workers(void **state)
+{
+    fx *x = *state;
+    enum { N = 8 };
+    add_job(&x->cfg, 64, 64, 1, 0, N);
+    add_job(&x->cfg, 1, 1, 2, 1, 4);
+    start(x);
+    ws_rng rng = {12};
+    uint32_t *v = fx_alloc(x, 64 * N * sizeof *v), want[N];
+    unsigned order[64];
+    for (unsigned k = 0; k < 64; k++)
+        order[k] = k;
+    for (unsigned round = 0; round < 2; round++) {
+        for (unsigned k = 0; k < 64 * N; k++)
+            v[k] = gen_val(&rng);
+        expect_sums(v, 64, N, want);
+        for (unsigned k = 63; k > 0; k--) {
+            unsigned j = (unsigned)ws_rng_below(&rng, k + 1), t = order[k];
+            order[k] = order[j];
+            order[j] = t;
+        }
+        for (unsigned k = 0; k < 64; k++) {
+            unsigned w = order[k];
+            dspec d = mk(64, w, 0, round, N, round * N, 5);
+            EXPECT_V(send(x, &d, v + w * N), k == 63 ? WS_V_COMPLETE : WS_V_ACCEPT, WS_OK);
+            if (k == 62)
+                check_state(x, 64, 0, round, 0, ~0ull ^ 1ull << order[63]);
+        }
+        assert_int_equal(x->cap.n, 64);
+        dspec r = mk(64, 0, 0, round, N, round * N, 5);
+        for (unsigned k = 0; k < 64; k++)
+            check_round(&x->cap.f[k], &r, want);
+        check_state(x, 64, 0, round, 1, ~0ull);
+        if (round == 1)
+            check_state(x, 64, 0, 0, 1, 0); /* all 64 moved on */
+    }
+    dspec d63 = mk(64, 63, 0, 1, N, N, 5);
+    EXPECT_V(send(x, &d63, v + 63 * N), WS_V_RESEND, WS_DROP_DUPLICATE);
+    assert_int_equal(x->cap.f[0].egress, x->cfg.job[0].member[63].port);
+    dspec r1 = mk(64, 63, 0, 1, N, N, 5);
+    check_round(&x->cap.f[0], &r1, want);
+    assert_int_equal(ws_refdev_counters(x->dev)->results, 128);
+
+    /* one worker: every packet completes its round */
+    uint32_t one[4] = {F_NZERO, 0x7fc12345u, 0x00000001u, F_ONE};
+    uint32_t one_want[4] = {F_NZERO, F_QNAN, 0x00000001u, F_ONE};
+    for (unsigned e = 0; e < 4; e++)
+        assert_int_equal(ws_sum_f32(&one[e], 1), one_want[e]);
+    dspec s0 = mk(1, 0, 0, 0, 4, 0, 9);
+    EXPECT_V(send(x, &s0, one), WS_V_COMPLETE, WS_OK);
+    assert_int_equal(x->cap.n, 1);
+    check_round(&x->cap.f[0], &s0, one_want);
+    check_state(x, 1, 0, 0, 1, 1);
+    EXPECT_V(send(x, &s0, one), WS_V_RESEND, WS_DROP_DUPLICATE);
+    check_round(&x->cap.f[0], &s0, one_want);
+    dspec s1 = mk(1, 0, 1, 0, 4, 4, 9), s2 = mk(1, 0, 0, 1, 4, 8, 9), s4 = mk(1, 0, 0, 0, 4, 16, 9);
+    EXPECT_V(send(x, &s1, one), WS_V_COMPLETE, WS_OK);
+    EXPECT_V(send(x, &s2, one), WS_V_COMPLETE, WS_OK);
+    check_state(x, 1, 0, 0, 1, 0);
+    EXPECT_V(send(x, &s4, one), WS_V_COMPLETE, WS_OK); /* a new round in the freed set */
+    check_round(&x->cap.f[0], &s4, one_want);
+    final_checks(x);
+}
+
+/* ======================================================================== */
+/* 13. bypass                                                               */
+
+static void test_bypass(void **state)
+{
+    fx *x = *state;
+    static const uint8_t map[4] = {2, 3, 1, 0};
+    memcpy(x->cfg.bypass, map, 4);
+    add_job(&x->cfg, 13, 2, 2, 0, 16);
+    start(x);
+    uint8_t *f = fx_alloc(x, MAX_FRAME);
+    snapshot *a = fx_alloc(x, sizeof *a), *b = fx_alloc(x, sizeof *b);
+    snap(x, a);
+    uint32_t el[16] = {F_ONE};
+    const ws_member *m0 = &x->cfg.job[0].member[0];
+    dspec d = mk(13, 0, 0, 0, 16, 0, 1);
+    unsigned n_frames = 0;
+    for (unsigned kind = 0; kind < 10; kind++) {
+        size_t len = 0;
+        switch (kind) {
+        case 0: /* ARP asking for the device's address */
+            len = make_arp(f, x->cfg.ip);
+            break;
+        case 1: { /* an aggregation frame with an 802.1Q tag */
+            len = build_from(x, m0, &d, el, f);
+            memmove(f + 16, f + 12, len - 12);
+            f[12] = 0x81;
+            f[13] = 0x00;
+            f[14] = 0x00;
+            f[15] = 0x05;
+            len += 4;
+            break;
+        }
+        case 2: /* runt of 1 byte */
+            f[0] = 0x45;
+            len = 1;
+            break;
+        case 3: /* runt: Ethernet header cut short */
+            len = build_from(x, m0, &d, el, f);
+            len = 13;
+            break;
+        case 4: /* 9000-byte jumbo to another host */
+            len = make_ipv4(x, f, 9000, 0x0a000063u, 17, x->cfg.udp_port, 3);
+            break;
+        case 5: /* 9000-byte TCP to the device's IP */
+            len = make_ipv4(x, f, 9000, x->cfg.ip, 6, x->cfg.udp_port, 4);
+            break;
+        case 6: /* UDP to the device's IP, another port */
+            len = make_ipv4(x, f, 200, x->cfg.ip, 17, 53, 5);
+            break;
+        case 7: /* IPv6 */
+            len = make_ipv4(x, f, 120, x->cfg.ip, 17, x->cfg.udp_port, 6);
+            put16(f + 12, 0x86dd);
+            break;
+        case 8: /* a DATA frame to the aggregation port of another IP */
+            len = build_from(x, m0, &d, el, f);
+            put32(f + 14 + 16, 0x0a000063u);
+            ws_fix_checksums(f, len);
+            break;
+        case 9: /* a DATA frame with an EtherType other than IPv4 */
+            len = build_from(x, m0, &d, el, f);
+            put16(f + 12, 0x88b5);
+            break;
+        }
+        for (unsigned p = 0; p < 4; p++) {
+            EXPECT_V(deliver(x, p, f, len), WS_V_BYPASS, WS_OK);
+            assert_int_equal(x->cap.n, 1);
+            assert_int_equal(x->cap.f[0].egress, map[p]);
+            assert_int_equal(x->cap.f[0].len, len);
+            assert_memory_equal(x->cap.f[0].buf, f, len);
+            n_frames++;
+        }
+    }
+    const ws_counters *c = ws_refdev_counters(x->dev);
+    assert_int_equal(c->bypass, n_frames);
+    assert_int_equal(c->accepted, 0);
+    for (unsigned p = 0; p < 4; p++)
+        assert_int_equal(c->tx_frames[map[p]], c->rx_frames[p]);
+
+    /* addressed to the device's aggregation port: dropped, never bypassed */
+    size_t len = build_from(x, m0, &d, el, f);
+    f[14] = 0x65; /* IPv4 version 6 under EtherType 0x0800 */
+    ws_fix_checksums(f, len);
+    EXPECT_V(deliver(x, 0, f, len), WS_V_DROP, WS_DROP_BAD_IPV4);
+    len = build_from(x, m0, &d, el, f); /* oversize: 9000 bytes, count 16 */
+    memset(f + len, 0, 9000 - len);
+    fix_lengths(f, 9000);
+    EXPECT_V(deliver(x, 1, f, 9000), WS_V_DROP, WS_DROP_BAD_LENGTH);
+    put16(f + 52, (9000 - 64) / 4); /* count 2234 > max */
+    ws_fix_checksums(f, 9000);
+    EXPECT_V(deliver(x, 2, f, 9000), WS_V_DROP, WS_DROP_BAD_COUNT);
+    snap(x, b);
+    snap_equal(a, b);
+    final_checks(x);
+}
+
+/* ======================================================================== */
+/* 14. ECN                                                                  */
+
+static void ecn_round(fx *x, unsigned chunk, const uint8_t tos[3], uint8_t want_tos, ws_rng *rng)
+{
+    enum { N = 4 };
+    uint32_t v[3 * N], want[N];
+    for (unsigned k = 0; k < 3 * N; k++)
+        v[k] = gen_val(rng);
+    expect_sums(v, 3, N, want);
+    for (unsigned w = 0; w < 3; w++) {
+        dspec d = mk(14, w, chunk % 2, (chunk / 2) & 1, N, chunk * N, 1);
+        d.tos = tos[w];
+        EXPECT_V(send(x, &d, v + w * N), w == 2 ? WS_V_COMPLETE : WS_V_ACCEPT, WS_OK);
+    }
+    dspec r = mk(14, 0, chunk % 2, (chunk / 2) & 1, N, chunk * N, 1);
+    r.tos = want_tos;
+    for (unsigned k = 0; k < 3; k++)
+        check_round(&x->cap.f[k], &r, want);
+}
+
+static void test_ecn(void **state)
+{
+    fx *x = *state;
+    enum { N = 4 };
+    add_job(&x->cfg, 14, 3, 2, 0, 8);
+    start(x);
+    ws_rng rng = {14};
+    static const uint8_t t_a[3] = {ECT0, ECT0, CE}, t_b[3] = {0, 0, 0}, t_c[3] = {ECT1, ECT0, 0},
+                         t_d[3] = {0xb8 | ECT1, 0x48, ECT1};
+    ecn_round(x, 0, t_a, 3, &rng);
+    /* a resend carries the round's ECN */
+    dspec dup = mk(14, 1, 0, 0, N, 0, 1);
+    uint32_t any[N] = {0};
+    EXPECT_V(send(x, &dup, any), WS_V_RESEND, WS_DROP_DUPLICATE);
+    assert_int_equal(x->cap.f[0].buf[15], 3);
+    ecn_round(x, 1, t_b, 0, &rng);
+    ecn_round(x, 2, t_c, 3, &rng);
+    ecn_round(x, 3, t_d, ECT1, &rng); /* DSCP of DATA is not copied */
+
+    /* chunk 4: dropped frames marked CE do not count */
+    uint32_t v[3 * N], want[N];
+    for (unsigned k = 0; k < 3 * N; k++)
+        v[k] = gen_val(&rng);
+    expect_sums(v, 3, N, want);
+    dspec d[3];
+    for (unsigned w = 0; w < 3; w++)
+        d[w] = mk(14, w, 0, 0, N, 4 * N, 1);
+    EXPECT_V(send(x, &d[0], v), WS_V_ACCEPT, WS_OK);
+    dspec ce = d[0];
+    ce.tos = CE;
+    EXPECT_V(send(x, &ce, v), WS_V_DROP, WS_DROP_DUPLICATE);
+    ce = d[1];
+    ce.tos = CE;
+    ce.offset = 1;
+    EXPECT_V(send(x, &ce, v + N), WS_V_DROP, WS_DROP_MISMATCH);
+    ce = d[1];
+    ce.tos = CE;
+    ce.slot = 2;
+    EXPECT_V(send(x, &ce, v + N), WS_V_DROP, WS_DROP_BAD_SLOT);
+    EXPECT_V(send(x, &d[1], v + N), WS_V_ACCEPT, WS_OK);
+    EXPECT_V(send(x, &d[2], v + 2 * N), WS_V_COMPLETE, WS_OK);
+    for (unsigned k = 0; k < 3; k++)
+        check_round(&x->cap.f[k], &d[0], want);
+
+    /* chunk 5: DATA with UDP checksum 0, with DF clear, with another TTL and id: accepted */
+    for (unsigned k = 0; k < 3 * N; k++)
+        v[k] = gen_val(&rng);
+    expect_sums(v, 3, N, want);
+    for (unsigned w = 0; w < 3; w++) {
+        const ws_member *m = &x->cfg.job[0].member[w];
+        d[w] = mk(14, w, 1, 0, N, 5 * N, 1);
+        size_t len = build_from(x, m, &d[w], v + w * N, x->frame);
+        if (w == 0) {
+            put16(x->frame + 40, 0);
+        } else if (w == 1) {
+            put16(x->frame + 20, 0);
+            ws_fix_checksums(x->frame, len);
+        } else {
+            x->frame[22] = 1;
+            put16(x->frame + 18, 0x1234);
+            ws_fix_checksums(x->frame, len);
+        }
+        EXPECT_V(deliver(x, m->port, x->frame, len), w == 2 ? WS_V_COMPLETE : WS_V_ACCEPT,
+                 WS_OK);
+    }
+    for (unsigned k = 0; k < 3; k++)
+        check_round(&x->cap.f[k], &d[0], want);
+    final_checks(x);
+}
+
+/* ======================================================================== */
+/* 15. judge == rx, and judge changes nothing                               */
+
+static void test_judge_equals_rx(void **state)
+{
+    fx *x = *state;
+    enum { MAXN = 4 };
+    add_job(&x->cfg, 15, 3, 2, 0, MAXN);
+    start(x);
+    x->deep = 1; /* deliver(): set states before and after judge are compared too */
+    ws_rng rng = {15};
+    unsigned seen_kind[5] = {0}, seen_reason[WS_N_REASONS] = {0};
+    for (unsigned it = 0; it < 30000; it++) {
+        unsigned w = (unsigned)ws_rng_below(&rng, 3);
+        const ws_member *m = &x->cfg.job[0].member[w];
+        dspec d = mk(15, w, (unsigned)ws_rng_below(&rng, 2), (unsigned)ws_rng_below(&rng, 2),
+                     3 + (unsigned)ws_rng_below(&rng, 2), 64 * (uint32_t)ws_rng_below(&rng, 2),
+                     1 + (uint32_t)ws_rng_below(&rng, 2));
+        d.retx = (uint8_t)ws_rng_below(&rng, 2);
+        d.tos = (uint8_t)ws_rng_below(&rng, 4);
+        uint32_t el[MAXN];
+        for (unsigned e = 0; e < MAXN; e++)
+            el[e] = gen_val(&rng);
+        size_t len = build_from(x, m, &d, el, x->frame);
+        unsigned port = ws_rng_chance(&rng, 0.8) ? m->port
+                                                 : (unsigned)ws_rng_below(&rng, x->cfg.n_ports);
+        unsigned what = (unsigned)ws_rng_below(&rng, 20);
+        if (what == 0) { /* random bit flip, checksums fixed or not */
+            size_t pos = (size_t)ws_rng_below(&rng, len);
+            x->frame[pos] ^= (uint8_t)(1u << ws_rng_below(&rng, 8));
+            if (ws_rng_chance(&rng, 0.5))
+                ws_fix_checksums(x->frame, len);
+        } else if (what == 1) { /* truncated or extended */
+            size_t nl = 1 + (size_t)ws_rng_below(&rng, len + 16);
+            if (nl > len)
+                memset(x->frame + len, 0xa5, nl - len);
+            len = nl;
+            if (ws_rng_chance(&rng, 0.5) && len >= 42)
+                fix_lengths(x->frame, len);
+        } else if (what == 2) {
+            ws_reason r;
+            len = mutate(x, x->frame, len, (mutation)ws_rng_below(&rng, M_N), &r);
+        } else if (what == 3) {
+            len = make_ipv4(x, x->frame, 60 + (size_t)ws_rng_below(&rng, 200), 0x0a000063u, 17,
+                            x->cfg.udp_port, 1);
+        }
+        ws_verdict v = deliver(x, port, x->frame, len);
+        seen_kind[v.kind]++;
+        if (v.kind == WS_V_DROP || v.kind == WS_V_RESEND)
+            seen_reason[v.reason]++;
+    }
+    for (unsigned k = 0; k < 5; k++)
+        assert_true(seen_kind[k] > 0);
+    assert_true(seen_reason[WS_DROP_DUPLICATE] > 0);
+    assert_true(seen_reason[WS_DROP_EARLY] > 0);
+    assert_true(seen_reason[WS_DROP_MISMATCH] > 0);
+    final_checks(x);
+}
+
+/* ======================================================================== */
+/* 16. counters after a random mixed workload                               */
+
+static void test_counters_invariant(void **state)
+{
+    fx *x = *state;
+    add_job(&x->cfg, 21, 5, 3, 0, 32);
+    add_job(&x->cfg, 22, 2, 1, 3, 64);
+    add_job(&x->cfg, 23, 7, 4, 4, 16);
+    start(x);
+    engine *g = fx_alloc(x, sizeof *g);
+    eng_init(g, x, 0x16);
+    g->p_loss = 0.1;
+    g->p_rloss = 0.1;
+    g->p_retx = 0.15;
+    g->p_dup = 0.05;
+    g->p_noise = 0.1;
+    eng_add(g, 21, 1200, 0, 0);
+    eng_add(g, 22, 1200, 500, 0);
+    eng_add(g, 23, 800, 900, 0);
+    eng_run(g);
+    const ws_counters *c = ws_refdev_counters(x->dev);
+    uint64_t contributions = 0, resends = 0, dups = 0;
+    for (unsigned j = 0; j < g->n; j++) {
+        contributions += (uint64_t)g->js[j].jb->workers * g->js[j].n_chunks;
+        resends += g->js[j].resends;
+        dups += g->js[j].dups;
+    }
+    assert_int_equal(c->accepted, contributions); /* each contribution added exactly once */
+    assert_int_equal(c->results, contributions);  /* workers RESULTs per round */
+    assert_int_equal(c->resends, resends);
+    assert_int_equal(c->drop[WS_DROP_DUPLICATE], dups);
+    assert_true(resends > 0);
+    assert_true(g->noise_kind[NZ_EARLY] > 0);
+    assert_true(g->noise_kind[NZ_MISMATCH] > 0);
+    uint64_t rx = 0, drops = 0;
+    for (unsigned p = 0; p < x->cfg.n_ports; p++)
+        rx += c->rx_frames[p];
+    for (int r = 1; r < WS_N_REASONS; r++)
+        drops += c->drop[r];
+    assert_int_equal(rx, c->accepted + c->bypass + drops);
+    final_checks(x);
+}
+
+/* ======================================================================== */
+/* 17. invalid configuration; a port the device does not have               */
+
+static void test_bad_config_and_port(void **state)
+{
+    fx *x = *state;
+    char err[256];
+    ws_config *c = fx_alloc(x, sizeof *c);
+
+    ws_config_default(c);
+    add_job(c, 1, 2, 2, 0, 16);
+    c->job[0].workers = 0;
+    strcpy(err, "");
+    assert_null(ws_refdev_new(c, err, sizeof err));
+    assert_true(strlen(err) > 0);
+    assert_non_null(strstr(err, "workers"));
+
+    ws_config_default(c); /* overlapping slot ranges */
+    add_job(c, 1, 2, 4, 0, 16);
+    add_job(c, 2, 2, 4, 2, 16);
+    strcpy(err, "");
+    assert_null(ws_refdev_new(c, err, sizeof err));
+    assert_true(strlen(err) > 0);
+
+    ws_config_default(c); /* a member on a port the device does not have */
+    add_job(c, 1, 2, 2, 0, 16);
+    c->job[0].member[1].port = 4;
+    strcpy(err, "");
+    assert_null(ws_refdev_new(c, err, sizeof err));
+    assert_true(strlen(err) > 0);
+
+    add_job(&x->cfg, 17, 1, 2, 0, 8);
+    start(x);
+    ws_set_state st;
+    assert_int_equal(ws_refdev_set_state(x->dev, 17, 2, 0, &st), -1);
+    assert_int_equal(ws_refdev_set_state(x->dev, 17, 0, 2, &st), -1);
+    assert_int_equal(ws_refdev_set_state(x->dev, 18, 0, 0, &st), -1);
+
+    uint32_t el[8] = {F_ONE};
+    dspec d = mk(17, 0, 0, 0, 8, 0, 0);
+    size_t len = build_from(x, &x->cfg.job[0].member[0], &d, el, x->frame);
+    static const unsigned bad_ports[] = {4, WS_LIMIT_PORTS - 1, WS_LIMIT_PORTS, 1000};
+    ws_counters zero;
+    memset(&zero, 0, sizeof zero);
+    for (unsigned k = 0; k < 4; k++) {
+        x->cap.n = 0;
+        ws_verdict v = ws_refdev_rx(x->dev, bad_ports[k], x->frame, len, cap_emit, &x->cap);
+        assert_int_equal(v.kind, WS_V_DROP);
+        assert_int_equal(x->cap.n, 0);
+        assert_memory_equal(ws_refdev_counters(x->dev), &zero, sizeof zero);
+        x->cap.n = 0;
+        v = ws_refdev_rx(x->dev, bad_ports[k], x->frame, 1, cap_emit, &x->cap);
+        assert_int_equal(v.kind, WS_V_DROP);
+        assert_int_equal(x->cap.n, 0);
+        assert_memory_equal(ws_refdev_counters(x->dev), &zero, sizeof zero);
+    }
+    check_state(x, 17, 0, 0, 1, 0);
+    /* the same frame on a real port completes the round */
+    EXPECT_V(deliver(x, x->cfg.job[0].member[0].port, x->frame, len), WS_V_COMPLETE, WS_OK);
+    final_checks(x);
+}
+
+/* judge on a port the device does not have must say what rx says there: nothing enters. */
+static void test_judge_bad_port(void **state)
+{
+    fx *x = *state;
+    add_job(&x->cfg, 18, 2, 2, 0, 8);
+    start(x);
+    uint32_t el[8] = {F_ONE};
+    dspec d = mk(18, 0, 0, 0, 8, 0, 0);
+    size_t len = build_from(x, &x->cfg.job[0].member[0], &d, el, x->frame);
+    static const uint8_t runt[1] = {0};
+    for (unsigned port = x->cfg.n_ports; port < x->cfg.n_ports + 2; port++) {
+        ws_verdict j = ws_refdev_judge(x->dev, port, x->frame, len);
+        x->cap.n = 0;
+        ws_verdict v = ws_refdev_rx(x->dev, port, x->frame, len, cap_emit, &x->cap);
+        if (j.kind != v.kind || j.reason != v.reason)
+            fail_msg("port %u (n_ports %u), valid DATA: judge %d/%s, rx %d/%s", port,
+                     x->cfg.n_ports, j.kind, ws_reason_name(j.reason), v.kind,
+                     ws_reason_name(v.reason));
+        j = ws_refdev_judge(x->dev, port, runt, 1);
+        v = ws_refdev_rx(x->dev, port, runt, 1, cap_emit, &x->cap);
+        if (j.kind != v.kind || j.reason != v.reason)
+            fail_msg("port %u (n_ports %u), runt: judge %d/%s, rx %d/%s", port,
+                     x->cfg.n_ports, j.kind, ws_reason_name(j.reason), v.kind,
+                     ws_reason_name(v.reason));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_two_workers_one_chunk, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_loss_then_retx, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dup_before_completion, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dup_after_completion, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_early, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mismatch, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_state_after_drops, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_spoofing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_jobs_share_ports, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sets_alternate, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_special_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_64_and_1_workers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bypass, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ecn, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_judge_equals_rx, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_counters_invariant, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bad_config_and_port, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_judge_bad_port, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
