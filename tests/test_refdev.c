@@ -1363,6 +1363,13 @@ static void test_dup_after_completion(void **state)
         assert_int_equal(c->tx_frames[2], rep + 2);
         assert_int_equal(c->tx_frames[0], 1);
     }
+    /* a duplicate is judged by the worker's bit alone: with another offset, tensor and count
+     * it still gets the round's own RESULT */
+    dspec odd = mk(300, 1, 1, 1, 5, 1, 99);
+    EXPECT_V(send(x, &odd, v), WS_V_RESEND, WS_DROP_DUPLICATE);
+    dspec rr = mk(300, 1, 1, 1, N, 7777, 42);
+    check_round(&x->cap.f[0], &rr, want);
+    assert_memory_equal(x->cap.f[0].buf + 45, orig + 45, sizeof orig - 45);
     /* worker 0's duplicate goes to worker 0 only */
     EXPECT_V(send(x, &d0, v), WS_V_RESEND, WS_DROP_DUPLICATE);
     assert_int_equal(x->cap.f[0].egress, 0);
@@ -1701,9 +1708,8 @@ static void test_jobs_share_ports(void **state)
     check_state(x, 0x1234, 0, 0, 0, 1);
     check_state(x, 1, 0, 0, 1, 3);
 
-    /* then interleaved streams of all three jobs; job 0x1234 restarts its sequence at chunk 0,
-     * whose round in slot 0 set 0 is already open with worker 0's contribution: finish it by
-     * hand first */
+    /* job 0x1234's round in slot 0 set 0 is still open with worker 0's contribution: the
+     * other three workers finish it */
     uint32_t vz[4 * 4];
     memcpy(vz, va, 4 * sizeof *va);
     for (unsigned w = 1; w < 4; w++) {
@@ -1724,9 +1730,9 @@ static void test_jobs_share_ports(void **state)
     g->p_rloss = 0.05;
     g->p_retx = 0.1;
     g->p_dup = 0.02;
-    eng_add(g, 1, 60, 1000, 1);
-    eng_add(g, 2, 60, 2000, 1);
-    eng_add(g, 0x1234, 60, 3000, 1);
+    eng_add(g, 1, 300, 1000, 1);
+    eng_add(g, 2, 300, 2000, 1);
+    eng_add(g, 0x1234, 300, 3000, 1);
     eng_run(g);
     final_checks(x);
 }
