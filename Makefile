@@ -8,21 +8,44 @@ STD      := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 DEPFLAGS := -MMD -MP
 CFLAGS   ?= -O2 -g
 SAN      := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-INC      := -Ihost
+INC      := -Ihost -Idriver
 LIBS     := -lpcap -linih -lm
 TLIBS    := -lcmocka
 
-HOST_SRC := $(filter-out host/main.c,$(wildcard host/*.c))
+HOST_SRC := $(filter-out host/main.c,$(wildcard host/*.c)) $(wildcard driver/*.c)
+vpath %.c host driver
 TEST_SRC := $(wildcard tests/test_*.c)
 TOOL_SRC := $(wildcard tests/tool_*.c)
 
+# The Verilator model of the device (sim/): built, linked into the tools (which then see
+# -DWS_HAVE_SIM=1) and tested only once the top's filelist exists; until then only -Isim (for
+# sim/ws_sim.h) takes effect. WS_TOP_F: filelist of wiresum_top (one hw/*.v a line, options such
+# as -Ihw allowed, read with verilator -f; point it elsewhere to try another top). WS_SIM_WIDTHS:
+# the DATA_WIDTHs built in. WS_VFLAGS: more verilator flags for the models, e.g. -GMAX_COUNT=2048.
+# WS_SIM_OPT: C++ optimisation of the models. WS_LINT: DATA_WIDTH:MAX_COUNT configurations that
+# `make lint` checks.
+WS_TOP_F      ?= hw/wiresum_top.f
+WS_SIM_WIDTHS ?= 256 512 1024
+WS_VFLAGS     ?=
+WS_SIM_OPT    ?= -O2
+WS_LINT       ?= 256:256 512:256 1024:256 256:2048 512:2048 1024:2048
+VERILATOR     ?= verilator
+WS_HAVE_TOP   := $(wildcard $(WS_TOP_F))
+INC           += -Isim
+ifeq ($(WS_HAVE_TOP),)
+TEST_SRC := $(filter-out tests/test_sim.c,$(TEST_SRC))
+HOST_SRC := $(filter-out host/simrun.c,$(HOST_SRC))
+else
+INC      += -DWS_HAVE_SIM=1
+endif
+
 # Two variants of everything: plain (build/) and sanitized (build/asan/).
 define variant
-$(1)_OBJ   := $$(patsubst host/%.c,$(2)/obj/%.o,$$(HOST_SRC))
+$(1)_OBJ   := $$(patsubst %.c,$(2)/obj/%.o,$$(notdir $$(HOST_SRC)))
 $(1)_TESTS := $$(patsubst tests/%.c,$(2)/tests/%,$$(TEST_SRC))
 $(1)_TOOLS := $$(patsubst tests/%.c,$(2)/tests/%,$$(TOOL_SRC))
 
-$(2)/obj/%.o: host/%.c | $(2)/obj
+$(2)/obj/%.o: %.c | $(2)/obj
 	$$(CC) $$(STD) $$(WARN) $(3) $$(INC) $$(DEPFLAGS) -c $$< -o $$@
 
 $(2)/libwshost.a: $$($(1)_OBJ)
@@ -43,7 +66,100 @@ endef
 $(eval $(call variant,PLAIN,$(BUILD),$(CFLAGS)))
 $(eval $(call variant,ASAN,$(BUILD)/asan,$(SAN)))
 
-.PHONY: all deps deps-quiet test unit unit-asan e2e demo clean
+# ---- Verilator model (see WS_TOP_F above) -------------------------------------------------------
+# build/sim/V<width>/: wiresum_top Verilated with --prefix Vws<width>, archived by Verilator's own
+# makefile as Vws<width>__ALL.a; build/sim/libverilated.a: the Verilator runtime, once for all.
+# <variant>/libwssim.a: sim/ws_sim.c (C) and sim/ws_sim_shim.cpp (the only C++), compiled plain
+# or sanitized; the models themselves are never sanitized (slow, and not our code to check).
+ifneq ($(WS_HAVE_TOP),)
+SIMB        := $(BUILD)/sim
+WS_VROOT    := $(shell $(VERILATOR) --getenv VERILATOR_ROOT)
+WS_TOP_SRC  := $(filter %.v %.sv,$(shell sed 's://.*::' $(WS_TOP_F)))
+WS_RT_W     := $(firstword $(WS_SIM_WIDTHS))
+WS_RT_OBJ   := verilated.o verilated_fst_c.o verilated_threads.o
+WS_MODELS   := $(foreach w,$(WS_SIM_WIDTHS),$(SIMB)/V$(w)/Vws$(w)__ALL.a)
+WS_SIM_LIBS := $(WS_MODELS) $(SIMB)/libverilated.a
+WS_SIM_LD   := -lstdc++ -lm -lz -pthread
+WS_VERILATE := $(VERILATOR) --cc --trace-fst -f $(WS_TOP_F) --top-module wiresum_top $(WS_VFLAGS)
+WS_CXXFLAGS := -std=c++17 -Wall -Wextra -Werror -Wshadow -faligned-new \
+               -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0 \
+               -isystem $(WS_VROOT)/include -isystem $(WS_VROOT)/include/vltstd \
+               $(foreach w,$(WS_SIM_WIDTHS),-isystem $(SIMB)/V$(w) -DWS_SIM_HAVE_$(w)=1)
+WS_SUBMAKE  = $(MAKE) --no-print-directory -C $(SIMB)/V$(1) -f Vws$(1).mk \
+              OPT_FAST='$(WS_SIM_OPT)' OPT_GLOBAL='$(WS_SIM_OPT)' CXX='$(CXX)'
+
+# A stamp that changes only when its text does: rebuilds follow changed flags and filelists.
+define ws_stamp
+	@mkdir -p $(dir $(1)); printf '%s\n' '$(subst ','"'"',$(2))' > $(1).tmp; \
+	  if cmp -s $(1).tmp $(1); then rm -f $(1).tmp; else mv $(1).tmp $(1); fi
+endef
+
+define ws_model
+$(SIMB)/V$(1).cfg: FORCE
+	$$(call ws_stamp,$$@,$(WS_VERILATE) -GDATA_WIDTH=$(1) $(CXX) $(WS_SIM_OPT))
+
+$(SIMB)/V$(1)/Vws$(1).mk: $(SIMB)/V$(1).cfg $(WS_TOP_F) $(WS_TOP_SRC)
+	@rm -f $(SIMB)/V$(1)/*.o $(SIMB)/V$(1)/*.a
+	$(WS_VERILATE) -GDATA_WIDTH=$(1) --prefix Vws$(1) -Mdir $(SIMB)/V$(1)
+	@touch $$@
+
+$(SIMB)/V$(1)/Vws$(1)__ALL.a: $(SIMB)/V$(1)/Vws$(1).mk
+	+$(call WS_SUBMAKE,$(1)) Vws$(1)__ALL.a
+
+-include $(SIMB)/V$(1)/Vws$(1)__ver.d
+endef
+$(foreach w,$(WS_SIM_WIDTHS),$(eval $(call ws_model,$(w))))
+
+$(SIMB)/libverilated.a: $(SIMB)/V$(WS_RT_W)/Vws$(WS_RT_W).mk
+	+$(call WS_SUBMAKE,$(WS_RT_W)) $(WS_RT_OBJ)
+	rm -f $@ && $(AR) rcs $@ $(addprefix $(SIMB)/V$(WS_RT_W)/,$(WS_RT_OBJ))
+
+$(SIMB)/widths.cfg: FORCE
+	$(call ws_stamp,$@,$(WS_SIM_WIDTHS))
+
+define sim_variant
+$(2)/obj/sim/ws_sim.o: sim/ws_sim.c | $(2)/obj/sim
+	$$(CC) $$(STD) $$(WARN) $(3) $$(DEPFLAGS) -c $$< -o $$@
+
+$(2)/obj/sim/ws_sim_shim.o: sim/ws_sim_shim.cpp $(SIMB)/widths.cfg \
+    $(foreach w,$(WS_SIM_WIDTHS),$(SIMB)/V$(w)/Vws$(w).mk) | $(2)/obj/sim
+	$$(CXX) $$(WS_CXXFLAGS) $(3) $$(DEPFLAGS) -c $$< -o $$@
+
+$(2)/libwssim.a: $(2)/obj/sim/ws_sim.o $(2)/obj/sim/ws_sim_shim.o
+	rm -f $$@ && $$(AR) rcs $$@ $$^
+
+$(2)/wiresum $(2)/tests/test_sim: $(2)/libwssim.a $$(WS_SIM_LIBS)
+$(2)/wiresum $(2)/tests/test_sim: LIBS := $(2)/libwssim.a $$(WS_SIM_LIBS) $$(LIBS) $$(WS_SIM_LD)
+
+$(2)/obj/sim:
+	mkdir -p $$@
+
+-include $(2)/obj/sim/ws_sim.d $(2)/obj/sim/ws_sim_shim.d
+endef
+$(eval $(call sim_variant,PLAIN,$(BUILD),$(CFLAGS)))
+$(eval $(call sim_variant,ASAN,$(BUILD)/asan,$(SAN)))
+endif
+
+.PHONY: sim lint FORCE
+FORCE:
+
+# `make sim`: the models and the plain libwssim.a alone.
+sim: $(if $(WS_HAVE_TOP),$(BUILD)/libwssim.a $(WS_SIM_LIBS),sim-none)
+
+# `make lint`: Verilator -Wall on the top in every WS_LINT configuration must print nothing.
+lint: $(if $(WS_HAVE_TOP),,sim-none)
+	@rc=0; for c in $(WS_LINT); do \
+	  out=$$($(VERILATOR) --lint-only -Wall -f $(WS_TOP_F) --top-module wiresum_top \
+	    -GDATA_WIDTH=$${c%:*} -GMAX_COUNT=$${c#*:} 2>&1); \
+	  if [ -n "$$out" ]; then echo "lint: DATA_WIDTH=$${c%:*} MAX_COUNT=$${c#*:}:"; \
+	    printf '%s\n' "$$out"; rc=1; fi; \
+	done; if [ -d $(BUILD) ]; then echo "lint $$((1 - rc)) $$rc" >> $(BUILD)/results.txt; fi; exit $$rc
+
+.PHONY: sim-none
+sim-none:
+	@echo "$(WS_TOP_F) does not exist (yet): no model to build or lint" >&2; exit 1
+
+.PHONY: all deps deps-quiet test test-build unit unit-asan e2e rtl hw hwtest regmap-check demo clean
 .DEFAULT_GOAL := all
 
 all: deps-quiet $(BUILD)/wiresum
@@ -64,13 +180,48 @@ unit-asan: deps $(ASAN_TESTS)
 e2e: deps $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS)
 	@sh tests/run_e2e.sh $(BUILD)/wiresum $(BUILD)/asan/wiresum
 
+# `make test`: everything built first (two jobs), then the suites one after the other.
 test: deps
 	@rm -f $(BUILD)/results.txt
-	@$(MAKE) --no-print-directory unit unit-asan e2e; rc=$$?; \
+	@$(MAKE) --no-print-directory -j2 test-build
+	@$(MAKE) --no-print-directory unit unit-asan e2e $(if $(WS_HAVE_TOP),regmap-check lint rtl hw); rc=$$?; \
 	  sh tests/summary.sh $(BUILD)/results.txt; s=$$?; [ $$rc -eq 0 ] && [ $$s -eq 0 ]
+
+test-build: $(PLAIN_TESTS) $(ASAN_TESTS) $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS) \
+    $(BUILD)/regmap_gen
+
+# RTL regression: traces through the Verilator model at 256 and 512 bits, a smoke run at 1024
+rtl: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
+	@sh tests/run_rtl.sh $(BUILD)/wiresum
+
+# RTL stage testbenches, the quick Icarus set; `make hwtest`: the full scripts, both simulators
+hw: deps $(PLAIN_TOOLS)
+	@sh tests/run_hw.sh
+
+hwtest: deps $(PLAIN_TOOLS)
+	@sh tests/hw/acc_lane.sh && sh tests/hw/result_gen.sh && sh tests/hw/stream.sh
+
+# the generated register map files are up to date with host/regmap.def
+regmap-check: $(BUILD)/regmap_gen
+	@$(BUILD)/regmap_gen --check vh hw/ws_regmap.vh && $(BUILD)/regmap_gen --check h host/ws_regmap.h && \
+	  $(BUILD)/regmap_gen --check md docs/registers.md && echo "regmap 1 0" >> $(BUILD)/results.txt || \
+	  { echo "regmap 0 1" >> $(BUILD)/results.txt; exit 1; }
 
 demo: deps $(BUILD)/wiresum
 	@sh scripts/demo.sh $(BUILD)/wiresum
+
+# Register map: host/regmap.def is the one source; `make regmap` regenerates the checked-in
+# hw/ws_regmap.vh, host/ws_regmap.h and docs/registers.md from it. Nothing depends on it yet;
+# `build/regmap_gen --check FORMAT FILE` tells whether a generated file is up to date.
+.PHONY: regmap
+$(BUILD)/regmap_gen: tools/regmap_gen.c host/regmap.def host/ws_reasons.h host/config.h
+	@mkdir -p $(BUILD)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(INC) $< -o $@
+
+regmap: $(BUILD)/regmap_gen
+	$(BUILD)/regmap_gen vh hw/ws_regmap.vh
+	$(BUILD)/regmap_gen h host/ws_regmap.h
+	$(BUILD)/regmap_gen md docs/registers.md
 
 clean:
 	rm -rf $(BUILD)

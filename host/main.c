@@ -10,6 +10,9 @@
 #include "config.h"
 #include "gen.h"
 #include "refdev.h"
+#ifdef WS_HAVE_SIM
+#include "simrun.h"
+#endif
 #include "testfloat.h"
 #include "trace.h"
 
@@ -27,6 +30,8 @@ static const char usage_main[] =
     "  ref DIR        run in<P>.pcap through the software reference, write expected<P>.pcap\n"
     "  check DIR      reassemble every member's tensors from expected<P>.pcap (or --prefix)\n"
     "                 and compare them with the exact sums\n"
+    "  sim DIR        replay DIR/in<P>.pcap through the RTL (Verilator model), write\n"
+    "                 out<P>.pcap, compare with expected<P>.pcap and the counters\n"
     "  testfloat      check the exact adder on Berkeley TestFloat f32_add lines (stdin)\n"
     "\n"
     "`wiresum <command> --help` explains each command. The trace directory format is in\n"
@@ -326,6 +331,79 @@ static int cmd_check(int argc, char **argv)
     return rc ? 1 : 0;
 }
 
+/* ---- sim ------------------------------------------------------------------------------ */
+
+static const char usage_sim[] =
+    "usage: wiresum sim DIR [options]\n"
+    "\n"
+    "Configure the RTL model from DIR/job.ini through its registers, inject DIR/in<P>.pcap in\n"
+    "global order (a frame on another port than the previous one enters once the previous\n"
+    "one is wholly in), write DIR/out<P>.pcap stamped with simulated time, and compare each\n"
+    "egress port with DIR/expected<P>.pcap (written by the reference first if absent): the\n"
+    "RESULT frames in order and the other frames in order. On a difference, the frames go to\n"
+    "DIR/mismatch-{expected,actual,extra}<P>.pcap. The device counters are read back and\n"
+    "compared with the reference's. Exit 0 only if everything matches.\n"
+    "\n"
+    "  --width W        DATA_WIDTH of the model: 256 (default), 512 or 1024\n"
+    "  --idle PCT       ingress idle insertion, percent of cycles (default 0)\n"
+    "  --backpressure PCT  egress tready low, percent of cycles (default 0)\n"
+    "  --seed N         seed of the idle and backpressure patterns (default 1)\n"
+    "  --clock MHZ      clock for timestamps and rates (default 200)\n"
+    "  --trace FILE.fst FST waveform; with --trace-from C and --trace-to C, only those cycles\n"
+    "  --max-cycles N   give up after N cycles\n"
+    "  -q, --quiet      print only problems\n";
+
+static int cmd_sim(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"width", 1, 0, 'w'},      {"idle", 1, 0, 'i'},      {"backpressure", 1, 0, 'b'},
+        {"seed", 1, 0, 's'},       {"clock", 1, 0, 'c'},     {"trace", 1, 0, 't'},
+        {"trace-from", 1, 0, 'F'}, {"trace-to", 1, 0, 'T'},  {"max-cycles", 1, 0, 'm'},
+        {"quiet", 0, 0, 'q'},      {"help", 0, 0, 'h'},      {0, 0, 0, 0}};
+    ws_simrun_opts o;
+    ws_simrun_defaults(&o);
+    int c, bad = 0;
+    uint64_t mhz = 200;
+    while (!bad && (c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'w':
+            bad = parse_uint("--width", optarg, 256, 1024, &o.width);
+            if (!bad && o.width != 256 && o.width != 512 && o.width != 1024) {
+                fprintf(stderr, "wiresum: --width %s: expected 256, 512 or 1024\n", optarg);
+                bad = 1;
+            }
+            break;
+        case 'i': bad = parse_uint("--idle", optarg, 0, 100, &o.idle_pct); break;
+        case 'b': bad = parse_uint("--backpressure", optarg, 0, 100, &o.bp_pct); break;
+        case 's': bad = parse_u64("--seed", optarg, 0, UINT64_MAX, &o.seed); break;
+        case 'c': bad = parse_u64("--clock", optarg, 1, 100000, &mhz); break;
+        case 't': o.trace = optarg; break;
+        case 'F': bad = parse_u64("--trace-from", optarg, 0, UINT64_MAX, &o.trace_from); break;
+        case 'T': bad = parse_u64("--trace-to", optarg, 0, UINT64_MAX, &o.trace_to); break;
+        case 'm': bad = parse_u64("--max-cycles", optarg, 1, UINT64_MAX, &o.max_cycles); break;
+        case 'q': o.quiet = 1; break;
+        case 'h': fputs(usage_sim, stdout); return 0;
+        default: bad = 1;
+        }
+    }
+    o.clock_mhz = (double)mhz;
+    const char *dir = bad ? NULL : one_dir(argc, argv, "sim");
+    if (!dir)
+        return 2;
+#ifdef WS_HAVE_SIM
+    char err[ERRLEN];
+    int rc = ws_simrun(dir, &o, stdout, err, sizeof err);
+    if (rc < 0) {
+        fprintf(stderr, "wiresum sim: %s\n", err);
+        return 1;
+    }
+    return rc;
+#else
+    fprintf(stderr, "wiresum sim: this build has no RTL model (hw/wiresum_top.f was missing)\n");
+    return 1;
+#endif
+}
+
 /* ---- testfloat ------------------------------------------------------------------------ */
 
 static const char usage_testfloat[] =
@@ -373,6 +451,7 @@ int main(int argc, char **argv)
         const char *name;
         int (*fn)(int, char **);
     } cmds[] = {{"gen", cmd_gen}, {"ref", cmd_ref}, {"check", cmd_check},
+                {"sim", cmd_sim},
                 {"testfloat", cmd_testfloat}};
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
         !strcmp(argv[1], "help")) {

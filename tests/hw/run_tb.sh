@@ -30,7 +30,7 @@ icarus)
 verilator)
     # shellcheck disable=SC2086
     verilator --binary -j 2 --timing -Wall -Wno-fatal -Wno-DECLFILENAME -Wno-UNUSEDSIGNAL \
-        -Wno-UNUSEDPARAM -Wno-WIDTHEXPAND -Wno-WIDTHTRUNC -Wno-INITIALDLY -Wno-BLKSEQ \
+        -Wno-UNUSEDPARAM -Wno-WIDTH -Wno-INITIALDLY -Wno-BLKSEQ \
         -Ihw --top-module "$tb" -Mdir "$out/obj" -o sim "$@" $files > "$out/build.log" 2>&1 ||
         { cat "$out/build.log"; echo "FAIL $tb (verilator build)"; exit 1; }
     "$out/obj/sim" > "$log" 2>&1

@@ -1,0 +1,33 @@
+/* simrun.h - `wiresum sim`: replay a trace directory through the RTL model and compare.
+ *
+ * Owns: configuring the model from job.ini through its registers, injecting in<P>.pcap in
+ * global order, collecting out<P>.pcap, comparing every egress port with expected<P>.pcap
+ * (per port, the RESULT frames in order and the other frames in order), writing
+ * mismatch-{expected,actual,extra}<P>.pcap on a difference, checking the device counters
+ * against the reference's, and the summary.
+ */
+#ifndef WS_SIMRUN_H
+#define WS_SIMRUN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct {
+    unsigned width;        /* DATA_WIDTH of the model: 256, 512 or 1024 */
+    unsigned idle_pct;     /* ingress idle insertion, percent of cycles */
+    unsigned bp_pct;       /* egress backpressure, percent of cycles */
+    uint64_t seed;         /* of the stress patterns */
+    double clock_mhz;      /* for timestamps and rates */
+    const char *trace;     /* FST file, or NULL */
+    uint64_t trace_from, trace_to; /* cycle window of the trace (to 0: to the end) */
+    uint64_t max_cycles;   /* 0: a limit derived from the trace */
+    int quiet;
+} ws_simrun_opts;
+
+void ws_simrun_defaults(ws_simrun_opts *o);
+
+/* 0 when every frame and counter matches, 1 on a mismatch (reported on out), -1 on an error
+ * (err). */
+int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,15 @@
+-Ihw
+hw/ws_regmap.vh
+hw/ws_fifo.v
+hw/ws_skid.v
+hw/ws_regs.v
+hw/ws_rx_port.v
+hw/ws_input_arbiter.v
+hw/ws_parser.v
+hw/ws_f32_to_fx.v
+hw/ws_fx_to_f32.v
+hw/ws_acc_lane.v
+hw/ws_engine.v
+hw/ws_result_gen.v
+hw/ws_egress_arbiter.v
+hw/wiresum_top.v

@@ -1,0 +1,278 @@
+// wiresum_top - bump-in-the-wire gradient aggregation datapath: the pipeline of docs/architecture.md.
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// ingress ports -> ws_rx_port (store and forward, checksums) -> ws_input_arbiter -> ws_parser
+//   -> bypass frames ------------------------------------------------> ws_egress_arbiter -> egress ports
+//   -> aggregation frames -> ws_engine (slot state, exact lanes) -> ws_result_gen --^
+// ws_regs holds the configuration and the counters (AXI4-Lite).
+module wiresum_top #(
+    parameter DATA_WIDTH  = 256,   // datapath width, bits: 256, 512 or 1024
+    parameter N_PORTS     = 4,     // device ports
+    parameter MAX_JOBS    = 8,     // job table entries
+    parameter MAX_WORKERS = 64,    // workers per job (<= 64)
+    parameter POOL_SLOTS  = 64,    // slots shared by the jobs' ranges
+    parameter MAX_COUNT   = 256,   // largest count (elements per frame), <= 2048
+    parameter MAX_FRAME   = 9216   // largest frame carried, bytes
+) (
+    input  wire                             clk,
+    input  wire                             rst,
+
+    input  wire [N_PORTS*DATA_WIDTH-1:0]    s_axis_tdata,
+    input  wire [N_PORTS*DATA_WIDTH/8-1:0]  s_axis_tkeep,
+    input  wire [N_PORTS-1:0]               s_axis_tvalid,
+    output wire [N_PORTS-1:0]               s_axis_tready,
+    input  wire [N_PORTS-1:0]               s_axis_tlast,
+    /* verilator lint_off UNUSEDSIGNAL */   // ingress tuser is ignored: ws_rx_port measures frames itself
+    input  wire [N_PORTS*TUSER_W-1:0]       s_axis_tuser,
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    output wire [N_PORTS*DATA_WIDTH-1:0]    m_axis_tdata,
+    output wire [N_PORTS*DATA_WIDTH/8-1:0]  m_axis_tkeep,
+    output wire [N_PORTS-1:0]               m_axis_tvalid,
+    input  wire [N_PORTS-1:0]               m_axis_tready,
+    output wire [N_PORTS-1:0]               m_axis_tlast,
+    output wire [N_PORTS*TUSER_W-1:0]       m_axis_tuser,
+
+    input  wire [15:0]                      s_axil_awaddr,
+    input  wire                             s_axil_awvalid,
+    output wire                             s_axil_awready,
+    input  wire [31:0]                      s_axil_wdata,
+    input  wire [3:0]                       s_axil_wstrb,
+    input  wire                             s_axil_wvalid,
+    output wire                             s_axil_wready,
+    output wire [1:0]                       s_axil_bresp,
+    output wire                             s_axil_bvalid,
+    input  wire                             s_axil_bready,
+    input  wire [15:0]                      s_axil_araddr,
+    input  wire                             s_axil_arvalid,
+    output wire                             s_axil_arready,
+    output wire [31:0]                      s_axil_rdata,
+    output wire [1:0]                       s_axil_rresp,
+    output wire                             s_axil_rvalid,
+    input  wire                             s_axil_rready
+);
+
+localparam BYTES   = DATA_WIDTH / 8;
+localparam TUSER_W = 16 + 2*N_PORTS;
+localparam META_W  = 19;
+localparam PORT_W  = N_PORTS > 1 ? $clog2(N_PORTS) : 1;
+localparam JI_W    = MAX_JOBS > 1 ? $clog2(MAX_JOBS) : 1;
+localparam WK_W    = MAX_WORKERS > 1 ? $clog2(MAX_WORKERS) : 1;
+localparam WC_W    = $clog2(MAX_WORKERS + 1);
+localparam SL_W    = $clog2(POOL_SLOTS + 1);
+localparam PS_W    = POOL_SLOTS > 1 ? $clog2(POOL_SLOTS) : 1;
+localparam CN_W    = $clog2(MAX_COUNT + 1);
+localparam MA_W    = $clog2(MAX_JOBS * MAX_WORKERS);
+localparam MEM_W   = PORT_W + 16 + 32 + 48;
+localparam Q_W     = $clog2(2 * POOL_SLOTS);
+localparam PAY_BEAT0 = 64 / BYTES;
+localparam PAY_BEATS = (64 + 4*MAX_COUNT + BYTES - 1) / BYTES - PAY_BEAT0;
+localparam RA_W    = $clog2(2 * POOL_SLOTS * PAY_BEATS);
+localparam HDR_W   = JI_W + 16 + PS_W + 16 + 1 + WK_W + CN_W + 32 + 32 + 2 + WC_W;
+localparam FIFO_BYTES = 1 << $clog2(2 * MAX_FRAME);
+
+// ---- configuration and counters ----------------------------------------------------------
+wire [47:0]              cfg_dev_mac;
+wire [31:0]              cfg_dev_ip;
+wire [15:0]              cfg_dev_udp;
+wire [N_PORTS*PORT_W-1:0] cfg_bypass;
+wire [MAX_JOBS-1:0]      cfg_job_en;
+wire [MAX_JOBS*16-1:0]   cfg_job_id;
+wire [MAX_JOBS*WC_W-1:0] cfg_job_workers;
+wire [MAX_JOBS*SL_W-1:0] cfg_job_slots;
+wire [MAX_JOBS*SL_W-1:0] cfg_job_base;
+wire [MAX_JOBS*CN_W-1:0] cfg_job_maxcount;
+wire                     job_clear;
+wire [JI_W-1:0]          job_clear_idx;
+wire [MA_W-1:0]          mem_rda_addr, mem_rdb_addr;
+wire [MEM_W-1:0]         mem_rda_data, mem_rdb_data;
+
+wire [N_PORTS-1:0]       stat_rx, stat_tx, stat_oversize;
+wire [N_PORTS*16-1:0]    stat_rx_len, stat_tx_len;
+wire                     stat_accepted, stat_result, stat_resend, stat_bypass;
+wire                     stat_pdrop, stat_edrop;
+wire [3:0]               stat_pdrop_reason, stat_edrop_reason;
+
+ws_regs #(
+    .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
+    .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
+) regs (
+    .clk(clk), .rst(rst),
+    .s_axil_awaddr(s_axil_awaddr), .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
+    .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb), .s_axil_wvalid(s_axil_wvalid),
+    .s_axil_wready(s_axil_wready), .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid),
+    .s_axil_bready(s_axil_bready), .s_axil_araddr(s_axil_araddr), .s_axil_arvalid(s_axil_arvalid),
+    .s_axil_arready(s_axil_arready), .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp),
+    .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready),
+    .cfg_dev_mac(cfg_dev_mac), .cfg_dev_ip(cfg_dev_ip), .cfg_dev_udp(cfg_dev_udp),
+    .cfg_bypass(cfg_bypass), .cfg_job_en(cfg_job_en), .cfg_job_id(cfg_job_id),
+    .cfg_job_workers(cfg_job_workers), .cfg_job_slots(cfg_job_slots), .cfg_job_base(cfg_job_base),
+    .cfg_job_maxcount(cfg_job_maxcount), .job_clear(job_clear), .job_clear_idx(job_clear_idx),
+    .mem_rda_addr(mem_rda_addr), .mem_rda_data(mem_rda_data),
+    .mem_rdb_addr(mem_rdb_addr), .mem_rdb_data(mem_rdb_data),
+    .stat_rx(stat_rx), .stat_rx_len(stat_rx_len), .stat_tx(stat_tx), .stat_tx_len(stat_tx_len),
+    .stat_accepted(stat_accepted), .stat_result(stat_result), .stat_resend(stat_resend),
+    .stat_bypass(stat_bypass), .stat_oversize(stat_oversize),
+    .stat_drop_a(stat_pdrop), .stat_drop_a_reason(stat_pdrop_reason),
+    .stat_drop_b(stat_edrop), .stat_drop_b_reason(stat_edrop_reason)
+);
+
+// ---- ingress: store and forward, then one stream -----------------------------------------
+wire [N_PORTS*DATA_WIDTH-1:0] rx_tdata;
+wire [N_PORTS*BYTES-1:0]      rx_tkeep;
+wire [N_PORTS-1:0]            rx_tvalid, rx_tready, rx_tlast;
+wire [N_PORTS*TUSER_W-1:0]    rx_tuser;
+wire [N_PORTS*META_W-1:0]     rx_tmeta;
+wire [N_PORTS-1:0]            rx_frame_ready;
+
+genvar p;
+generate
+    for (p = 0; p < N_PORTS; p = p + 1) begin : g_rx
+        ws_rx_port #(
+            .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .PORT(p),
+            .MAX_FRAME(MAX_FRAME), .FIFO_BYTES(FIFO_BYTES)
+        ) rx (
+            .clk(clk), .rst(rst),
+            .s_axis_tdata(s_axis_tdata[p*DATA_WIDTH +: DATA_WIDTH]),
+            .s_axis_tkeep(s_axis_tkeep[p*BYTES +: BYTES]),
+            .s_axis_tvalid(s_axis_tvalid[p]), .s_axis_tready(s_axis_tready[p]),
+            .s_axis_tlast(s_axis_tlast[p]),
+            .m_axis_tdata(rx_tdata[p*DATA_WIDTH +: DATA_WIDTH]),
+            .m_axis_tkeep(rx_tkeep[p*BYTES +: BYTES]),
+            .m_axis_tvalid(rx_tvalid[p]), .m_axis_tready(rx_tready[p]), .m_axis_tlast(rx_tlast[p]),
+            .m_axis_tuser(rx_tuser[p*TUSER_W +: TUSER_W]),
+            .m_axis_tmeta(rx_tmeta[p*META_W +: META_W]),
+            .stat_rx(stat_rx[p]), .stat_rx_len(stat_rx_len[p*16 +: 16]),
+            .stat_oversize(stat_oversize[p]), .frame_ready(rx_frame_ready[p])
+        );
+    end
+endgenerate
+
+wire [DATA_WIDTH-1:0] arb_tdata;
+wire [BYTES-1:0]      arb_tkeep;
+wire                  arb_tvalid, arb_tready, arb_tlast;
+wire [TUSER_W-1:0]    arb_tuser;
+wire [META_W-1:0]     arb_tmeta;
+
+ws_input_arbiter #(
+    .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .TUSER_WIDTH(TUSER_W), .META_WIDTH(META_W),
+    .ORDER_DEPTH(1 << $clog2(N_PORTS * FIFO_BYTES / BYTES))
+) input_arbiter (
+    .clk(clk), .rst(rst),
+    .s_axis_tdata(rx_tdata), .s_axis_tkeep(rx_tkeep), .s_axis_tvalid(rx_tvalid),
+    .s_axis_tready(rx_tready), .s_axis_tlast(rx_tlast), .s_axis_tuser(rx_tuser),
+    .s_axis_tmeta(rx_tmeta), .s_frame_ready(rx_frame_ready),
+    .m_axis_tdata(arb_tdata), .m_axis_tkeep(arb_tkeep), .m_axis_tvalid(arb_tvalid),
+    .m_axis_tready(arb_tready), .m_axis_tlast(arb_tlast), .m_axis_tuser(arb_tuser),
+    .m_axis_tmeta(arb_tmeta)
+);
+
+// ---- parser: bypass, aggregation or drop -------------------------------------------------
+wire [DATA_WIDTH-1:0] byp_tdata, agg_tdata;
+wire [BYTES-1:0]      byp_tkeep, agg_tkeep;
+wire                  byp_tvalid, byp_tready, byp_tlast, agg_tvalid, agg_tready, agg_tlast;
+wire [TUSER_W-1:0]    byp_tuser;
+wire [HDR_W-1:0]      agg_hdr;
+
+ws_parser #(
+    .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
+    .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
+) parser (
+    .clk(clk), .rst(rst),
+    .s_axis_tdata(arb_tdata), .s_axis_tkeep(arb_tkeep), .s_axis_tvalid(arb_tvalid),
+    .s_axis_tready(arb_tready), .s_axis_tlast(arb_tlast), .s_axis_tuser(arb_tuser),
+    .s_axis_tmeta(arb_tmeta),
+    .cfg_dev_ip(cfg_dev_ip), .cfg_dev_udp(cfg_dev_udp), .cfg_bypass(cfg_bypass),
+    .cfg_job_en(cfg_job_en), .cfg_job_id(cfg_job_id), .cfg_job_workers(cfg_job_workers),
+    .cfg_job_slots(cfg_job_slots), .cfg_job_base(cfg_job_base), .cfg_job_maxcount(cfg_job_maxcount),
+    .mem_rd_addr(mem_rda_addr), .mem_rd_data(mem_rda_data),
+    .m_byp_tdata(byp_tdata), .m_byp_tkeep(byp_tkeep), .m_byp_tvalid(byp_tvalid),
+    .m_byp_tready(byp_tready), .m_byp_tlast(byp_tlast), .m_byp_tuser(byp_tuser),
+    .m_agg_tdata(agg_tdata), .m_agg_tkeep(agg_tkeep), .m_agg_tvalid(agg_tvalid),
+    .m_agg_tready(agg_tready), .m_agg_tlast(agg_tlast), .m_agg_hdr(agg_hdr),
+    .stat_bypass(stat_bypass), .stat_drop(stat_pdrop), .stat_drop_reason(stat_pdrop_reason)
+);
+
+// ---- aggregation engine and result generator ---------------------------------------------
+wire                  cmd_valid, cmd_ready, cmd_retx;
+wire [Q_W-1:0]        cmd_q;
+wire [JI_W-1:0]       cmd_job_idx;
+wire [15:0]           cmd_job_id, cmd_slot, cmd_csum;
+wire [31:0]           cmd_offset, cmd_tensor;
+wire [CN_W-1:0]       cmd_count;
+wire [1:0]            cmd_ecn;
+wire [WK_W-1:0]       cmd_rank_lo, cmd_rank_hi;
+wire [RA_W-1:0]       res_rd_addr;
+wire [DATA_WIDTH-1:0] res_rd_data;
+
+ws_engine #(
+    .DATA_WIDTH(DATA_WIDTH), .MAX_JOBS(MAX_JOBS),
+    .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
+) engine (
+    .clk(clk), .rst(rst),
+    .s_agg_tdata(agg_tdata), .s_agg_tkeep(agg_tkeep), .s_agg_tvalid(agg_tvalid),
+    .s_agg_tready(agg_tready), .s_agg_tlast(agg_tlast), .s_agg_hdr(agg_hdr),
+    .job_clear(job_clear), .job_clear_idx(job_clear_idx),
+    .cfg_job_slots(cfg_job_slots), .cfg_job_base(cfg_job_base),
+    .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_q(cmd_q), .cmd_job_idx(cmd_job_idx),
+    .cmd_job_id(cmd_job_id), .cmd_slot(cmd_slot), .cmd_offset(cmd_offset), .cmd_tensor(cmd_tensor),
+    .cmd_count(cmd_count), .cmd_ecn(cmd_ecn), .cmd_csum(cmd_csum), .cmd_rank_lo(cmd_rank_lo),
+    .cmd_rank_hi(cmd_rank_hi), .cmd_retx(cmd_retx),
+    .res_rd_addr(res_rd_addr), .res_rd_data(res_rd_data),
+    .stat_accepted(stat_accepted), .stat_drop(stat_edrop), .stat_drop_reason(stat_edrop_reason)
+);
+
+wire [DATA_WIDTH-1:0] res_tdata;
+wire [BYTES-1:0]      res_tkeep;
+wire                  res_tvalid, res_tready, res_tlast;
+wire [TUSER_W-1:0]    res_tuser;
+
+ws_result_gen #(
+    .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
+    .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
+) result_gen (
+    .clk(clk), .rst(rst),
+    .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_q(cmd_q), .cmd_job_idx(cmd_job_idx),
+    .cmd_job_id(cmd_job_id), .cmd_slot(cmd_slot), .cmd_offset(cmd_offset), .cmd_tensor(cmd_tensor),
+    .cmd_count(cmd_count), .cmd_ecn(cmd_ecn), .cmd_csum(cmd_csum), .cmd_rank_lo(cmd_rank_lo),
+    .cmd_rank_hi(cmd_rank_hi), .cmd_retx(cmd_retx),
+    .cfg_dev_mac(cfg_dev_mac), .cfg_dev_ip(cfg_dev_ip), .cfg_dev_udp(cfg_dev_udp),
+    .mem_rd_addr(mem_rdb_addr), .mem_rd_data(mem_rdb_data),
+    .res_rd_addr(res_rd_addr), .res_rd_data(res_rd_data),
+    .m_axis_tdata(res_tdata), .m_axis_tkeep(res_tkeep), .m_axis_tvalid(res_tvalid),
+    .m_axis_tready(res_tready), .m_axis_tlast(res_tlast), .m_axis_tuser(res_tuser),
+    .stat_result(stat_result), .stat_resend(stat_resend)
+);
+
+// ---- egress: per port, bypass frames and results, round-robin ----------------------------
+// The bypass and result streams are steered by their tuser destination (one-hot).
+wire [N_PORTS-1:0] byp_dst = byp_tuser[16 + N_PORTS +: N_PORTS];
+wire [N_PORTS-1:0] res_dst = res_tuser[16 + N_PORTS +: N_PORTS];
+wire [N_PORTS-1:0] eg_byp_tready, eg_res_tready;
+assign byp_tready = |(eg_byp_tready & byp_dst);
+assign res_tready = |(eg_res_tready & res_dst);
+
+generate
+    for (p = 0; p < N_PORTS; p = p + 1) begin : g_egress
+        ws_egress_arbiter #(.DATA_WIDTH(DATA_WIDTH), .TUSER_WIDTH(TUSER_W)) egress (
+            .clk(clk), .rst(rst),
+            .s0_axis_tdata(byp_tdata), .s0_axis_tkeep(byp_tkeep),
+            .s0_axis_tvalid(byp_tvalid && byp_dst[p]), .s0_axis_tready(eg_byp_tready[p]),
+            .s0_axis_tlast(byp_tlast), .s0_axis_tuser(byp_tuser),
+            .s1_axis_tdata(res_tdata), .s1_axis_tkeep(res_tkeep),
+            .s1_axis_tvalid(res_tvalid && res_dst[p]), .s1_axis_tready(eg_res_tready[p]),
+            .s1_axis_tlast(res_tlast), .s1_axis_tuser(res_tuser),
+            .m_axis_tdata(m_axis_tdata[p*DATA_WIDTH +: DATA_WIDTH]),
+            .m_axis_tkeep(m_axis_tkeep[p*BYTES +: BYTES]),
+            .m_axis_tvalid(m_axis_tvalid[p]), .m_axis_tready(m_axis_tready[p]),
+            .m_axis_tlast(m_axis_tlast[p]), .m_axis_tuser(m_axis_tuser[p*TUSER_W +: TUSER_W]),
+            .stat_tx(stat_tx[p]), .stat_tx_len(stat_tx_len[p*16 +: 16])
+        );
+    end
+endgenerate
+
+endmodule
+
+`resetall

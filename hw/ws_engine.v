@@ -1,0 +1,395 @@
+// ws_engine - slot state, duplicate/early/mismatch judgement and the exact accumulator lanes.
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// One frame is judged at its first beat (docs/protocol.md section 5) and the slot state is
+// updated in the same cycle, so the next frame, even to the same set, sees the new state.
+// The payload beats drive LANES exact accumulator lanes (ws_acc_lane); the rounded sums of a
+// completing frame land in the result RAM and in the round's payload checksum. Commands to
+// the result generator leave in frame order: a re-send at once, a completion once its last
+// rounded sum is written.
+module ws_engine #(
+    parameter DATA_WIDTH  = 256,  // datapath width, bits: 256, 512 or 1024
+    parameter MAX_JOBS    = 8,    // job table entries
+    parameter MAX_WORKERS = 64,   // workers per job (<= 64)
+    parameter POOL_SLOTS  = 64,   // slots in the device pool
+    parameter MAX_COUNT   = 256,  // largest count
+    parameter ACC_W       = 277 + (MAX_WORKERS > 1 ? $clog2(MAX_WORKERS) : 1) + 1  // accumulator bits
+) (
+    input  wire                     clk,
+    input  wire                     rst,
+
+    // aggregation frames that passed checks 1..12 (ws_parser), header held on every beat
+    input  wire [DATA_WIDTH-1:0]    s_agg_tdata,
+    /* verilator lint_off UNUSEDSIGNAL */  // elements are whole: one keep bit per lane decides
+    input  wire [DATA_WIDTH/8-1:0]  s_agg_tkeep,
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire                     s_agg_tvalid,
+    output wire                     s_agg_tready,
+    input  wire                     s_agg_tlast,
+    input  wire [HDR_W-1:0]         s_agg_hdr,
+
+    // job (re)configuration: clear the job's slot range
+    input  wire                     job_clear,
+    input  wire [JI_W-1:0]          job_clear_idx,
+    input  wire [MAX_JOBS*SL_W-1:0] cfg_job_slots,
+    input  wire [MAX_JOBS*SL_W-1:0] cfg_job_base,
+
+    // commands to the result generator
+    output wire                     cmd_valid,
+    input  wire                     cmd_ready,
+    output wire [Q_W-1:0]           cmd_q,
+    output wire [JI_W-1:0]          cmd_job_idx,
+    output wire [15:0]              cmd_job_id,
+    output wire [15:0]              cmd_slot,
+    output wire [31:0]              cmd_offset,
+    output wire [31:0]              cmd_tensor,
+    output wire [CN_W-1:0]          cmd_count,
+    output wire [1:0]               cmd_ecn,
+    output wire [15:0]              cmd_csum,
+    output wire [WK_W-1:0]          cmd_rank_lo,
+    output wire [WK_W-1:0]          cmd_rank_hi,
+    output wire                     cmd_retx,
+
+    // result RAM read port (registered: data the cycle after the address)
+    input  wire [RA_W-1:0]          res_rd_addr,
+    output reg  [DATA_WIDTH-1:0]    res_rd_data,
+
+    // one pulse per judged frame
+    output reg                      stat_accepted,
+    output reg                      stat_drop,
+    output reg  [3:0]               stat_drop_reason
+);
+
+localparam BYTES     = DATA_WIDTH / 8;
+localparam LANES     = DATA_WIDTH / 32;
+localparam JI_W      = MAX_JOBS > 1 ? $clog2(MAX_JOBS) : 1;
+localparam WK_W      = MAX_WORKERS > 1 ? $clog2(MAX_WORKERS) : 1;
+localparam WC_W      = $clog2(MAX_WORKERS + 1);
+localparam SL_W      = $clog2(POOL_SLOTS + 1);
+localparam PS_W      = POOL_SLOTS > 1 ? $clog2(POOL_SLOTS) : 1;
+localparam CN_W      = $clog2(MAX_COUNT + 1);
+localparam Q_N       = 2 * POOL_SLOTS;
+localparam Q_W       = $clog2(Q_N);
+localparam PAY_BEAT0 = 64 / BYTES;
+localparam PAY_BEATS = (64 + 4*MAX_COUNT + BYTES - 1) / BYTES - PAY_BEAT0;
+localparam RDEPTH    = Q_N * PAY_BEATS;
+localparam RA_W      = $clog2(RDEPTH);
+localparam BT_W      = $clog2(PAY_BEATS + PAY_BEAT0 + 1);
+
+// header sideband layout: the same as ws_parser's m_agg_hdr
+localparam H_JOBIDX  = 0;
+localparam H_JOBID   = H_JOBIDX + JI_W;
+localparam H_PSLOT   = H_JOBID + 16;
+localparam H_SLOT    = H_PSLOT + PS_W;
+localparam H_SET     = H_SLOT + 16;
+localparam H_WORKER  = H_SET + 1;
+localparam H_COUNT   = H_WORKER + WK_W;
+localparam H_OFFSET  = H_COUNT + CN_W;
+localparam H_TENSOR  = H_OFFSET + 32;
+localparam H_ECN     = H_TENSOR + 32;
+localparam H_WORKERS = H_ECN + 2;
+localparam HDR_W     = H_WORKERS + WC_W;
+
+localparam [3:0] R_MISMATCH = 4'd11, R_EARLY = 4'd12, R_DUPLICATE = 4'd13;
+
+generate
+    if (MAX_WORKERS > 64) begin : g_bad_workers
+        initial $fatal(1, "%m: MAX_WORKERS above 64 is not supported");
+    end
+endgenerate
+
+// ---------------------------------------------------------------------------------------
+// Slot state, one entry per set q = 2*pool_slot + SET; a never-used set is complete and empty.
+
+// complete flags and bitmaps are vectors, not arrays, so a job's range can be cleared at once
+reg [Q_N-1:0]    st_complete;
+reg [Q_N*MAX_WORKERS-1:0] st_bitmap;
+reg [31:0]       st_offset   [0:Q_N-1];
+reg [31:0]       st_tensor   [0:Q_N-1];
+reg [CN_W-1:0]   st_count    [0:Q_N-1];
+reg [1:0]        st_ecn      [0:Q_N-1];
+reg [WC_W-1:0]   st_missing  [0:Q_N-1];  // contributions still missing in an open round
+
+// the frame at the input
+wire [JI_W-1:0]  h_job_idx = s_agg_hdr[H_JOBIDX +: JI_W];
+wire [15:0]      h_job_id  = s_agg_hdr[H_JOBID +: 16];
+wire [PS_W-1:0]  h_pslot   = s_agg_hdr[H_PSLOT +: PS_W];
+wire [15:0]      h_slot    = s_agg_hdr[H_SLOT +: 16];
+wire             h_set     = s_agg_hdr[H_SET];
+wire [WK_W-1:0]  h_worker  = s_agg_hdr[H_WORKER +: WK_W];
+wire [CN_W-1:0]  h_count   = s_agg_hdr[H_COUNT +: CN_W];
+wire [31:0]      h_offset  = s_agg_hdr[H_OFFSET +: 32];
+wire [31:0]      h_tensor  = s_agg_hdr[H_TENSOR +: 32];
+wire [1:0]       h_ecn     = s_agg_hdr[H_ECN +: 2];
+wire [WC_W-1:0]  h_workers = s_agg_hdr[H_WORKERS +: WC_W];
+
+wire [Q_W-1:0]   h_q      = {h_pslot, h_set};
+wire [Q_W-1:0]   h_q_oth  = {h_pslot, ~h_set};
+
+reg in_first;  // the next input beat is a frame's first
+wire in_fire = s_agg_tvalid && s_agg_tready;
+wire judge   = in_fire && in_first;
+
+always @(posedge clk) begin
+    if (rst)
+        in_first <= 1'b1;
+    else if (in_fire)
+        in_first <= s_agg_tlast;
+end
+
+// the judgement (combinational, at the first beat)
+wire [MAX_WORKERS-1:0] bit_w = {{(MAX_WORKERS-1){1'b0}}, 1'b1} << h_worker;
+wire s_complete = st_complete[h_q];
+wire [MAX_WORKERS-1:0] s_bitmap = st_bitmap[h_q*MAX_WORKERS +: MAX_WORKERS];
+wire [MAX_WORKERS-1:0] s_bitmap_oth = st_bitmap[h_q_oth*MAX_WORKERS +: MAX_WORKERS];
+wire d_dup      = (s_bitmap & bit_w) != {MAX_WORKERS{1'b0}};
+wire d_resend   = d_dup && s_complete;
+wire d_early    = !d_dup && s_complete && s_bitmap != {MAX_WORKERS{1'b0}};
+wire d_mismatch = !d_dup && !s_complete &&
+                  (h_offset != st_offset[h_q] || h_tensor != st_tensor[h_q] || h_count != st_count[h_q]);
+wire d_accept   = !d_dup && !d_early && !d_mismatch;
+wire d_new      = d_accept && s_complete;
+wire [WC_W-1:0] d_missing = d_new ? h_workers : st_missing[h_q];
+wire d_last     = d_accept && d_missing == {{(WC_W-1){1'b0}}, 1'b1};
+wire [1:0] d_ecn = (d_new ? 2'b00 : st_ecn[h_q]) | h_ecn;
+
+// job clear range
+wire [SL_W-1:0] clr_base  = cfg_job_base[job_clear_idx*SL_W +: SL_W];
+wire [SL_W-1:0] clr_slots = cfg_job_slots[job_clear_idx*SL_W +: SL_W];
+wire [SL_W:0]   clr_end   = {1'b0, clr_base} + {1'b0, clr_slots};
+wire [Q_N-1:0]  clr_hit;  // set q belongs to the job being cleared
+genvar gq;
+generate
+    for (gq = 0; gq < Q_N; gq = gq + 1) begin : g_clr
+        localparam [SL_W:0] QS = gq / 2;
+        assign clr_hit[gq] = QS >= {1'b0, clr_base} && QS < clr_end;
+    end
+endgenerate
+
+integer q;
+always @(posedge clk) begin
+    if (rst) begin
+        st_complete <= {Q_N{1'b1}};
+        st_bitmap <= {Q_N*MAX_WORKERS{1'b0}};
+    end else if (job_clear) begin
+        for (q = 0; q < Q_N; q = q + 1) begin
+            if (clr_hit[q]) begin
+                st_complete[q] <= 1'b1;
+                st_bitmap[q*MAX_WORKERS +: MAX_WORKERS] <= {MAX_WORKERS{1'b0}};
+            end
+        end
+    end else if (judge && d_accept) begin
+        st_bitmap[h_q_oth*MAX_WORKERS +: MAX_WORKERS] <= s_bitmap_oth & ~bit_w;
+        st_bitmap[h_q*MAX_WORKERS +: MAX_WORKERS] <= s_bitmap | bit_w;
+        st_complete[h_q] <= d_last;
+    end
+end
+
+always @(posedge clk) begin
+    if (judge && d_accept) begin
+        st_ecn[h_q] <= d_ecn;
+        st_missing[h_q] <= d_missing - 1'b1;
+        if (d_new) begin
+            st_offset[h_q] <= h_offset;
+            st_tensor[h_q] <= h_tensor;
+            st_count[h_q] <= h_count;
+        end
+    end
+end
+
+always @(posedge clk) begin
+    stat_accepted <= !rst && judge && d_accept;
+    stat_drop <= !rst && judge && !d_accept;
+    stat_drop_reason <= d_dup ? R_DUPLICATE : (d_early ? R_EARLY : R_MISMATCH);
+end
+
+// ---------------------------------------------------------------------------------------
+// Payload beats into the lanes.
+
+reg              f_accept, f_new, f_last;   // the frame's judgement, held after its first beat
+reg [Q_W-1:0]    f_q;
+reg [BT_W-1:0]   f_beat;                    // beat index within the frame
+
+always @(posedge clk) begin
+    if (judge) begin
+        f_accept <= d_accept;
+        f_new <= d_new;
+        f_last <= d_last;
+        f_q <= h_q;
+    end
+    if (rst)
+        f_beat <= {BT_W{1'b0}};
+    else if (in_fire)
+        f_beat <= s_agg_tlast ? {BT_W{1'b0}} : f_beat + 1'b1;
+end
+
+wire          b_accept = in_first ? d_accept : f_accept;
+wire          b_new    = in_first ? d_new : f_new;
+wire          b_last   = in_first ? d_last : f_last;
+wire [Q_W-1:0] b_q     = in_first ? h_q : f_q;
+wire [BT_W-1:0] b_beat = in_first ? {BT_W{1'b0}} : f_beat;
+wire          b_pay;       // past the header beats (every beat is at 1024 bits)
+generate
+    if (PAY_BEAT0 == 0) begin : g_pay_all
+        assign b_pay = 1'b1;
+    end else begin : g_pay_after
+        assign b_pay = b_beat >= PAY_BEAT0[BT_W-1:0];
+    end
+endgenerate
+wire [BT_W-1:0] b_rel  = b_beat - PAY_BEAT0[BT_W-1:0];
+wire [RA_W-1:0] b_addr = {{(RA_W-Q_W){1'b0}}, b_q} * PAY_BEATS[RA_W-1:0] + {{(RA_W-BT_W){1'b0}}, b_rel};
+
+wire [LANES-1:0]    lo_valid;
+wire [LANES*RA_W-1:0] lo_addr;
+wire [LANES*32-1:0] lo_result;
+
+genvar l;
+generate
+    for (l = 0; l < LANES; l = l + 1) begin : g_lane
+        // a lane carries an element when its bytes are in the frame and past the header
+        wire in_elem = s_agg_tkeep[4*l] && (b_beat != 0 || 4*l >= 64);
+        wire [31:0] w = s_agg_tdata[l*32 +: 32];
+        ws_acc_lane #(.ACC_W(ACC_W), .DEPTH(RDEPTH), .ADDR_W(RA_W)) lane (
+            .clk(clk), .rst(rst),
+            .in_valid(in_fire && b_accept && b_pay && in_elem),
+            .in_addr(b_addr),
+            .in_value({w[7:0], w[15:8], w[23:16], w[31:24]}),  // big-endian on the wire
+            .in_first(b_new), .in_last(b_last),
+            .out_valid(lo_valid[l]), .out_addr(lo_addr[l*RA_W +: RA_W]),
+            .out_result(lo_result[l*32 +: 32])
+        );
+    end
+endgenerate
+
+// ---------------------------------------------------------------------------------------
+// Result RAM: one 32-bit word per lane and row, written by the lanes' rounded outputs.
+
+generate
+    for (l = 0; l < LANES; l = l + 1) begin : g_res
+        reg [31:0] mem [0:RDEPTH-1];
+        always @(posedge clk) begin
+            if (lo_valid[l])
+                mem[lo_addr[l*RA_W +: RA_W]] <= lo_result[l*32 +: 32];
+            res_rd_data[l*32 +: 32] <= mem[res_rd_addr];
+        end
+    end
+endgenerate
+
+// ---------------------------------------------------------------------------------------
+// Payload checksum of a completing round, from its rounded sums as they come out.
+
+// ones-complement sum of the valid 16-bit halves of one output beat
+reg [31:0] beat_sum;
+integer k;
+always @(*) begin
+    beat_sum = 32'd0;
+    for (k = 0; k < LANES; k = k + 1)
+        if (lo_valid[k])
+            beat_sum = beat_sum + {16'd0, lo_result[k*32 + 16 +: 16]} + {16'd0, lo_result[k*32 +: 16]};
+end
+
+function [15:0] fold;
+    input [31:0] v;
+    reg [31:0] t;
+    begin
+        t = {16'd0, v[31:16]} + {16'd0, v[15:0]};
+        t = {16'd0, t[31:16]} + {16'd0, t[15:0]};
+        fold = t[15:0];
+    end
+endfunction
+
+// completions in flight: how many output beats each still owes
+localparam CQ_DEPTH = 16;
+wire             cq_s_ready, cq_m_valid;
+wire [BT_W-1:0]  cq_m_beats;
+wire [Q_W-1:0]   o_q;
+/* verilator lint_off UNUSEDSIGNAL */  // a frame has fewer than 2^BT_W beats
+wire [31:0]      h_beats32 = (64 + 4*{{(32-CN_W){1'b0}}, h_count} + BYTES - 1) / BYTES - PAY_BEAT0;
+/* verilator lint_on UNUSEDSIGNAL */
+wire [BT_W-1:0]  h_beats = h_beats32[BT_W-1:0];
+wire             out_beat = |lo_valid;
+reg  [BT_W-1:0]  o_seen;
+reg  [15:0]      o_csum;
+wire [15:0]      o_csum_next = fold({16'd0, o_csum} + {16'd0, fold(beat_sum)});
+wire             o_done = out_beat && cq_m_valid && o_seen + 1'b1 == cq_m_beats;
+
+ws_fifo #(.WIDTH(Q_W + BT_W), .DEPTH(CQ_DEPTH)) completion_fifo (
+    .clk(clk), .rst(rst),
+    .s_data({h_q, h_beats}), .s_valid(judge && d_last), .s_ready(cq_s_ready),
+    .m_data({o_q, cq_m_beats}), .m_valid(cq_m_valid), .m_ready(o_done),
+    /* verilator lint_off PINCONNECTEMPTY */  // occupancy not needed
+    .count()
+    /* verilator lint_on PINCONNECTEMPTY */
+);
+
+always @(posedge clk) begin
+    if (rst) begin
+        o_seen <= {BT_W{1'b0}};
+        o_csum <= 16'd0;
+    end else if (out_beat) begin
+        o_seen <= o_done ? {BT_W{1'b0}} : o_seen + 1'b1;
+        o_csum <= o_done ? 16'd0 : o_csum_next;
+    end
+end
+
+// the checksums of complete rounds, for re-sends
+reg [15:0] csum_ram [0:Q_N-1];
+always @(posedge clk)
+    if (o_done)
+        csum_ram[o_q] <= o_csum_next;
+
+wire             dq_s_ready, dq_m_valid;
+wire [15:0]      dq_m_csum;
+wire             dq_pop;
+ws_fifo #(.WIDTH(16), .DEPTH(CQ_DEPTH)) done_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(o_csum_next), .s_valid(o_done), .s_ready(dq_s_ready),
+    .m_data(dq_m_csum), .m_valid(dq_m_valid), .m_ready(dq_pop),
+    /* verilator lint_off PINCONNECTEMPTY */  // occupancy not needed
+    .count()
+    /* verilator lint_on PINCONNECTEMPTY */
+);
+
+// ---------------------------------------------------------------------------------------
+// Commands, in frame order.
+
+localparam PC_W = 1 + Q_W + JI_W + 16 + 16 + 32 + 32 + CN_W + 2 + WK_W + WK_W;
+localparam PD_DEPTH = 16;
+wire [PC_W-1:0] pd_s_data = {d_resend, h_q, h_job_idx, h_job_id, h_slot,
+                             d_resend ? st_offset[h_q] : h_offset,
+                             d_resend ? st_tensor[h_q] : h_tensor,
+                             d_resend ? st_count[h_q] : h_count,
+                             d_resend ? st_ecn[h_q] : d_ecn,
+                             d_resend ? h_worker : {WK_W{1'b0}},
+                             d_resend ? h_worker : h_workers[WK_W-1:0] - 1'b1};
+wire             pd_s_ready, pd_m_valid;
+wire [PC_W-1:0]  pd_m_data;
+wire [$clog2(PD_DEPTH+1)-1:0] pd_count;
+wire             pd_pop;
+
+ws_fifo #(.WIDTH(PC_W), .DEPTH(PD_DEPTH)) pending_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(pd_s_data), .s_valid(judge && (d_resend || d_last)), .s_ready(pd_s_ready),
+    .m_data(pd_m_data), .m_valid(pd_m_valid), .m_ready(pd_pop),
+    .count(pd_count)
+);
+
+// take a frame only while every queue can take its entry
+assign s_agg_tready = pd_s_ready && cq_s_ready && pd_count < PD_DEPTH - 2 && dq_s_ready;
+
+wire p_resend = pd_m_data[PC_W-1];
+wire [Q_W-1:0] p_q = pd_m_data[PC_W-2 -: Q_W];
+// a completion waits for its checksum, a re-send goes as it is
+wire p_ready = pd_m_valid && (p_resend || dq_m_valid);
+assign pd_pop = p_ready && cmd_ready;
+assign dq_pop = pd_pop && !p_resend;
+assign cmd_valid = p_ready;
+assign {cmd_retx, cmd_q, cmd_job_idx, cmd_job_id, cmd_slot, cmd_offset, cmd_tensor, cmd_count,
+        cmd_ecn, cmd_rank_lo, cmd_rank_hi} = pd_m_data;
+assign cmd_csum = p_resend ? csum_ram[p_q] : dq_m_csum;
+
+endmodule
+
+`resetall

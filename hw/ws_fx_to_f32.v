@@ -1,0 +1,207 @@
+// ws_fx_to_f32 - round a Kulisch accumulator (LSB 2^-149) and its flags once to binary32, nearest even.
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// Bit-exact with ws_xsum_round() in host/xsum.c:
+//   NaN flag, or +Inf and -Inf      -> 32'h7fc00000
+//   +Inf / -Inf                     -> 32'h7f800000 / 32'hff800000
+//   fx == 0                         -> notnegzero ? +0 : -0
+//   otherwise p = MSB of |fx|; p <= 23: the encoding is |fx| (subnormal or smallest binade);
+//   else shift = p - 23, mant = |fx| >> shift rounded to nearest even on guard and sticky,
+//   encoding = (shift << 23) + mant (a carry out of mant bumps the exponent), >= 32'h7f800000 -> Inf.
+//
+// No ACC_W-bit negation: for fx < 0 the module works on y = ~fx (so |fx| = y + 1) and folds the
+// +1 into the rounding. With x = |fx|, the window of y at `shift` and the bits below it:
+//   L = y mod 2^shift all ones           -> x's window is y's + 1, guard 0, sticky 0
+//   L = 0111..1 (guard 0, rest all ones) -> guard 1, sticky 0 (a tie)
+//   otherwise                            -> window as y's, guard = y's guard bit, sticky 1
+// and "the bits of y below the guard are all ones" is "the bits of fx below the guard are all
+// zeros", i.e. trailing_zeros(fx) >= shift - 1: the same test that gives the sticky bit of a
+// positive fx. If |fx| is a power of two 2^(p'+1) (y = 2^(p'+1) - 1), the leading one of y is one
+// place lower; the +1 then carries through the whole window and the exponent, giving the same
+// encoding. Rounding increments: fx >= 0: guard & (sticky | lsb); fx < 0: guard | (!sticky & lsb).
+// For |fx| < 2^24 (shift 0) the guard position reads the sign bit, which supplies the +1.
+//
+// Structure (stage boundaries, each optionally registered, see PIPELINE):
+//   A: y = fx ^ sign; leading-one index q of y[ACC_W-2:24] (q = p - 24), trailing zeros of fx:
+//      two log-depth priority-encoder trees over ACC_W bits, side by side.
+//   B: one barrel shifter: the 25-bit window (mantissa + guard) of y at q; sticky = tz < q.
+//   C: mant = window + increment (24-bit); encoding = (shift << 23) + mant; overflow; specials.
+// With PIPELINE = 3 the C step is split after the 24-bit increment.
+module ws_fx_to_f32 #(
+    parameter ACC_W    = 284, // accumulator bits, two's complement; >= 278
+    parameter PIPELINE = 0    // register stages inside: 0 combinational, 1 after A, 2 also after B, 3 also after the increment
+) (
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire             clk,        // used only when PIPELINE > 0
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire [ACC_W-1:0] fx,         // exact sum, LSB weight 2^-149
+    input  wire             nan,        // a NaN was added
+    input  wire             pinf,       // +Inf was added
+    input  wire             ninf,       // -Inf was added
+    input  wire             notnegzero, // something other than -0 was added
+    output wire [31:0]      f           // binary32 nearest to fx (PIPELINE cycles after fx)
+);
+
+    generate if (ACC_W < 278) begin : g_bad_acc_w
+        initial begin
+            $error("ws_fx_to_f32 %m: ACC_W = %0d, must be >= 278", ACC_W);
+            $finish;
+        end
+    end endgenerate
+    generate if (PIPELINE < 0 || PIPELINE > 3) begin : g_bad_pipeline
+        initial begin
+            $error("ws_fx_to_f32 %m: PIPELINE = %0d, must be 0..3", PIPELINE);
+            $finish;
+        end
+    end endgenerate
+
+    localparam LW = ACC_W - 25;         // bits of y searched for the leading one: y[ACC_W-2:24]
+    localparam IW = $clog2(ACC_W);      // index width of both priority encoders
+    localparam N  = 1 << IW;            // leaves of the encoder trees (inputs padded with zeros)
+    localparam SW = $clog2(LW + 1);     // shift = q + 1 <= LW
+    localparam EW = SW + 24;            // encoding before the overflow test: < 2^(SW+23) + 2^24
+
+    // ------------------------------------------------------------------------------------
+    // A: sign, ones' complement magnitude, leading one and trailing zeros
+
+    wire             a_sign = fx[ACC_W-1];
+    wire [ACC_W-2:0] a_y    = fx[ACC_W-2:0] ^ {(ACC_W - 1){a_sign}};
+
+    // priority-encoder trees: t = 0 finds the highest set bit of y[ACC_W-2:24],
+    // t = 1 the lowest set bit of fx. Level l has N >> l nodes with an l-bit index each.
+    wire [N-1:0] pe_in0 = {{(N - LW){1'b0}}, a_y[ACC_W-2:24]};
+    wire [N-1:0] pe_in1 = {{(N - ACC_W){1'b0}}, fx};
+
+    wire          a_big;     // y >= 2^24: the leading one is at p = q + 24
+    wire [IW-1:0] a_q;
+    wire [IW-1:0] a_tz;      // trailing zeros of fx (meaningless when fx == 0)
+
+    // Two log-depth priority-encoder trees. Level l (1..IW) has N >> l nodes; node j combines
+    // nodes 2j and 2j+1 of level l-1: "has a set bit", and an l-bit index whose top bit says
+    // that the preferred half has it. t = 0 prefers the high half (leading one of
+    // y[ACC_W-2:24]), t = 1 the low half (trailing one of fx). Every node is its own net, not
+    // a bit of a level vector or a loop: Icarus then runs it 10x to 100x faster.
+    genvar t, l, j;
+    generate
+        for (t = 0; t < 2; t = t + 1) begin : g_pe
+            for (l = 1; l <= IW; l = l + 1) begin : g_lvl
+                for (j = 0; j < (N >> l); j = j + 1) begin : g_n
+                    wire         v;
+                    wire [l-1:0] ix;
+                    wire         vlo, vhi;
+                    if (l == 1) begin : g_leaf
+                        assign vlo = (t == 0) ? pe_in0[2*j]   : pe_in1[2*j];
+                        assign vhi = (t == 0) ? pe_in0[2*j+1] : pe_in1[2*j+1];
+                    end else begin : g_inner
+                        assign vlo = g_lvl[l-1].g_n[2*j].v;
+                        assign vhi = g_lvl[l-1].g_n[2*j+1].v;
+                    end
+                    wire hi = (t == 0) ? vhi : !vlo;
+                    assign v = vlo | vhi;
+                    if (l == 1) begin : g_ix1
+                        assign ix = hi;
+                    end else begin : g_ixn
+                        assign ix = {hi, hi ? g_lvl[l-1].g_n[2*j+1].ix : g_lvl[l-1].g_n[2*j].ix};
+                    end
+                end
+            end
+        end
+    endgenerate
+
+    assign a_big = g_pe[0].g_lvl[IW].g_n[0].v;
+    assign a_q   = g_pe[0].g_lvl[IW].g_n[0].ix;
+    assign a_tz  = g_pe[1].g_lvl[IW].g_n[0].ix;
+    wire   a_zero = !g_pe[1].g_lvl[IW].g_n[0].v;  // fx == 0
+
+    // ------------------------------------------------------------------------------------
+    // A -> B
+
+    wire [ACC_W-2:0] b_y;
+    wire             b_sign, b_big, b_zero;
+    wire [IW-1:0]    b_q, b_tz;
+    wire [3:0]       b_fl;
+
+    localparam AB_W = (ACC_W - 1) + 3 + 2 * IW + 4;
+    wire [AB_W-1:0] ab_d = {a_y, a_sign, a_big, a_zero, a_q, a_tz, nan, pinf, ninf, notnegzero};
+    wire [AB_W-1:0] ab_q;
+    generate if (PIPELINE >= 1) begin : g_reg_ab
+        reg [AB_W-1:0] r;
+        always @(posedge clk) r <= ab_d;
+        assign ab_q = r;
+    end else begin : g_wire_ab
+        assign ab_q = ab_d;
+    end endgenerate
+    assign {b_y, b_sign, b_big, b_zero, b_q, b_tz, b_fl} = ab_q;
+
+    // ------------------------------------------------------------------------------------
+    // B: the window of y: mantissa (24 bits) and guard. For y < 2^24, the window is y itself
+    // with the sign bit as guard (the +1 of a negative fx, see above).
+
+    // procedural: Icarus evaluates a wide shift in a continuous assignment ~100x slower
+    reg  [24:0]   b_win;
+    always @(*)
+        b_win = b_big ? b_y[b_q +: 25] : {b_y[23:0], b_sign};
+    wire          b_st    = b_big && ({1'b0, b_tz} < {1'b0, b_q});  // a bit of fx below the guard
+    wire [SW-1:0] b_shift = b_big ? b_q[SW-1:0] + 1'b1 : {SW{1'b0}};
+
+    // ------------------------------------------------------------------------------------
+    // B -> C
+
+    wire [23:0]   c_upper;
+    wire          c_guard, c_st, c_sign, c_zero;
+    wire [SW-1:0] c_shift;
+    wire [3:0]    c_fl;
+
+    localparam BC_W = 25 + 3 + SW + 4;
+    wire [BC_W-1:0] bc_d = {b_win, b_st, b_sign, b_zero, b_shift, b_fl};
+    wire [BC_W-1:0] bc_q;
+    generate if (PIPELINE >= 2) begin : g_reg_bc
+        reg [BC_W-1:0] r;
+        always @(posedge clk) r <= bc_d;
+        assign bc_q = r;
+    end else begin : g_wire_bc
+        assign bc_q = bc_d;
+    end endgenerate
+    assign {c_upper, c_guard, c_st, c_sign, c_zero, c_shift, c_fl} = bc_q;
+
+    // C1: rounding increment
+    wire        c_inc  = c_sign ? (c_guard | (!c_st & c_upper[0]))
+                                : (c_guard & (c_st | c_upper[0]));
+    wire [24:0] c_mant = {1'b0, c_upper} + {24'd0, c_inc};
+
+    // C1 -> C2
+    wire [24:0]   d_mant;
+    wire          d_sign, d_zero;
+    wire [SW-1:0] d_shift;
+    wire [3:0]    d_fl;
+
+    localparam CD_W = 25 + 2 + SW + 4;
+    wire [CD_W-1:0] cd_d = {c_mant, c_sign, c_zero, c_shift, c_fl};
+    wire [CD_W-1:0] cd_q;
+    generate if (PIPELINE >= 3) begin : g_reg_cd
+        reg [CD_W-1:0] r;
+        always @(posedge clk) r <= cd_d;
+        assign cd_q = r;
+    end else begin : g_wire_cd
+        assign cd_q = cd_d;
+    end endgenerate
+    assign {d_mant, d_sign, d_zero, d_shift, d_fl} = cd_q;
+
+    // C2: encoding, overflow, specials
+    wire [EW-1:0] d_enc = {1'b0, d_shift, 23'd0} + {{(EW - 25){1'b0}}, d_mant};
+    wire          d_ovf = d_enc >= {{(EW - 31){1'b0}}, 31'h7f80_0000};
+
+    wire d_nan = d_fl[3], d_pinf = d_fl[2], d_ninf = d_fl[1], d_notnegzero = d_fl[0];
+
+    assign f = (d_nan || (d_pinf && d_ninf)) ? 32'h7fc0_0000 :
+               d_pinf                        ? 32'h7f80_0000 :
+               d_ninf                        ? 32'hff80_0000 :
+               d_zero                        ? (d_notnegzero ? 32'h0000_0000 : 32'h8000_0000) :
+               d_ovf                         ? {d_sign, 31'h7f80_0000} :
+                                               {d_sign, d_enc[30:0]};
+
+endmodule
+
+`resetall

@@ -1,0 +1,456 @@
+// ws_parser - classify each frame (bypass or aggregation) and validate aggregation frames before they touch state.
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// Frames wait in a beat FIFO while a fixed-latency pipeline judges their first 64 bytes
+// (docs/protocol.md sections 3 and 4, checks 1..12; the stateful checks are the engine's).
+// The verdict FIFO and the beat FIFO are popped together, so the output runs at one beat
+// per cycle: bypass frames to m_byp (tuser destination = bypass map of the source port),
+// valid aggregation frames to m_agg with the decoded header held for the whole frame, and
+// dropped frames nowhere, with a drop pulse and its reason.
+module ws_parser #(
+    parameter DATA_WIDTH  = 256,  // datapath width, bits: 256, 512 or 1024
+    parameter N_PORTS     = 4,    // device ports
+    parameter MAX_JOBS    = 8,    // job table entries
+    parameter MAX_WORKERS = 64,   // workers per job
+    parameter POOL_SLOTS  = 64,   // slots in the device pool
+    parameter MAX_COUNT   = 256,  // largest count the device supports
+    parameter FIFO_DEPTH  = 32    // beats buffered while a verdict is computed (power of two)
+) (
+    input  wire                            clk,
+    input  wire                            rst,
+
+    // frames from the input arbiter; tuser and tmeta valid on every beat
+    input  wire [DATA_WIDTH-1:0]           s_axis_tdata,
+    input  wire [DATA_WIDTH/8-1:0]         s_axis_tkeep,
+    input  wire                            s_axis_tvalid,
+    output wire                            s_axis_tready,
+    input  wire                            s_axis_tlast,
+    /* verilator lint_off UNUSEDSIGNAL */  // the incoming destination field is not used
+    input  wire [16+2*N_PORTS-1:0]         s_axis_tuser,
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire [18:0]                     s_axis_tmeta,
+
+    // configuration (ws_regs)
+    input  wire [31:0]                     cfg_dev_ip,
+    input  wire [15:0]                     cfg_dev_udp,
+    input  wire [N_PORTS*PORT_W-1:0]       cfg_bypass,
+    input  wire [MAX_JOBS-1:0]             cfg_job_en,
+    input  wire [MAX_JOBS*16-1:0]          cfg_job_id,
+    input  wire [MAX_JOBS*WC_W-1:0]        cfg_job_workers,
+    input  wire [MAX_JOBS*SL_W-1:0]        cfg_job_slots,
+    input  wire [MAX_JOBS*SL_W-1:0]        cfg_job_base,
+    input  wire [MAX_JOBS*CN_W-1:0]        cfg_job_maxcount,
+    output wire [MA_W-1:0]                 mem_rd_addr,
+    /* verilator lint_off UNUSEDSIGNAL */  // the member's device port is the result generator's business
+    input  wire [PORT_W+16+32+48-1:0]      mem_rd_data,
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    // bypass frames
+    output wire [DATA_WIDTH-1:0]           m_byp_tdata,
+    output wire [DATA_WIDTH/8-1:0]         m_byp_tkeep,
+    output wire                            m_byp_tvalid,
+    input  wire                            m_byp_tready,
+    output wire                            m_byp_tlast,
+    output wire [16+2*N_PORTS-1:0]         m_byp_tuser,
+
+    // aggregation frames that passed checks 1..12, with their header
+    output wire [DATA_WIDTH-1:0]           m_agg_tdata,
+    output wire [DATA_WIDTH/8-1:0]         m_agg_tkeep,
+    output wire                            m_agg_tvalid,
+    input  wire                            m_agg_tready,
+    output wire                            m_agg_tlast,
+    output wire [HDR_W-1:0]                m_agg_hdr,
+
+    // one pulse per frame leaving the parser
+    output reg                             stat_bypass,
+    output reg                             stat_drop,
+    output reg  [3:0]                      stat_drop_reason
+);
+
+localparam BYTES     = DATA_WIDTH / 8;
+localparam TUSER_W   = 16 + 2*N_PORTS;
+localparam PORT_W    = N_PORTS > 1 ? $clog2(N_PORTS) : 1;
+localparam JI_W      = MAX_JOBS > 1 ? $clog2(MAX_JOBS) : 1;
+localparam WK_W      = MAX_WORKERS > 1 ? $clog2(MAX_WORKERS) : 1;
+localparam WC_W      = $clog2(MAX_WORKERS + 1);
+localparam SL_W      = $clog2(POOL_SLOTS + 1);
+localparam PS_W      = POOL_SLOTS > 1 ? $clog2(POOL_SLOTS) : 1;
+localparam CN_W      = $clog2(MAX_COUNT + 1);
+localparam MA_W      = $clog2(MAX_JOBS * MAX_WORKERS);
+localparam HDR_BEATS = (64 + BYTES - 1) / BYTES;
+localparam HB_W      = HDR_BEATS > 1 ? $clog2(HDR_BEATS) : 1;
+
+// Header sideband of an aggregation frame, m_agg_hdr:
+localparam H_JOBIDX  = 0;                       // job index in the table
+localparam H_JOBID   = H_JOBIDX + JI_W;         // job id
+localparam H_PSLOT   = H_JOBID + 16;            // pool slot = slot_base + slot
+localparam H_SLOT    = H_PSLOT + PS_W;          // job-relative slot
+localparam H_SET     = H_SLOT + 16;             // SET flag
+localparam H_WORKER  = H_SET + 1;               // sender's rank
+localparam H_COUNT   = H_WORKER + WK_W;         // elements
+localparam H_OFFSET  = H_COUNT + CN_W;          // round offset
+localparam H_TENSOR  = H_OFFSET + 32;           // round tensor
+localparam H_ECN     = H_TENSOR + 32;           // IPv4 ECN bits
+localparam H_WORKERS = H_ECN + 2;               // workers of the job
+localparam HDR_W     = H_WORKERS + WC_W;
+
+// verdicts
+localparam [1:0] V_BYPASS = 2'd0, V_AGG = 2'd1, V_DROP = 2'd2;
+// drop reasons: the order of WS_DROP_REASONS in host/ws_reasons.h
+localparam [3:0] R_BAD_IPV4 = 4'd1, R_BAD_UDP = 4'd2, R_BAD_HEADER = 4'd3,
+                 R_RESULT_TO_DEVICE = 4'd4, R_UNKNOWN_JOB = 4'd5, R_BAD_RANK = 4'd6,
+                 R_SPOOFED = 4'd7, R_BAD_SLOT = 4'd8, R_BAD_COUNT = 4'd9, R_BAD_LENGTH = 4'd10;
+
+generate
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512 && DATA_WIDTH != 1024) begin : g_bad_width
+        initial $fatal(1, "%m: DATA_WIDTH must be 256, 512 or 1024, not %0d", DATA_WIDTH);
+    end
+    if (MAX_WORKERS > 64 || MAX_COUNT > 2048 || (MAX_WORKERS & (MAX_WORKERS - 1)) != 0) begin : g_bad_limits
+        initial $fatal(1, "%m: MAX_WORKERS must be a power of two <= 64, MAX_COUNT <= 2048");
+    end
+endgenerate
+
+// ---------------------------------------------------------------------------------------
+// Input: beats into the beat FIFO; the first HDR_BEATS beats also into the header register.
+
+localparam TU_IN  = 16 + N_PORTS;  // length and source port: the destination is decided here
+localparam BEAT_W = DATA_WIDTH + BYTES + 1 + TU_IN;
+
+wire             bf_s_ready;
+wire             bf_m_valid;
+wire             bf_m_ready;
+wire [BEAT_W-1:0] bf_m_data;
+
+assign s_axis_tready = bf_s_ready;
+wire in_fire = s_axis_tvalid && bf_s_ready;
+
+ws_fifo #(.WIDTH(BEAT_W), .DEPTH(FIFO_DEPTH)) beat_fifo (
+    .clk(clk), .rst(rst),
+    .s_data({s_axis_tuser[TU_IN-1:0], s_axis_tlast, s_axis_tkeep, s_axis_tdata}),
+    .s_valid(s_axis_tvalid), .s_ready(bf_s_ready),
+    .m_data(bf_m_data), .m_valid(bf_m_valid), .m_ready(bf_m_ready),
+    /* verilator lint_off PINCONNECTEMPTY */  // occupancy not needed
+    .count()
+    /* verilator lint_on PINCONNECTEMPTY */
+);
+
+reg  [HB_W-1:0]            in_beat;     // beat index within the frame, saturating at HDR_BEATS-1
+reg                        in_active;   // a frame is partly in
+reg                        hdr_sent;    // its header has gone to the verdict pipeline
+reg  [HDR_BEATS*DATA_WIDTH-1:0] hdr_acc;
+reg  [16+N_PORTS-1:0]       in_user;     // length and source port of the frame
+reg  [18:0]                in_meta;
+
+wire [HDR_BEATS*DATA_WIDTH-1:0] hdr_now;
+wire in_first   = !in_active;
+wire at_hdr_end = in_beat == HDR_BEATS[HB_W-1:0] - 1'b1;
+// the header is complete with the frame's last header beat, or with its last beat if shorter
+wire hdr_done   = in_fire && !hdr_sent && (at_hdr_end || s_axis_tlast);
+
+genvar gb;
+generate
+    for (gb = 0; gb < HDR_BEATS; gb = gb + 1) begin : g_hdr
+        assign hdr_now[gb*DATA_WIDTH +: DATA_WIDTH] =
+            (in_beat == gb[HB_W-1:0]) ? s_axis_tdata : hdr_acc[gb*DATA_WIDTH +: DATA_WIDTH];
+    end
+endgenerate
+
+always @(posedge clk) begin
+    if (in_fire && !hdr_sent)
+        hdr_acc <= hdr_now;
+    if (in_fire && in_first) begin
+        in_user <= s_axis_tuser[16+N_PORTS-1:0];
+        in_meta <= s_axis_tmeta;
+    end
+end
+
+always @(posedge clk) begin
+    if (rst) begin
+        in_active <= 1'b0;
+        hdr_sent <= 1'b0;
+        in_beat <= {HB_W{1'b0}};
+    end else if (in_fire) begin
+        if (s_axis_tlast) begin
+            in_active <= 1'b0;
+            hdr_sent <= 1'b0;
+            in_beat <= {HB_W{1'b0}};
+        end else begin
+            in_active <= 1'b1;
+            if (hdr_done)
+                hdr_sent <= 1'b1;
+            if (!at_hdr_end)
+                in_beat <= in_beat + 1'b1;
+        end
+    end
+end
+
+// ---------------------------------------------------------------------------------------
+// Verdict pipeline, stage 0: the header bytes, length, source port and metadata.
+
+reg          v0_valid;
+reg  [511:0] v0_h;        // frame bytes 0..63, byte k at [k*8 +: 8]
+reg  [15:0]  v0_len;
+reg  [N_PORTS-1:0] v0_src;
+reg  [18:0]  v0_meta;
+
+always @(posedge clk) begin
+    v0_valid <= !rst && hdr_done;
+    if (hdr_done) begin
+        v0_h    <= hdr_now[511:0];
+        v0_len  <= in_first ? s_axis_tuser[15:0] : in_user[15:0];
+        v0_src  <= in_first ? s_axis_tuser[16 +: N_PORTS] : in_user[16 +: N_PORTS];
+        v0_meta <= in_first ? s_axis_tmeta : in_meta;
+    end
+end
+
+// big-endian fields of the frame
+function [7:0] b8;
+    input [511:0] h;
+    input integer k;
+    b8 = h[k*8 +: 8];
+endfunction
+
+wire [15:0] f_ethertype = {b8(v0_h, 12), b8(v0_h, 13)};
+wire [7:0]  f_vihl      = b8(v0_h, 14);
+wire [1:0]  f_ecn       = v0_h[15*8 +: 2];
+wire [15:0] f_totlen    = {b8(v0_h, 16), b8(v0_h, 17)};
+wire [13:0] f_frag      = {v0_h[20*8 +: 6], b8(v0_h, 21)};  // MF and fragment offset
+wire [7:0]  f_proto     = b8(v0_h, 23);
+wire [31:0] f_src_ip    = {b8(v0_h, 26), b8(v0_h, 27), b8(v0_h, 28), b8(v0_h, 29)};
+wire [31:0] f_dst_ip    = {b8(v0_h, 30), b8(v0_h, 31), b8(v0_h, 32), b8(v0_h, 33)};
+wire [47:0] f_src_mac   = {b8(v0_h, 6), b8(v0_h, 7), b8(v0_h, 8), b8(v0_h, 9), b8(v0_h, 10), b8(v0_h, 11)};
+wire [15:0] f_src_port  = {b8(v0_h, 34), b8(v0_h, 35)};
+wire [15:0] f_udplen    = {b8(v0_h, 38), b8(v0_h, 39)};
+wire [15:0] f_udpcsum   = {b8(v0_h, 40), b8(v0_h, 41)};
+wire [7:0]  f_vertype   = b8(v0_h, 42);
+wire [7:0]  f_dtype     = b8(v0_h, 43);
+wire        f_set       = v0_h[44*8];
+wire [5:0]  f_flags_rsv = v0_h[44*8+2 +: 6];
+wire [7:0]  f_rsvd3     = b8(v0_h, 45);
+wire [15:0] f_job       = {b8(v0_h, 46), b8(v0_h, 47)};
+wire [15:0] f_worker    = {b8(v0_h, 48), b8(v0_h, 49)};
+wire [15:0] f_slot      = {b8(v0_h, 50), b8(v0_h, 51)};
+wire [15:0] f_count     = {b8(v0_h, 52), b8(v0_h, 53)};
+wire [31:0] f_offset    = {b8(v0_h, 54), b8(v0_h, 55), b8(v0_h, 56), b8(v0_h, 57)};
+wire [31:0] f_tensor    = {b8(v0_h, 58), b8(v0_h, 59), b8(v0_h, 60), b8(v0_h, 61)};
+wire [15:0] f_rsvd20    = {b8(v0_h, 62), b8(v0_h, 63)};
+
+wire        m_ip_ok       = v0_meta[0];
+wire        m_udp_ok      = v0_meta[1];
+wire        m_vport_valid = v0_meta[2];
+wire [15:0] m_vport       = v0_meta[18:3];
+
+// classification (docs/protocol.md section 3)
+wire to_dev   = v0_len >= 16'd34 && f_ethertype == 16'h0800 && f_dst_ip == cfg_dev_ip;
+wire is_agg   = to_dev && (f_vihl[7:4] != 4'd4 ||
+                           (f_proto == 8'd17 && (f_vihl[3:0] < 4'd5 || f_frag[12:0] != 13'd0 ||
+                                                 !m_vport_valid || m_vport == cfg_dev_udp)));
+
+// checks that need no table (1..6)
+reg [3:0] pre_reason;
+always @(*) begin
+    if (f_vihl != 8'h45 || !m_ip_ok || f_frag != 14'd0 || f_totlen != v0_len - 16'd14)
+        pre_reason = R_BAD_IPV4;
+    else if (v0_len < 16'd42 || f_udplen != v0_len - 16'd34 || (f_udpcsum != 16'd0 && !m_udp_ok))
+        pre_reason = R_BAD_UDP;
+    else if (v0_len < 16'd64)
+        pre_reason = R_BAD_LENGTH;
+    else if (f_vertype[7:4] != 4'd1)
+        pre_reason = R_BAD_HEADER;
+    else if (f_vertype[3:0] == 4'd1)
+        pre_reason = R_RESULT_TO_DEVICE;
+    else if (f_vertype[3:0] != 4'd0 || f_dtype != 8'd0 || f_flags_rsv != 6'd0 ||
+             f_rsvd3 != 8'd0 || f_rsvd20 != 16'd0)
+        pre_reason = R_BAD_HEADER;
+    else
+        pre_reason = 4'd0;
+end
+
+// job lookup by id among the enabled jobs
+reg            job_hit;
+reg [JI_W-1:0] job_idx;
+integer j;
+always @(*) begin
+    job_hit = 1'b0;
+    job_idx = {JI_W{1'b0}};
+    for (j = MAX_JOBS - 1; j >= 0; j = j - 1) begin
+        if (cfg_job_en[j] && cfg_job_id[j*16 +: 16] == f_job) begin
+            job_hit = 1'b1;
+            job_idx = j[JI_W-1:0];
+        end
+    end
+end
+
+assign mem_rd_addr = {job_idx, f_worker[WK_W-1:0]};  // job*MAX_WORKERS + rank
+
+// source port index (one-hot to binary)
+reg [PORT_W-1:0] src_idx;
+integer p;
+always @(*) begin
+    src_idx = {PORT_W{1'b0}};
+    for (p = 0; p < N_PORTS; p = p + 1)
+        if (v0_src[p])
+            src_idx = p[PORT_W-1:0];
+end
+
+// stage 1: the table reads come back
+reg              v1_valid;
+reg              v1_agg;
+reg  [3:0]       v1_pre;
+reg              v1_hit;
+reg  [JI_W-1:0]  v1_job_idx;
+reg  [15:0]      v1_job, v1_worker, v1_slot, v1_count;
+reg  [31:0]      v1_offset, v1_tensor, v1_src_ip;
+reg  [47:0]      v1_src_mac;
+reg  [15:0]      v1_src_port, v1_len;
+reg              v1_set;
+reg  [1:0]       v1_ecn;
+reg  [PORT_W-1:0] v1_src_idx;
+
+always @(posedge clk) begin
+    v1_valid <= !rst && v0_valid;
+    v1_agg <= is_agg;
+    v1_pre <= pre_reason;
+    v1_hit <= job_hit;
+    v1_job_idx <= job_idx;
+    v1_job <= f_job;
+    v1_worker <= f_worker;
+    v1_slot <= f_slot;
+    v1_count <= f_count;
+    v1_offset <= f_offset;
+    v1_tensor <= f_tensor;
+    v1_src_ip <= f_src_ip;
+    v1_src_mac <= f_src_mac;
+    v1_src_port <= f_src_port;
+    v1_len <= v0_len;
+    v1_set <= f_set;
+    v1_ecn <= f_ecn;
+    v1_src_idx <= src_idx;
+end
+
+wire [47:0] mem_mac  = mem_rd_data[47:0];
+wire [31:0] mem_ip   = mem_rd_data[79:48];
+wire [15:0] mem_udp  = mem_rd_data[95:80];
+
+wire [WC_W-1:0] j_workers  = cfg_job_workers[v1_job_idx*WC_W +: WC_W];
+wire [SL_W-1:0] j_slots    = cfg_job_slots[v1_job_idx*SL_W +: SL_W];
+/* verilator lint_off UNUSEDSIGNAL */  // only the pool-slot bits of the base are needed
+wire [SL_W-1:0] j_base     = cfg_job_base[v1_job_idx*SL_W +: SL_W];
+/* verilator lint_on UNUSEDSIGNAL */
+wire [CN_W-1:0] j_maxcount = cfg_job_maxcount[v1_job_idx*CN_W +: CN_W];
+
+reg [3:0] reason;
+always @(*) begin
+    if (v1_pre != 4'd0)
+        reason = v1_pre;
+    else if (!v1_hit)
+        reason = R_UNKNOWN_JOB;
+    else if ({1'b0, v1_worker} >= {{(17-WC_W){1'b0}}, j_workers})
+        reason = R_BAD_RANK;
+    else if (v1_src_mac != mem_mac || v1_src_ip != mem_ip || v1_src_port != mem_udp)
+        reason = R_SPOOFED;
+    else if ({1'b0, v1_slot} >= {{(17-SL_W){1'b0}}, j_slots})
+        reason = R_BAD_SLOT;
+    else if (v1_count == 16'd0 || {1'b0, v1_count} > {{(17-CN_W){1'b0}}, j_maxcount})
+        reason = R_BAD_COUNT;
+    else if ({2'b00, v1_len} != 18'd64 + {v1_count, 2'b00})
+        reason = R_BAD_LENGTH;
+    else
+        reason = 4'd0;
+end
+
+wire [1:0] verdict = !v1_agg ? V_BYPASS : (reason != 4'd0 ? V_DROP : V_AGG);
+
+// base + slot < POOL_SLOTS once the slot check passed (the job's range lies in the pool)
+wire [PS_W-1:0] pslot = j_base[PS_W-1:0] + v1_slot[PS_W-1:0];
+wire [HDR_W-1:0] v1_hdr;
+assign v1_hdr[H_JOBIDX +: JI_W]  = v1_job_idx;
+assign v1_hdr[H_JOBID +: 16]     = v1_job;
+assign v1_hdr[H_PSLOT +: PS_W]   = pslot;
+assign v1_hdr[H_SLOT +: 16]      = v1_slot;
+assign v1_hdr[H_SET]             = v1_set;
+assign v1_hdr[H_WORKER +: WK_W]  = v1_worker[WK_W-1:0];
+assign v1_hdr[H_COUNT +: CN_W]   = v1_count[CN_W-1:0];
+assign v1_hdr[H_OFFSET +: 32]    = v1_offset;
+assign v1_hdr[H_TENSOR +: 32]    = v1_tensor;
+assign v1_hdr[H_ECN +: 2]        = v1_ecn;
+assign v1_hdr[H_WORKERS +: WC_W] = j_workers;
+
+wire [PORT_W-1:0] byp_dst = cfg_bypass[v1_src_idx*PORT_W +: PORT_W];
+
+// verdict FIFO: {bypass destination, reason, verdict, header}
+localparam VD_W = PORT_W + 4 + 2 + HDR_W;
+wire              vf_m_valid;
+wire              vf_m_ready;
+wire [VD_W-1:0]   vf_m_data;
+/* verilator lint_off UNUSEDSIGNAL */  // never full: it holds at most one verdict per frame in the beat FIFO
+wire              vf_s_ready;
+/* verilator lint_on UNUSEDSIGNAL */
+
+ws_fifo #(.WIDTH(VD_W), .DEPTH(FIFO_DEPTH)) verdict_fifo (
+    .clk(clk), .rst(rst),
+    .s_data({byp_dst, reason, verdict, v1_hdr}), .s_valid(v1_valid), .s_ready(vf_s_ready),
+    .m_data(vf_m_data), .m_valid(vf_m_valid), .m_ready(vf_m_ready),
+    /* verilator lint_off PINCONNECTEMPTY */  // occupancy not needed
+    .count()
+    /* verilator lint_on PINCONNECTEMPTY */
+);
+
+// ---------------------------------------------------------------------------------------
+// Output: the frame at the head of the beat FIFO goes where its verdict says.
+
+wire [DATA_WIDTH-1:0] o_data = bf_m_data[DATA_WIDTH-1:0];
+wire [BYTES-1:0]      o_keep = bf_m_data[DATA_WIDTH +: BYTES];
+wire                  o_last = bf_m_data[DATA_WIDTH + BYTES];
+wire [TU_IN-1:0]      o_user = bf_m_data[DATA_WIDTH + BYTES + 1 +: TU_IN];
+
+wire [HDR_W-1:0]  o_hdr     = vf_m_data[HDR_W-1:0];
+wire [1:0]        o_verdict = vf_m_data[HDR_W +: 2];
+wire [3:0]        o_reason  = vf_m_data[HDR_W + 2 +: 4];
+wire [PORT_W-1:0] o_dst     = vf_m_data[HDR_W + 6 +: PORT_W];
+
+// A beat moves when its frame's verdict is known and its destination can take it.
+wire byp_s_ready, agg_s_ready;
+wire go       = bf_m_valid && vf_m_valid;
+wire o_ready  = o_verdict == V_BYPASS ? byp_s_ready : (o_verdict == V_AGG ? agg_s_ready : 1'b1);
+wire o_fire   = go && o_ready;
+assign bf_m_ready = go && o_ready;
+assign vf_m_ready = o_fire && o_last;   // the verdict leaves with its frame's last beat
+
+reg o_first;  // the next beat out is a frame's first
+always @(posedge clk) begin
+    if (rst)
+        o_first <= 1'b1;
+    else if (o_fire)
+        o_first <= o_last;
+end
+
+always @(posedge clk) begin
+    stat_bypass <= !rst && o_fire && o_first && o_verdict == V_BYPASS;
+    stat_drop <= !rst && o_fire && o_first && o_verdict == V_DROP;
+    stat_drop_reason <= o_reason;
+end
+
+wire [N_PORTS-1:0] dst_onehot = {{(N_PORTS-1){1'b0}}, 1'b1} << o_dst;
+
+ws_skid #(.WIDTH(DATA_WIDTH + BYTES + 1 + TUSER_W)) byp_skid (
+    .clk(clk), .rst(rst),
+    .s_data({dst_onehot, o_user[16 +: N_PORTS], o_user[15:0], o_last, o_keep, o_data}),
+    .s_valid(go && o_verdict == V_BYPASS), .s_ready(byp_s_ready),
+    .m_data({m_byp_tuser, m_byp_tlast, m_byp_tkeep, m_byp_tdata}),
+    .m_valid(m_byp_tvalid), .m_ready(m_byp_tready)
+);
+
+ws_skid #(.WIDTH(DATA_WIDTH + BYTES + 1 + HDR_W)) agg_skid (
+    .clk(clk), .rst(rst),
+    .s_data({o_hdr, o_last, o_keep, o_data}),
+    .s_valid(go && o_verdict == V_AGG), .s_ready(agg_s_ready),
+    .m_data({m_agg_hdr, m_agg_tlast, m_agg_tkeep, m_agg_tdata}),
+    .m_valid(m_agg_tvalid), .m_ready(m_agg_tready)
+);
+
+endmodule
+
+`resetall

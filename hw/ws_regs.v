@@ -1,0 +1,787 @@
+// ws_regs - AXI4-Lite register block: device configuration, job table with checked commits, member table, 64-bit counters.
+`resetall
+`include "ws_regmap.vh"
+`timescale 1ns / 1ps
+`default_nettype none
+
+// The register map is docs/registers.md, generated with hw/ws_regmap.vh from host/regmap.def.
+//
+// AXI4-Lite: one write and one read in flight at a time; bits 1:0 of an address are ignored.
+// A write answers when it has taken effect (for a JOB_CTRL commit: when STATUS holds its result);
+// SLVERR for an unmapped address, a read-only register, or a value the block refuses (BYPASS or
+// MEMBER_PORT device port >= N_PORTS). A read of an unmapped address returns 0 with SLVERR.
+//
+// Job commit (a write of JOB_CTRL of job j with byte 0 enabled): the written values of job j are
+// checked in the order of the STATUS codes; if valid and ENABLE is 1 they become the active
+// configuration of job j (cfg_job_*), and job_clear pulses with job_clear_idx = j in the same
+// cycle as the new values appear, so the engine clears the job's slot range as given by
+// cfg_job_base/cfg_job_slots. If invalid, or ENABLE is 0, the job is disabled (no pulse).
+//
+// Member table: three RAM copies written together, one for each datapath read port (registered
+// read: data the cycle after the address) and one for the AXI reads. A datapath read of an entry
+// being written in the same cycle returns the old or the new value.
+//
+// Counters: stat_* inputs are registered, then added: every input may pulse every cycle, all at
+// once; the two drop inputs may carry the same reason in the same cycle (both are counted). A
+// drop with a reason outside 1..WS_N_DROPS is not counted. CTRL.CLEAR_COUNTERS clears every
+// counter; the events of that cycle are lost. Reading a counter's LO word latches its HI word,
+// which the next read of that counter's HI word returns (later HI reads return the live word).
+module ws_regs #(
+    parameter DATA_WIDTH  = 256,  // datapath width in bits, reported in PARAM_WIDTH (multiple of 32)
+    parameter N_PORTS     = 4,    // device ports, 1..16
+    parameter MAX_JOBS    = 8,    // job table entries, 1..64
+    parameter MAX_WORKERS = 64,   // member records per job; MAX_JOBS*MAX_WORKERS <= 2048
+    parameter POOL_SLOTS  = 64,   // slots of the pool shared by the jobs' ranges, 1..65535
+    parameter MAX_COUNT   = 256   // largest number of elements of a packet, 1..65535
+) (
+    input  wire                       clk,
+    input  wire                       rst,
+
+    // AXI4-Lite slave
+    input  wire [15:0]                s_axil_awaddr,
+    input  wire                       s_axil_awvalid,
+    output reg                        s_axil_awready,
+    input  wire [31:0]                s_axil_wdata,
+    input  wire [3:0]                 s_axil_wstrb,
+    input  wire                       s_axil_wvalid,
+    output reg                        s_axil_wready,
+    output reg  [1:0]                 s_axil_bresp,
+    output reg                        s_axil_bvalid,
+    input  wire                       s_axil_bready,
+    input  wire [15:0]                s_axil_araddr,
+    input  wire                       s_axil_arvalid,
+    output reg                        s_axil_arready,
+    output reg  [31:0]                s_axil_rdata,
+    output reg  [1:0]                 s_axil_rresp,
+    output reg                        s_axil_rvalid,
+    input  wire                       s_axil_rready,
+
+    // device configuration
+    output reg  [47:0]                cfg_dev_mac,     // byte 0 (first on the wire) in 47:40
+    output reg  [31:0]                cfg_dev_ip,
+    output reg  [15:0]                cfg_dev_udp,
+    output reg  [N_PORTS*PORT_W-1:0]  cfg_bypass,      // egress of ingress port p at [p*PORT_W +: PORT_W]
+
+    // active job table, job j at [j*W +: W]
+    output reg  [MAX_JOBS-1:0]        cfg_job_en,
+    output reg  [MAX_JOBS*16-1:0]     cfg_job_id,
+    output reg  [MAX_JOBS*WC_W-1:0]   cfg_job_workers,
+    output reg  [MAX_JOBS*SL_W-1:0]   cfg_job_slots,
+    output reg  [MAX_JOBS*SL_W-1:0]   cfg_job_base,
+    output reg  [MAX_JOBS*CN_W-1:0]   cfg_job_maxcount,
+    output reg                        job_clear,       // 1-cycle pulse: clear the slot state of job_clear_idx
+    output reg  [JI_W-1:0]            job_clear_idx,
+
+    // member table read ports, index j*MAX_WORKERS + w; data {device port, udp, ip, mac} one cycle later
+    input  wire [MA_W-1:0]            mem_rda_addr,
+    output reg  [MEM_W-1:0]           mem_rda_data,
+    input  wire [MA_W-1:0]            mem_rdb_addr,
+    output reg  [MEM_W-1:0]           mem_rdb_data,
+
+    // counter events, each a 1-cycle pulse
+    input  wire [N_PORTS-1:0]         stat_rx,
+    input  wire [N_PORTS*16-1:0]      stat_rx_len,
+    input  wire [N_PORTS-1:0]         stat_tx,
+    input  wire [N_PORTS*16-1:0]      stat_tx_len,
+    input  wire                       stat_accepted,
+    input  wire                       stat_result,
+    input  wire                       stat_resend,
+    input  wire                       stat_bypass,
+    input  wire [N_PORTS-1:0]         stat_oversize,   // one per port, summed
+    input  wire                       stat_drop_a,     // a drop (parser) ...
+    input  wire [RS_W-1:0]            stat_drop_a_reason, // ... with its ws_reason code, 1..WS_N_DROPS
+    input  wire                       stat_drop_b,     // a drop (engine) ...
+    input  wire [RS_W-1:0]            stat_drop_b_reason
+);
+
+import ws_regmap::*;
+
+// ---- derived widths ---------------------------------------------------------------------------
+localparam PORT_W = N_PORTS > 1 ? $clog2(N_PORTS) : 1;     // a device port number
+localparam JI_W   = MAX_JOBS > 1 ? $clog2(MAX_JOBS) : 1;   // a job index
+localparam WC_W   = $clog2(MAX_WORKERS + 1);               // a number of workers
+localparam SL_W   = $clog2(POOL_SLOTS + 1);                // a number of slots, a slot base
+localparam CN_W   = $clog2(MAX_COUNT + 1);                 // a count
+localparam N_MEM  = MAX_JOBS * MAX_WORKERS;                // member records
+localparam MA_W   = N_MEM > 1 ? $clog2(N_MEM) : 1;         // a member index
+localparam MEM_W  = PORT_W + 16 + 32 + 48;                 // a member as the datapath reads it
+localparam RS_W   = ws_regmap::WS_REASON_W;                // a drop reason code
+
+// Member RAM entry: the record's 32-bit words side by side, word k at [k*32 +: 32].
+localparam M_WORDS = WS_TBL_MEMBER_STRIDE / 4;
+localparam M_BITS  = 32 * M_WORDS;
+localparam M_MACH  = WS_REG_MEMBER_MAC_HI_OFF / 4;
+localparam M_MACL  = WS_REG_MEMBER_MAC_LO_OFF / 4;
+localparam M_IP    = WS_REG_MEMBER_IP_OFF / 4;
+localparam M_PORT  = WS_REG_MEMBER_PORT_OFF / 4;
+localparam DP_LSB  = WS_MEMBER_PORT_DEV_PORT_LSB;
+
+// Counters, in address order: PC_PER per port, then the device-wide ones.
+localparam PC_PER  = WS_TBL_PORT_CNT_STRIDE / 8;
+localparam N_CNT   = N_PORTS * PC_PER + WS_CNT_DEV_COUNT;
+localparam CI_W    = $clog2(N_CNT);
+localparam INC_W   = 17;                                   // largest increment: a 16-bit length
+localparam C_RXF   = WS_REG_CNT_RX_FRAMES_OFF / 8;
+localparam C_RXB   = WS_REG_CNT_RX_BYTES_OFF / 8;
+localparam C_TXF   = WS_REG_CNT_TX_FRAMES_OFF / 8;
+localparam C_TXB   = WS_REG_CNT_TX_BYTES_OFF / 8;
+localparam C_DEV   = N_PORTS * PC_PER;
+localparam [15:0] C_DEV16 = C_DEV[15:0];
+localparam C_ACC   = dev_cnt(WS_REG_CNT_ACCEPTED);
+localparam C_RES   = dev_cnt(WS_REG_CNT_RESULTS);
+localparam C_RSD   = dev_cnt(WS_REG_CNT_RESENDS);
+localparam C_BYP   = dev_cnt(WS_REG_CNT_BYPASS);
+localparam C_OVS   = dev_cnt(WS_REG_CNT_OVERSIZE);
+localparam C_DROP1 = dev_cnt(WS_CNT_DROP_BASE);            // counter of reason 1
+
+// Index of the device-wide counter at byte offset off.
+function integer dev_cnt(input [15:0] off);
+    begin
+        dev_cnt = C_DEV + ({16'd0, off} - {16'd0, WS_CNT_DEV_BASE}) / 8;
+    end
+endfunction
+
+// Address spans of the tables at this build's counts.
+localparam [31:0] BYP_SPAN = N_PORTS * WS_TBL_BYPASS_STRIDE;
+localparam [31:0] JOB_SPAN = MAX_JOBS * WS_TBL_JOB_STRIDE;
+localparam [31:0] MEM_SPAN = N_MEM * WS_TBL_MEMBER_STRIDE;
+localparam [31:0] PC_SPAN  = N_PORTS * WS_TBL_PORT_CNT_STRIDE;
+localparam [31:0] DC_SPAN  = WS_CNT_DEV_COUNT * 8;
+localparam BYP_SH = $clog2(WS_TBL_BYPASS_STRIDE);
+localparam JOB_SH = $clog2(WS_TBL_JOB_STRIDE);
+localparam MEM_SH = $clog2(WS_TBL_MEMBER_STRIDE);
+
+localparam [1:0] RESP_OKAY = 2'b00, RESP_SLVERR = 2'b10;
+
+// ---- impossible parameters stop elaboration ---------------------------------------------------
+generate
+    if (DATA_WIDTH < 32 || DATA_WIDTH % 32 != 0) begin : g_bad_data_width
+        ws_regs_error_DATA_WIDTH_must_be_a_positive_multiple_of_32 stop ();
+    end
+    if (N_PORTS < 1 || N_PORTS > WS_TBL_BYPASS_LIMIT || N_PORTS > WS_TBL_PORT_CNT_LIMIT) begin : g_bad_ports
+        ws_regs_error_N_PORTS_must_be_1_to_16 stop ();
+    end
+    if (MAX_JOBS < 1 || MAX_JOBS > WS_TBL_JOB_LIMIT) begin : g_bad_jobs
+        ws_regs_error_MAX_JOBS_must_be_1_to_64 stop ();
+    end
+    if (MAX_WORKERS < 1 || N_MEM > WS_TBL_MEMBER_LIMIT) begin : g_bad_workers
+        ws_regs_error_MAX_JOBS_times_MAX_WORKERS_must_be_1_to_2048 stop ();
+    end
+    if (POOL_SLOTS < 1 || POOL_SLOTS > 65535) begin : g_bad_pool
+        ws_regs_error_POOL_SLOTS_must_be_1_to_65535 stop ();
+    end
+    if (MAX_COUNT < 1 || MAX_COUNT > 65535) begin : g_bad_count
+        ws_regs_error_MAX_COUNT_must_be_1_to_65535 stop ();
+    end
+endgenerate
+
+// ---- address decoding (shared by writes and reads) --------------------------------------------
+localparam [4:0] K_NONE = 5'd0, K_ID = 5'd1, K_PWIDTH = 5'd2, K_PPORTS = 5'd3, K_PJOBS = 5'd4,
+                 K_PWORKERS = 5'd5, K_PPOOL = 5'd6, K_PCOUNT = 5'd7, K_CTRL = 5'd8,
+                 K_STATUS = 5'd9, K_MAC_HI = 5'd10, K_MAC_LO = 5'd11, K_IP = 5'd12,
+                 K_UDP = 5'd13, K_BYPASS = 5'd14, K_JOB = 5'd15, K_MEMBER = 5'd16, K_CNT = 5'd17;
+localparam DEC_W = 5 + 16 + 8;  // {kind, index in its table, byte offset in the record}
+
+/* verilator lint_off UNUSEDSIGNAL */  // address bits 1:0 are ignored
+function [DEC_W-1:0] decode(input [15:0] addr);
+/* verilator lint_on UNUSEDSIGNAL */
+    reg [15:0] a;
+    reg [31:0] rel;
+    reg [4:0]  k;
+    reg [15:0] idx;
+    reg [7:0]  off;
+    begin
+        a = {addr[15:2], 2'b00};
+        k = K_NONE;
+        idx = 16'd0;
+        off = 8'd0;
+        case (a)
+            WS_REG_ID:            k = K_ID;
+            WS_REG_PARAM_WIDTH:   k = K_PWIDTH;
+            WS_REG_PARAM_PORTS:   k = K_PPORTS;
+            WS_REG_PARAM_JOBS:    k = K_PJOBS;
+            WS_REG_PARAM_WORKERS: k = K_PWORKERS;
+            WS_REG_PARAM_POOL:    k = K_PPOOL;
+            WS_REG_PARAM_COUNT:   k = K_PCOUNT;
+            WS_REG_CTRL:          k = K_CTRL;
+            WS_REG_STATUS:        k = K_STATUS;
+            WS_REG_DEV_MAC_HI:    k = K_MAC_HI;
+            WS_REG_DEV_MAC_LO:    k = K_MAC_LO;
+            WS_REG_DEV_IP:        k = K_IP;
+            WS_REG_DEV_UDP_PORT:  k = K_UDP;
+            default:              k = K_NONE;
+        endcase
+        rel = {16'd0, a} - {16'd0, WS_TBL_BYPASS_BASE};
+        if (rel < BYP_SPAN) begin
+            k = K_BYPASS;
+            idx = rel[BYP_SH +: 16];
+        end
+        rel = {16'd0, a} - {16'd0, WS_TBL_JOB_BASE};
+        if (rel < JOB_SPAN) begin
+            idx = rel[JOB_SH +: 16];
+            off = rel[7:0] & (WS_TBL_JOB_STRIDE[7:0] - 8'd1);
+            if ({8'd0, off} == WS_REG_JOB_ID_OFF || {8'd0, off} == WS_REG_JOB_WORKERS_OFF ||
+                {8'd0, off} == WS_REG_JOB_SLOTS_OFF || {8'd0, off} == WS_REG_JOB_SLOT_BASE_OFF ||
+                {8'd0, off} == WS_REG_JOB_MAX_COUNT_OFF || {8'd0, off} == WS_REG_JOB_CTRL_OFF)
+                k = K_JOB;
+        end
+        rel = {16'd0, a} - {16'd0, WS_TBL_MEMBER_BASE};
+        if (rel < MEM_SPAN) begin
+            k = K_MEMBER;
+            idx = rel[MEM_SH +: 16];
+            off = rel[7:0] & (WS_TBL_MEMBER_STRIDE[7:0] - 8'd1);
+        end
+        rel = {16'd0, a} - {16'd0, WS_TBL_PORT_CNT_BASE};
+        if (rel < PC_SPAN) begin
+            k = K_CNT;
+            idx = rel[3 +: 16];
+            off = rel[7:0] & 8'd7;
+        end
+        rel = {16'd0, a} - {16'd0, WS_CNT_DEV_BASE};
+        if (rel < DC_SPAN) begin
+            k = K_CNT;
+            idx = rel[3 +: 16] + C_DEV16;
+            off = rel[7:0] & 8'd7;
+        end
+        decode = {k, idx, off};
+    end
+endfunction
+
+// Byte-strobe merge of a write into a 32-bit value.
+function [31:0] merge(input [31:0] old, input [31:0] data, input [3:0] strb);
+    integer b;
+    begin
+        for (b = 0; b < 4; b = b + 1)
+            merge[b*8 +: 8] = strb[b] ? data[b*8 +: 8] : old[b*8 +: 8];
+    end
+endfunction
+
+// Reset value of BYPASS[p]: p XOR 1, or p when that is not a port (as ws_config_default()).
+function [PORT_W-1:0] bypass_reset(input integer p);
+    integer e;
+    begin
+        e = p ^ 1;
+        if (e >= N_PORTS)
+            e = p;
+        bypass_reset = e[PORT_W-1:0];
+    end
+endfunction
+
+// A member as the datapath reads it: {device port, UDP port, IP, MAC}.
+/* verilator lint_off UNUSEDSIGNAL */  // the reserved bits of the member words
+function [MEM_W-1:0] member(input [M_BITS-1:0] e);
+/* verilator lint_on UNUSEDSIGNAL */
+    begin
+        member = {e[M_PORT*32 + DP_LSB +: PORT_W], e[M_PORT*32 + WS_MEMBER_PORT_UDP_PORT_LSB +: 16],
+                  e[M_IP*32 +: 32], e[M_MACH*32 + WS_MEMBER_MAC_HI_MAC_LSB +: 16], e[M_MACL*32 +: 32]};
+    end
+endfunction
+
+// Bits of a member word that exist (the others read 0).
+function [31:0] member_mask(input [1:0] word);
+    begin
+        if (word == M_MACH[1:0])
+            member_mask = {{(32-WS_MEMBER_MAC_HI_MAC_WIDTH){1'b0}}, {WS_MEMBER_MAC_HI_MAC_WIDTH{1'b1}}}
+                          << WS_MEMBER_MAC_HI_MAC_LSB;
+        else if (word == M_PORT[1:0])
+            member_mask = ({{(32-WS_MEMBER_PORT_UDP_PORT_WIDTH){1'b0}}, {WS_MEMBER_PORT_UDP_PORT_WIDTH{1'b1}}}
+                           << WS_MEMBER_PORT_UDP_PORT_LSB) |
+                          ({{(32-WS_MEMBER_PORT_DEV_PORT_WIDTH){1'b0}}, {WS_MEMBER_PORT_DEV_PORT_WIDTH{1'b1}}}
+                           << WS_MEMBER_PORT_DEV_PORT_LSB);
+        else
+            member_mask = 32'hFFFF_FFFF;
+    end
+endfunction
+
+localparam [31:0] P_WIDTH   = DATA_WIDTH;
+localparam [31:0] P_PORTS   = N_PORTS;
+localparam [31:0] P_JOBS    = MAX_JOBS;
+localparam [31:0] P_WORKERS = MAX_WORKERS;
+localparam [31:0] P_POOL    = POOL_SLOTS;
+localparam [31:0] P_COUNT   = MAX_COUNT;
+
+// ---- configuration state ----------------------------------------------------------------------
+reg  [7:0]      status_code;
+reg  [JI_W-1:0] status_job;
+reg             clr_cnt;      // clear the counters (CTRL.CLEAR_COUNTERS), a pulse
+
+// values written to the job table, committed by JOB_CTRL
+// (job j at [j*16 +: 16])
+reg  [MAX_JOBS*16-1:0] st_id, st_wk, st_sl, st_base, st_mc;
+
+// member table: three copies, written together
+reg  [M_BITS-1:0]   mem_a [0:N_MEM-1];
+reg  [M_BITS-1:0]   mem_b [0:N_MEM-1];
+reg  [M_BITS-1:0]   mem_r [0:N_MEM-1];
+reg  [N_MEM-1:0]    mem_ok;   // the member's device port was written since reset (always < N_PORTS)
+reg                 mem_we;
+reg  [MA_W-1:0]     mem_wi;
+reg  [M_BITS/8-1:0] mem_wbe;
+reg  [M_BITS-1:0]   mem_wd;
+
+// ---- AXI4-Lite write channel ------------------------------------------------------------------
+localparam [1:0] W_IDLE = 2'd0, W_CHECK = 2'd1, W_APPLY = 2'd2, W_RESP = 2'd3;
+
+reg  [1:0]  w_state;
+reg         aw_full, w_full;
+reg  [15:0] wr_addr;
+reg  [31:0] wr_data;
+reg  [3:0]  wr_strb;
+
+wire aw_hs = s_axil_awvalid && s_axil_awready;
+wire w_hs  = s_axil_wvalid && s_axil_wready;
+wire b_hs  = s_axil_bvalid && s_axil_bready;
+wire aw_full_next = (aw_full || aw_hs) && !b_hs;
+wire w_full_next  = (w_full || w_hs) && !b_hs;
+wire go = aw_full && w_full && w_state == W_IDLE;
+
+wire [DEC_W-1:0] wdec = decode(wr_addr);
+wire [4:0]  wd_kind = wdec[DEC_W-1 -: 5];
+/* verilator lint_off UNUSEDSIGNAL */  // the index field is as wide as the widest table needs
+wire [15:0] wd_idx  = wdec[8 +: 16];
+wire [7:0]  wd_off  = wdec[7:0];
+/* verilator lint_on UNUSEDSIGNAL */
+wire [JI_W-1:0]   wd_job  = wd_idx[JI_W-1:0];
+wire [MA_W-1:0]   wd_mem  = wd_idx[MA_W-1:0];
+wire [PORT_W-1:0] wd_port = wd_idx[PORT_W-1:0];
+wire [1:0]        wd_word = wd_off[3:2];
+wire wd_job_ctrl = {8'd0, wd_off} == WS_REG_JOB_CTRL_OFF;
+
+// the register a write merges into
+reg  [31:0] w_old;
+always @(*) begin
+    w_old = 32'd0;
+    case (wd_kind)
+    K_MAC_HI: w_old = {16'd0, cfg_dev_mac[47:32]};
+    K_MAC_LO: w_old = cfg_dev_mac[31:0];
+    K_IP:     w_old = cfg_dev_ip;
+    K_UDP:    w_old = {16'd0, cfg_dev_udp};
+    K_JOB:
+        if ({8'd0, wd_off} == WS_REG_JOB_ID_OFF)
+            w_old = {16'd0, st_id[wd_job*16 +: 16]};
+        else if ({8'd0, wd_off} == WS_REG_JOB_WORKERS_OFF)
+            w_old = {16'd0, st_wk[wd_job*16 +: 16]};
+        else if ({8'd0, wd_off} == WS_REG_JOB_SLOTS_OFF)
+            w_old = {16'd0, st_sl[wd_job*16 +: 16]};
+        else if ({8'd0, wd_off} == WS_REG_JOB_SLOT_BASE_OFF)
+            w_old = {16'd0, st_base[wd_job*16 +: 16]};
+        else if ({8'd0, wd_off} == WS_REG_JOB_MAX_COUNT_OFF)
+            w_old = {16'd0, st_mc[wd_job*16 +: 16]};
+    default:  w_old = 32'd0;
+    endcase
+end
+/* verilator lint_off UNUSEDSIGNAL */  // 16-bit registers take the low half
+wire [31:0] w_new = merge(w_old, wr_data, wr_strb);
+/* verilator lint_on UNUSEDSIGNAL */
+
+// commit: the job's values (taken in W_IDLE), the check results (in W_CHECK), applied in W_APPLY
+reg  [JI_W-1:0]        cm_job;
+reg                    cm_en;
+reg  [15:0]            cm_id, cm_wk, cm_sl, cm_base, cm_mc;
+reg  [MAX_WORKERS-1:0] cm_mok;
+reg                    cf_wk, cf_sl, cf_mc, cf_pool, cf_id, cf_ovl, cf_mem;
+
+wire [16:0] cm_end = {1'b0, cm_base} + {1'b0, cm_sl};  // one past the job's last slot
+
+// the job against the other enabled jobs and its members
+reg         ck_id, ck_ovl, ck_mem;
+reg  [16:0] ck_base, ck_end;
+integer     ck_j, ck_w;
+always @(*) begin
+    ck_id = 1'b0;
+    ck_ovl = 1'b0;
+    ck_base = 17'd0;
+    ck_end = 17'd0;
+    for (ck_j = 0; ck_j < MAX_JOBS; ck_j = ck_j + 1) begin
+        ck_base = 17'd0;
+        ck_end = 17'd0;
+        ck_base[SL_W-1:0] = cfg_job_base[ck_j*SL_W +: SL_W];
+        ck_end[SL_W-1:0] = cfg_job_slots[ck_j*SL_W +: SL_W];
+        ck_end = ck_end + ck_base;
+        if (ck_j != {{(32-JI_W){1'b0}}, cm_job} && cfg_job_en[ck_j]) begin
+            if (cfg_job_id[ck_j*16 +: 16] == cm_id)
+                ck_id = 1'b1;
+            if ({1'b0, cm_base} < ck_end && ck_base < cm_end)
+                ck_ovl = 1'b1;
+        end
+    end
+    ck_mem = 1'b0;
+    for (ck_w = 0; ck_w < MAX_WORKERS; ck_w = ck_w + 1)
+        if (ck_w < cm_wk && !cm_mok[ck_w])
+            ck_mem = 1'b1;
+end
+
+wire [7:0] cm_code = cf_wk   ? WS_COMMIT_BAD_WORKERS :
+                     cf_sl   ? WS_COMMIT_BAD_SLOTS :
+                     cf_mc   ? WS_COMMIT_BAD_MAX_COUNT :
+                     cf_pool ? WS_COMMIT_SLOTS_OUTSIDE_POOL :
+                     cf_id   ? WS_COMMIT_DUP_JOB_ID :
+                     cf_ovl  ? WS_COMMIT_SLOT_OVERLAP :
+                     cf_mem  ? WS_COMMIT_BAD_MEMBER_PORT : WS_COMMIT_OK;
+
+integer wp;
+always @(posedge clk) begin
+    mem_we <= 1'b0;
+    job_clear <= 1'b0;
+    clr_cnt <= 1'b0;
+    if (aw_hs)
+        wr_addr <= s_axil_awaddr;
+    if (w_hs) begin
+        wr_data <= s_axil_wdata;
+        wr_strb <= s_axil_wstrb;
+    end
+    aw_full <= aw_full_next;
+    w_full <= w_full_next;
+    s_axil_awready <= !aw_full_next;
+    s_axil_wready <= !w_full_next;
+    if (b_hs)
+        s_axil_bvalid <= 1'b0;
+
+    case (w_state)
+    W_IDLE: if (go) begin
+        w_state <= W_RESP;
+        s_axil_bvalid <= 1'b1;
+        s_axil_bresp <= RESP_OKAY;
+        case (wd_kind)
+        K_CTRL:
+            clr_cnt <= wr_strb[WS_CTRL_CLEAR_COUNTERS_LSB / 8] && wr_data[WS_CTRL_CLEAR_COUNTERS_LSB];
+        K_MAC_HI: cfg_dev_mac[47:32] <= w_new[15:0];
+        K_MAC_LO: cfg_dev_mac[31:0] <= w_new;
+        K_IP:     cfg_dev_ip <= w_new;
+        K_UDP:    cfg_dev_udp <= w_new[15:0];
+        K_BYPASS:
+            if (wr_strb[WS_BYPASS_EGRESS_LSB / 8]) begin
+                if ({24'd0, wr_data[WS_BYPASS_EGRESS_LSB +: 8]} < P_PORTS)
+                    cfg_bypass[wd_port*PORT_W +: PORT_W] <= wr_data[WS_BYPASS_EGRESS_LSB +: PORT_W];
+                else
+                    s_axil_bresp <= RESP_SLVERR;
+            end
+        K_JOB:
+            if ({8'd0, wd_off} == WS_REG_JOB_ID_OFF)
+                st_id[wd_job*16 +: 16] <= w_new[15:0];
+            else if ({8'd0, wd_off} == WS_REG_JOB_WORKERS_OFF)
+                st_wk[wd_job*16 +: 16] <= w_new[15:0];
+            else if ({8'd0, wd_off} == WS_REG_JOB_SLOTS_OFF)
+                st_sl[wd_job*16 +: 16] <= w_new[15:0];
+            else if ({8'd0, wd_off} == WS_REG_JOB_SLOT_BASE_OFF)
+                st_base[wd_job*16 +: 16] <= w_new[15:0];
+            else if ({8'd0, wd_off} == WS_REG_JOB_MAX_COUNT_OFF)
+                st_mc[wd_job*16 +: 16] <= w_new[15:0];
+            else if (wd_job_ctrl && wr_strb[WS_JOB_CTRL_ENABLE_LSB / 8]) begin  // commit
+                s_axil_bvalid <= 1'b0;
+                w_state <= W_CHECK;
+                cm_job <= wd_job;
+                cm_en <= wr_data[WS_JOB_CTRL_ENABLE_LSB];
+                cm_id <= st_id[wd_job*16 +: 16];
+                cm_wk <= st_wk[wd_job*16 +: 16];
+                cm_sl <= st_sl[wd_job*16 +: 16];
+                cm_base <= st_base[wd_job*16 +: 16];
+                cm_mc <= st_mc[wd_job*16 +: 16];
+                cm_mok <= mem_ok[wd_job*MAX_WORKERS +: MAX_WORKERS];
+            end
+        K_MEMBER:
+            if (wd_word == M_PORT[1:0] && wr_strb[DP_LSB / 8] &&
+                {24'd0, wr_data[DP_LSB +: 8]} >= P_PORTS) begin
+                s_axil_bresp <= RESP_SLVERR;  // a device port that does not exist: refused
+            end else begin
+                mem_we <= 1'b1;
+                mem_wi <= wd_mem;
+                mem_wd <= {M_WORDS{wr_data}};
+                mem_wbe <= {{(M_BITS/8-4){1'b0}}, wr_strb} << (4 * wd_word);
+                if (wd_word == M_PORT[1:0] && wr_strb[DP_LSB / 8])
+                    mem_ok[wd_mem] <= 1'b1;
+            end
+        default:  // read-only or unmapped
+            s_axil_bresp <= RESP_SLVERR;
+        endcase
+    end
+    W_CHECK: begin
+        w_state <= W_APPLY;
+        // constant comparisons when a parameter is the largest value of its 16-bit field
+        /* verilator lint_off CMPCONST */
+        cf_wk <= cm_wk == 16'd0 || {16'd0, cm_wk} > P_WORKERS;
+        cf_sl <= cm_sl == 16'd0 || {16'd0, cm_sl} > P_POOL;
+        cf_mc <= cm_mc == 16'd0 || {16'd0, cm_mc} > P_COUNT;
+        /* verilator lint_on CMPCONST */
+        cf_pool <= {15'd0, cm_end} > P_POOL;
+        cf_id <= ck_id;
+        cf_ovl <= ck_ovl;
+        cf_mem <= ck_mem;
+    end
+    W_APPLY: begin
+        w_state <= W_RESP;
+        s_axil_bvalid <= 1'b1;
+        s_axil_bresp <= RESP_OKAY;
+        status_job <= cm_job;
+        status_code <= cm_en ? cm_code : WS_COMMIT_OK;
+        if (cm_en && cm_code == WS_COMMIT_OK) begin
+            cfg_job_en[cm_job] <= 1'b1;
+            cfg_job_id[cm_job*16 +: 16] <= cm_id;
+            cfg_job_workers[cm_job*WC_W +: WC_W] <= cm_wk[WC_W-1:0];
+            cfg_job_slots[cm_job*SL_W +: SL_W] <= cm_sl[SL_W-1:0];
+            cfg_job_base[cm_job*SL_W +: SL_W] <= cm_base[SL_W-1:0];
+            cfg_job_maxcount[cm_job*CN_W +: CN_W] <= cm_mc[CN_W-1:0];
+            job_clear <= 1'b1;
+            job_clear_idx <= cm_job;
+        end else begin
+            cfg_job_en[cm_job] <= 1'b0;
+        end
+    end
+    default:  // W_RESP: wait for the response to be taken
+        if (b_hs)
+            w_state <= W_IDLE;
+    endcase
+
+    if (rst) begin
+        w_state <= W_IDLE;
+        aw_full <= 1'b0;
+        w_full <= 1'b0;
+        s_axil_awready <= 1'b0;
+        s_axil_wready <= 1'b0;
+        s_axil_bvalid <= 1'b0;
+        s_axil_bresp <= RESP_OKAY;
+        mem_we <= 1'b0;
+        job_clear <= 1'b0;
+        job_clear_idx <= {JI_W{1'b0}};
+        clr_cnt <= 1'b0;
+        status_code <= WS_COMMIT_OK;
+        status_job <= {JI_W{1'b0}};
+        cfg_dev_mac <= {WS_RESET_DEV_MAC_HI[15:0], WS_RESET_DEV_MAC_LO};
+        cfg_dev_ip <= WS_RESET_DEV_IP;
+        cfg_dev_udp <= WS_RESET_DEV_UDP_PORT[15:0];
+        for (wp = 0; wp < N_PORTS; wp = wp + 1)
+            cfg_bypass[wp*PORT_W +: PORT_W] <= bypass_reset(wp);
+        cfg_job_en <= {MAX_JOBS{1'b0}};
+        cfg_job_id <= {MAX_JOBS*16{1'b0}};
+        cfg_job_workers <= {MAX_JOBS*WC_W{1'b0}};
+        cfg_job_slots <= {MAX_JOBS*SL_W{1'b0}};
+        cfg_job_base <= {MAX_JOBS*SL_W{1'b0}};
+        cfg_job_maxcount <= {MAX_JOBS*CN_W{1'b0}};
+        st_id <= {MAX_JOBS*16{1'b0}};
+        st_wk <= {MAX_JOBS*16{1'b0}};
+        st_sl <= {MAX_JOBS*16{1'b0}};
+        st_base <= {MAX_JOBS*16{1'b0}};
+        st_mc <= {MAX_JOBS*16{1'b0}};
+        mem_ok <= {N_MEM{1'b0}};
+    end
+end
+
+// ---- member table RAMs ------------------------------------------------------------------------
+localparam [1:0] R_IDLE = 2'd0, R_FETCH = 2'd1, R_DATA = 2'd2, R_RESP = 2'd3;
+
+reg  [1:0]        r_state;
+reg  [15:0]       rd_addr;
+reg  [M_BITS-1:0] mem_rq;     // member entry for an AXI read
+
+wire [DEC_W-1:0] rdec = decode(rd_addr);
+/* verilator lint_off UNUSEDSIGNAL */  // the index field is as wide as the widest table needs
+wire [15:0] rdec_idx = rdec[8 +: 16];
+/* verilator lint_on UNUSEDSIGNAL */
+wire [MA_W-1:0] rdec_mem = rdec_idx[MA_W-1:0];
+wire [CI_W-1:0] rdec_cnt = rdec_idx[CI_W-1:0];
+
+integer mb;
+always @(posedge clk) begin
+    if (mem_we) begin
+        for (mb = 0; mb < M_BITS/8; mb = mb + 1) begin
+            if (mem_wbe[mb]) begin
+                mem_a[mem_wi][mb*8 +: 8] <= mem_wd[mb*8 +: 8];
+                mem_b[mem_wi][mb*8 +: 8] <= mem_wd[mb*8 +: 8];
+                mem_r[mem_wi][mb*8 +: 8] <= mem_wd[mb*8 +: 8];
+            end
+        end
+    end
+    mem_rda_data <= member(mem_a[mem_rda_addr]);
+    mem_rdb_data <= member(mem_b[mem_rdb_addr]);
+    if (r_state == R_FETCH)
+        mem_rq <= mem_r[rdec_mem];
+end
+
+// ---- counters ---------------------------------------------------------------------------------
+reg  [N_PORTS-1:0]    sq_rx, sq_tx, sq_ovs;
+reg  [N_PORTS*16-1:0] sq_rx_len, sq_tx_len;
+reg                   sq_acc, sq_res, sq_rsd, sq_byp, sq_da, sq_db;
+reg  [RS_W-1:0]       sq_da_r, sq_db_r;
+
+always @(posedge clk) begin
+    sq_rx <= stat_rx;
+    sq_tx <= stat_tx;
+    sq_ovs <= stat_oversize;
+    sq_rx_len <= stat_rx_len;
+    sq_tx_len <= stat_tx_len;
+    sq_acc <= stat_accepted;
+    sq_res <= stat_result;
+    sq_rsd <= stat_resend;
+    sq_byp <= stat_bypass;
+    sq_da <= stat_drop_a;
+    sq_da_r <= stat_drop_a_reason;
+    sq_db <= stat_drop_b;
+    sq_db_r <= stat_drop_b_reason;
+    if (rst) begin
+        sq_rx <= {N_PORTS{1'b0}};
+        sq_tx <= {N_PORTS{1'b0}};
+        sq_ovs <= {N_PORTS{1'b0}};
+        sq_acc <= 1'b0;
+        sq_res <= 1'b0;
+        sq_rsd <= 1'b0;
+        sq_byp <= 1'b0;
+        sq_da <= 1'b0;
+        sq_db <= 1'b0;
+    end
+end
+
+// increment of every counter this cycle, counter i at [i*INC_W +: INC_W]
+reg  [N_CNT*INC_W-1:0] inc;
+reg  [INC_W-1:0]       inc_ovs;
+integer ip, ir;
+always @(*) begin
+    inc = {N_CNT*INC_W{1'b0}};
+    inc_ovs = {INC_W{1'b0}};
+    for (ip = 0; ip < N_PORTS; ip = ip + 1) begin
+        inc[(ip*PC_PER + C_RXF)*INC_W +: INC_W] = {{(INC_W-1){1'b0}}, sq_rx[ip]};
+        inc[(ip*PC_PER + C_RXB)*INC_W +: INC_W] = sq_rx[ip] ? {1'b0, sq_rx_len[ip*16 +: 16]} : {INC_W{1'b0}};
+        inc[(ip*PC_PER + C_TXF)*INC_W +: INC_W] = {{(INC_W-1){1'b0}}, sq_tx[ip]};
+        inc[(ip*PC_PER + C_TXB)*INC_W +: INC_W] = sq_tx[ip] ? {1'b0, sq_tx_len[ip*16 +: 16]} : {INC_W{1'b0}};
+        inc_ovs = inc_ovs + {{(INC_W-1){1'b0}}, sq_ovs[ip]};
+    end
+    inc[C_ACC*INC_W +: INC_W] = {{(INC_W-1){1'b0}}, sq_acc};
+    inc[C_RES*INC_W +: INC_W] = {{(INC_W-1){1'b0}}, sq_res};
+    inc[C_RSD*INC_W +: INC_W] = {{(INC_W-1){1'b0}}, sq_rsd};
+    inc[C_BYP*INC_W +: INC_W] = {{(INC_W-1){1'b0}}, sq_byp};
+    inc[C_OVS*INC_W +: INC_W] = inc_ovs;
+    for (ir = 1; ir <= WS_N_DROPS; ir = ir + 1)
+        inc[(C_DROP1 + ir - 1)*INC_W +: INC_W] =
+            {{(INC_W-1){1'b0}}, sq_da && {{(32-RS_W){1'b0}}, sq_da_r} == ir} +
+            {{(INC_W-1){1'b0}}, sq_db && {{(32-RS_W){1'b0}}, sq_db_r} == ir};
+end
+
+reg  [N_CNT*64-1:0] cnt;      // counter i at [i*64 +: 64]
+reg  [63:0]         cnt_q;    // counter for an AXI read
+
+genvar gc;
+generate
+    for (gc = 0; gc < N_CNT; gc = gc + 1) begin : g_cnt
+        always @(posedge clk) begin
+            if (rst || clr_cnt)
+                cnt[gc*64 +: 64] <= 64'd0;
+            else
+                cnt[gc*64 +: 64] <= cnt[gc*64 +: 64] + {{(64-INC_W){1'b0}}, inc[gc*INC_W +: INC_W]};
+        end
+    end
+endgenerate
+
+always @(posedge clk) begin
+    if (r_state == R_FETCH)
+        cnt_q <= cnt[rdec_cnt*64 +: 64];
+end
+
+// ---- AXI4-Lite read channel -------------------------------------------------------------------
+// R_IDLE: arready; R_FETCH: decode, RAM and counter read; R_DATA: rdata; R_RESP: rvalid.
+reg  [4:0]      rq_kind;
+/* verilator lint_off UNUSEDSIGNAL */  // the index field is as wide as the widest table needs
+reg  [15:0]     rq_idx;
+/* verilator lint_on UNUSEDSIGNAL */
+reg  [7:0]      rq_off;
+reg  [31:0]     hi_latch;     // HI word of the counter whose LO was read last
+reg  [CI_W-1:0] hi_idx;
+reg             hi_ok;
+
+wire [JI_W-1:0]   rq_job  = rq_idx[JI_W-1:0];
+wire [PORT_W-1:0] rq_port = rq_idx[PORT_W-1:0];
+wire [CI_W-1:0]   rq_cnt  = rq_idx[CI_W-1:0];
+
+reg  [31:0] rd_val;
+always @(*) begin
+    rd_val = 32'd0;
+    case (rq_kind)
+    K_ID:       rd_val = WS_ID_VALUE;
+    K_PWIDTH:   rd_val = P_WIDTH;
+    K_PPORTS:   rd_val = P_PORTS;
+    K_PJOBS:    rd_val = P_JOBS;
+    K_PWORKERS: rd_val = P_WORKERS;
+    K_PPOOL:    rd_val = P_POOL;
+    K_PCOUNT:   rd_val = P_COUNT;
+    K_CTRL:     rd_val = 32'd0;
+    K_STATUS: begin
+        rd_val[WS_STATUS_CODE_LSB +: 8] = status_code;
+        rd_val[WS_STATUS_JOB_LSB +: JI_W] = status_job;
+    end
+    K_MAC_HI:   rd_val = {16'd0, cfg_dev_mac[47:32]};
+    K_MAC_LO:   rd_val = cfg_dev_mac[31:0];
+    K_IP:       rd_val = cfg_dev_ip;
+    K_UDP:      rd_val = {16'd0, cfg_dev_udp};
+    K_BYPASS:   rd_val[WS_BYPASS_EGRESS_LSB +: PORT_W] = cfg_bypass[rq_port*PORT_W +: PORT_W];
+    K_JOB:
+        if ({8'd0, rq_off} == WS_REG_JOB_ID_OFF)
+            rd_val = {16'd0, st_id[rq_job*16 +: 16]};
+        else if ({8'd0, rq_off} == WS_REG_JOB_WORKERS_OFF)
+            rd_val = {16'd0, st_wk[rq_job*16 +: 16]};
+        else if ({8'd0, rq_off} == WS_REG_JOB_SLOTS_OFF)
+            rd_val = {16'd0, st_sl[rq_job*16 +: 16]};
+        else if ({8'd0, rq_off} == WS_REG_JOB_SLOT_BASE_OFF)
+            rd_val = {16'd0, st_base[rq_job*16 +: 16]};
+        else if ({8'd0, rq_off} == WS_REG_JOB_MAX_COUNT_OFF)
+            rd_val = {16'd0, st_mc[rq_job*16 +: 16]};
+        else
+            rd_val[WS_JOB_CTRL_ENABLE_LSB] = cfg_job_en[rq_job];
+    K_MEMBER:   rd_val = mem_rq[rq_off[3:2]*32 +: 32] & member_mask(rq_off[3:2]);
+    K_CNT:
+        if (!rq_off[2])
+            rd_val = cnt_q[31:0];
+        else if (hi_ok && hi_idx == rq_cnt)
+            rd_val = hi_latch;
+        else
+            rd_val = cnt_q[63:32];
+    default:    rd_val = 32'd0;
+    endcase
+end
+
+always @(posedge clk) begin
+    case (r_state)
+    R_IDLE:
+        if (s_axil_arvalid && s_axil_arready) begin
+            rd_addr <= s_axil_araddr;
+            s_axil_arready <= 1'b0;
+            r_state <= R_FETCH;
+        end else begin
+            s_axil_arready <= 1'b1;
+        end
+    R_FETCH: begin
+        rq_kind <= rdec[DEC_W-1 -: 5];
+        rq_idx <= rdec_idx;
+        rq_off <= rdec[7:0];
+        r_state <= R_DATA;
+    end
+    R_DATA: begin
+        s_axil_rdata <= rd_val;
+        s_axil_rresp <= rq_kind == K_NONE ? RESP_SLVERR : RESP_OKAY;
+        s_axil_rvalid <= 1'b1;
+        if (rq_kind == K_CNT && !rq_off[2]) begin
+            hi_latch <= cnt_q[63:32];
+            hi_idx <= rq_cnt;
+            hi_ok <= 1'b1;
+        end else if (rq_kind == K_CNT && hi_idx == rq_cnt) begin
+            hi_ok <= 1'b0;            // the latched HI word is read once
+        end
+        r_state <= R_RESP;
+    end
+    default:  // R_RESP
+        if (s_axil_rready) begin
+            s_axil_rvalid <= 1'b0;
+            s_axil_arready <= 1'b1;
+            r_state <= R_IDLE;
+        end
+    endcase
+    if (rst) begin
+        r_state <= R_IDLE;
+        s_axil_arready <= 1'b0;
+        s_axil_rvalid <= 1'b0;
+        s_axil_rresp <= RESP_OKAY;
+        s_axil_rdata <= 32'd0;
+        hi_ok <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall

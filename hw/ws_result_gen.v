@@ -1,0 +1,519 @@
+// ws_result_gen - turns round commands into RESULT frames: header from the command, the device configuration and the member table; elements from the result RAM.
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// One command sends one round to the ranks rank_lo..rank_hi (inclusive, in order), one RESULT
+// frame per rank (docs/protocol.md section 7, byte-identical to host/wire.c ws_build).
+//
+// Pipeline (one frame enters the prep pipeline per cycle, one beat leaves per cycle):
+//   cmd skid --> C0 rank iterator --> P1 (member table address, command partial sums)
+//            --> P2 (member data; add member words) --> P3 (fold, complement, assemble header)
+//            --> descriptor FIFO (4 frames) --> S0 beat issue (result RAM address)
+//            --> A --> B (RAM data; header lanes / byte-swapped element lanes, tkeep mask)
+//            --> output FIFO (3 beats) + m_axis output register.
+// Both FIFOs are credit-controlled (a frame/beat is issued only when its place downstream is
+// reserved) because neither RAM can be stalled. Latency: cmd_valid && cmd_ready in cycle t
+// gives the first beat on m_axis in cycle t+8 when the pipeline is empty. cfg_dev_* are
+// sampled per frame (at P1); the result rows of a set must not change while it is being sent.
+// stat_result/stat_resend pulse the cycle after the last beat of a frame is accepted.
+//
+// MAC addresses are 48-bit numbers whose bits [47:40] are the first byte on the wire; IPv4
+// addresses and ports are numbers in host order (10.0.0.1 = 32'h0a000001).
+// A command with cmd_rank_lo > cmd_rank_hi is accepted and sends nothing. cmd_count must be
+// 1..MAX_COUNT. A member port >= N_PORTS gives an all-zero tuser destination.
+
+module ws_result_gen #(
+    parameter integer DATA_WIDTH  = 256,  // stream width in bits: a power of 2, 64..2048
+    parameter integer N_PORTS     = 4,    // device ports: tuser one-hot width, member port range
+    parameter integer MAX_JOBS    = 8,    // jobs of the member table
+    parameter integer MAX_WORKERS = 64,   // ranks per job of the member table
+    parameter integer POOL_SLOTS  = 64,   // slots of the pool, two sets each
+    parameter integer MAX_COUNT   = 256,  // most elements in one frame
+    // derived, not to be overridden
+    localparam integer BYTES       = DATA_WIDTH / 8,
+    localparam integer Q_W         = $clog2(2 * POOL_SLOTS),
+    localparam integer JI_W        = MAX_JOBS > 1 ? $clog2(MAX_JOBS) : 1,
+    localparam integer WK_W        = MAX_WORKERS > 1 ? $clog2(MAX_WORKERS) : 1,
+    localparam integer CN_W        = $clog2(MAX_COUNT + 1),
+    localparam integer PORT_W      = N_PORTS > 1 ? $clog2(N_PORTS) : 1,
+    localparam integer MEM_AW      = MAX_JOBS * MAX_WORKERS > 1 ? $clog2(MAX_JOBS * MAX_WORKERS) : 1,
+    localparam integer MEM_DW      = PORT_W + 16 + 32 + 48,
+    localparam integer PAY_BEAT0   = 64 / BYTES,
+    localparam integer FRAME_BEATS = (64 + 4 * MAX_COUNT + BYTES - 1) / BYTES,
+    localparam integer PAY_BEATS   = FRAME_BEATS - PAY_BEAT0,
+    localparam integer RES_AW      = $clog2(2 * POOL_SLOTS * PAY_BEATS),
+    localparam integer TUSER_WIDTH = 16 + 2 * N_PORTS
+) (
+    input  wire                   clk,
+    input  wire                   rst,
+
+    // commands: one per round to send
+    input  wire                   cmd_valid,
+    output reg                    cmd_ready,
+    input  wire [Q_W-1:0]         cmd_q,        // set index 2*pool_slot + SET
+    input  wire [JI_W-1:0]        cmd_job_idx,  // job table index (member table row block)
+    input  wire [15:0]            cmd_job_id,
+    input  wire [15:0]            cmd_slot,     // job-relative slot
+    input  wire [31:0]            cmd_offset,
+    input  wire [31:0]            cmd_tensor,
+    input  wire [CN_W-1:0]        cmd_count,    // 1..MAX_COUNT
+    input  wire [1:0]             cmd_ecn,
+    input  wire [15:0]            cmd_csum,     // folded ones-complement sum of the elements' 16-bit words
+    input  wire [WK_W-1:0]        cmd_rank_lo,
+    input  wire [WK_W-1:0]        cmd_rank_hi,
+    input  wire                   cmd_retx,
+
+    // device configuration
+    input  wire [47:0]            cfg_dev_mac,
+    input  wire [31:0]            cfg_dev_ip,
+    input  wire [15:0]            cfg_dev_udp,
+
+    // member table, registered read: data the cycle after the address
+    output reg  [MEM_AW-1:0]      mem_rd_addr,  // job_idx*MAX_WORKERS + rank
+    input  wire [MEM_DW-1:0]      mem_rd_data,  // {port, udp[15:0], ip[31:0], mac[47:0]}
+
+    // result RAM, registered read: row q*PAY_BEATS + k = frame beat PAY_BEAT0 + k
+    output reg  [RES_AW-1:0]      res_rd_addr,
+    input  wire [DATA_WIDTH-1:0]  res_rd_data,  // lane l at [l*32 +: 32], host order
+
+    // RESULT frames
+    output reg  [DATA_WIDTH-1:0]  m_axis_tdata,
+    output reg  [BYTES-1:0]       m_axis_tkeep,
+    output reg                    m_axis_tvalid,
+    input  wire                   m_axis_tready,
+    output reg                    m_axis_tlast,
+    output reg  [TUSER_WIDTH-1:0] m_axis_tuser,  // {dst one-hot, src one-hot = 0, length}
+
+    output reg                    stat_result,  // pulse per RESULT sent with RETX clear
+    output reg                    stat_resend   // pulse per RESULT sent with RETX set
+);
+
+localparam integer LANES     = DATA_WIDTH / 32;
+localparam integer BSH       = $clog2(BYTES);
+localparam integer HDR_BEATS = (64 + BYTES - 1) / BYTES;  // beats holding header bytes
+localparam integer NB_W      = FRAME_BEATS > 1 ? $clog2(FRAME_BEATS) : 1;
+localparam integer SUM_W     = 22;                        // unfolded checksum sums (< 2^21)
+localparam integer CMD_W     = Q_W + JI_W + 16 + 16 + 32 + 32 + CN_W + 2 + 16 + 2 * WK_W + 1;
+localparam integer DESC_W    = 512 + TUSER_WIDTH + NB_W + RES_AW + 1;
+localparam integer DESC_DEPTH = 4;                        // frames prepared ahead (credit)
+localparam integer OB_DEPTH  = 3;                         // beats behind the output register
+localparam integer OB_W      = DATA_WIDTH + BYTES + 1 + TUSER_WIDTH + 1;
+
+// ---------------------------------------------------------------- parameter checks
+generate
+    if (DATA_WIDTH < 64 || DATA_WIDTH > 2048 || (DATA_WIDTH & (DATA_WIDTH - 1)) != 0) begin : g_bad_width
+`ifdef VERILATOR
+        $error("ws_result_gen: DATA_WIDTH=%0d must be a power of 2 from 64 to 2048", DATA_WIDTH);
+`else
+        ws_result_gen_ERROR_DATA_WIDTH_must_be_a_power_of_2_from_64_to_2048 u_error ();
+`endif
+    end
+    if (MAX_COUNT < 1 || MAX_COUNT > 16367) begin : g_bad_count
+`ifdef VERILATOR
+        $error("ws_result_gen: MAX_COUNT=%0d must be 1..16367 (frame length fits 16 bits)", MAX_COUNT);
+`else
+        ws_result_gen_ERROR_MAX_COUNT_must_be_1_to_16367 u_error ();
+`endif
+    end
+    if (N_PORTS < 1 || MAX_JOBS < 1 || POOL_SLOTS < 1 || MAX_WORKERS < 1 || MAX_WORKERS > 65536) begin : g_bad_sizes
+`ifdef VERILATOR
+        $error("ws_result_gen: N_PORTS, MAX_JOBS, POOL_SLOTS must be >= 1, MAX_WORKERS 1..65536");
+`else
+        ws_result_gen_ERROR_N_PORTS_MAX_JOBS_POOL_SLOTS_MAX_WORKERS_out_of_range u_error ();
+`endif
+    end
+endgenerate
+
+// Ones-complement fold of an unfolded sum (same result as host/wire.c fold()).
+function [15:0] csum_fold(input [SUM_W-1:0] s);
+    reg [16:0] f1;
+    begin
+        f1 = 17'(s[15:0]) + 17'(s[SUM_W-1:16]);
+        csum_fold = f1[15:0] + 16'(f1[16]);
+    end
+endfunction
+
+// ---------------------------------------------------------------- command skid buffer, C0
+wire [CMD_W-1:0] cmd_in = {cmd_q, cmd_job_idx, cmd_job_id, cmd_slot, cmd_offset, cmd_tensor,
+                           cmd_count, cmd_ecn, cmd_csum, cmd_rank_hi, cmd_retx, cmd_rank_lo};
+reg  [CMD_W-1:0] skid_cmd;
+reg              skid_valid;
+reg  [CMD_W-WK_W-1:0] c0_cmd;                  // the command but rank_lo (c0_rank runs from it)
+reg              c0_valid;
+reg  [WK_W-1:0]  c0_rank;
+
+wire [Q_W-1:0]   c0_q;
+wire [JI_W-1:0]  c0_job_idx;
+wire [15:0]      c0_job_id, c0_slot, c0_csum;
+wire [31:0]      c0_offset, c0_tensor;
+wire [CN_W-1:0]  c0_count;
+wire [1:0]       c0_ecn;
+wire [WK_W-1:0]  c0_hi;
+wire             c0_retx;
+assign {c0_q, c0_job_idx, c0_job_id, c0_slot, c0_offset, c0_tensor, c0_count, c0_ecn, c0_csum,
+        c0_hi, c0_retx} = c0_cmd;
+
+wire             prep_can;                     // a place in the descriptor FIFO is free
+wire             cmd_fire   = cmd_valid && cmd_ready;
+wire             c0_issue   = c0_valid && prep_can;
+wire             c0_done    = c0_issue && c0_rank == c0_hi;
+wire             c0_free    = !c0_valid || c0_done;
+wire [CMD_W-1:0] c0_next    = skid_valid ? skid_cmd : cmd_in;
+wire             c0_load    = c0_free && (skid_valid || cmd_fire);
+wire [WK_W-1:0]  next_lo    = c0_next[WK_W-1:0];
+wire [WK_W-1:0]  next_hi    = c0_next[WK_W+1 +: WK_W];
+wire             skid_valid_n = skid_valid ? !c0_free : (cmd_fire && !c0_free);
+
+always @(posedge clk) begin
+    if (c0_load) begin
+        c0_cmd  <= c0_next[CMD_W-1:WK_W];
+        c0_rank <= next_lo;
+    end else if (c0_issue) begin
+        c0_rank <= c0_rank + 1'b1;
+    end
+    if (cmd_fire && !c0_free)
+        skid_cmd <= cmd_in;
+
+    if (c0_load)
+        c0_valid <= next_lo <= next_hi;
+    else if (c0_done)
+        c0_valid <= 1'b0;
+    skid_valid <= skid_valid_n;
+    cmd_ready  <= !skid_valid_n;
+
+    if (rst) begin
+        c0_valid   <= 1'b0;
+        skid_valid <= 1'b0;
+        cmd_ready  <= 1'b0;
+    end
+end
+
+// ---------------------------------------------------------------- P1: member address, command sums
+reg              p1_valid;
+reg  [Q_W-1:0]   p1_q;
+reg  [15:0]      p1_job_id, p1_slot, p1_csum;
+reg  [31:0]      p1_offset, p1_tensor;
+reg  [CN_W-1:0]  p1_count;
+reg  [1:0]       p1_ecn;
+reg  [WK_W-1:0]  p1_rank;
+reg              p1_retx;
+
+always @(posedge clk) begin
+    mem_rd_addr <= MEM_AW'(c0_job_idx) * MEM_AW'(MAX_WORKERS) + MEM_AW'(c0_rank);
+    p1_q      <= c0_q;
+    p1_job_id <= c0_job_id;
+    p1_slot   <= c0_slot;
+    p1_csum   <= c0_csum;
+    p1_offset <= c0_offset;
+    p1_tensor <= c0_tensor;
+    p1_count  <= c0_count;
+    p1_ecn    <= c0_ecn;
+    p1_rank   <= c0_rank;
+    p1_retx   <= c0_retx;
+    p1_valid  <= c0_issue;
+    if (rst)
+        p1_valid <= 1'b0;
+end
+
+// ---------------------------------------------------------------- P2: member data arrives
+reg              p2_valid;
+reg  [SUM_W-1:0] p2_ip_part, p2_udp_a, p2_udp_b;
+reg              p2_set;
+reg  [RES_AW-1:0] p2_row_base;
+reg  [15:0]      p2_job_id, p2_slot;
+reg  [31:0]      p2_offset, p2_tensor;
+reg  [CN_W-1:0]  p2_count;
+reg  [1:0]       p2_ecn;
+reg  [WK_W-1:0]  p2_rank;
+reg              p2_retx;
+reg  [47:0]      p2_dev_mac;
+reg  [31:0]      p2_dev_ip;
+reg  [15:0]      p2_dev_udp;
+
+// IPv4 header words without the member's: 0x4500|tos, total length 50+4c, id 0, 0x4000,
+// TTL/protocol 0x4011, source address.
+localparam [SUM_W-1:0] IP_CONST  = SUM_W'('h4500 + 'h4000 + 'h4011 + 50);
+// UDP: pseudo-header protocol 0x0011 and length 30+4c, UDP length 30+4c, agg ver_type/dtype
+// 0x1100; the count field adds c: 9c in all.
+localparam [SUM_W-1:0] UDP_CONST = SUM_W'('h0011 + 30 + 30 + 'h1100);
+
+always @(posedge clk) begin
+    p2_ip_part <= IP_CONST + SUM_W'(p1_ecn) + (SUM_W'(p1_count) << 2)
+                + SUM_W'(cfg_dev_ip[31:16]) + SUM_W'(cfg_dev_ip[15:0]);
+    p2_udp_a   <= UDP_CONST + (SUM_W'(p1_count) << 3) + SUM_W'(p1_count)
+                + SUM_W'({6'd0, p1_retx, p1_q[0], 8'd0}) + SUM_W'(p1_job_id)
+                + SUM_W'(p1_rank) + SUM_W'(p1_slot) + SUM_W'(p1_csum);
+    p2_udp_b   <= SUM_W'(cfg_dev_ip[31:16]) + SUM_W'(cfg_dev_ip[15:0]) + SUM_W'(cfg_dev_udp)
+                + SUM_W'(p1_offset[31:16]) + SUM_W'(p1_offset[15:0])
+                + SUM_W'(p1_tensor[31:16]) + SUM_W'(p1_tensor[15:0]);
+    p2_set      <= p1_q[0];
+    p2_row_base <= RES_AW'(p1_q) * RES_AW'(PAY_BEATS);
+    p2_job_id   <= p1_job_id;
+    p2_slot     <= p1_slot;
+    p2_offset   <= p1_offset;
+    p2_tensor   <= p1_tensor;
+    p2_count    <= p1_count;
+    p2_ecn      <= p1_ecn;
+    p2_rank     <= p1_rank;
+    p2_retx     <= p1_retx;
+    p2_dev_mac  <= cfg_dev_mac;
+    p2_dev_ip   <= cfg_dev_ip;
+    p2_dev_udp  <= cfg_dev_udp;
+    p2_valid    <= p1_valid;
+    if (rst)
+        p2_valid <= 1'b0;
+end
+
+// ---------------------------------------------------------------- P3: full sums, member fields
+wire [47:0]       mem_mac  = mem_rd_data[47:0];
+wire [31:0]       mem_ip   = mem_rd_data[79:48];
+wire [15:0]       mem_udp  = mem_rd_data[95:80];
+wire [PORT_W-1:0] mem_port = mem_rd_data[96 +: PORT_W];
+
+reg              p3_valid;
+reg  [SUM_W-1:0] p3_ip_sum, p3_udp_sum;
+reg              p3_set;
+reg  [RES_AW-1:0] p3_row_base;
+reg  [15:0]      p3_job_id, p3_slot;
+reg  [31:0]      p3_offset, p3_tensor;
+reg  [CN_W-1:0]  p3_count;
+reg  [1:0]       p3_ecn;
+reg  [WK_W-1:0]  p3_rank;
+reg              p3_retx;
+reg  [47:0]      p3_dev_mac, p3_mem_mac;
+reg  [31:0]      p3_dev_ip, p3_mem_ip;
+reg  [15:0]      p3_dev_udp, p3_mem_udp;
+reg  [N_PORTS-1:0] p3_dst;
+
+always @(posedge clk) begin
+    p3_ip_sum   <= p2_ip_part + SUM_W'(mem_ip[31:16]) + SUM_W'(mem_ip[15:0]);
+    p3_udp_sum  <= p2_udp_a + p2_udp_b + SUM_W'(mem_ip[31:16]) + SUM_W'(mem_ip[15:0])
+                 + SUM_W'(mem_udp);
+    p3_set      <= p2_set;
+    p3_row_base <= p2_row_base;
+    p3_job_id   <= p2_job_id;
+    p3_slot     <= p2_slot;
+    p3_offset   <= p2_offset;
+    p3_tensor   <= p2_tensor;
+    p3_count    <= p2_count;
+    p3_ecn      <= p2_ecn;
+    p3_rank     <= p2_rank;
+    p3_retx     <= p2_retx;
+    p3_dev_mac  <= p2_dev_mac;
+    p3_dev_ip   <= p2_dev_ip;
+    p3_dev_udp  <= p2_dev_udp;
+    p3_mem_mac  <= mem_mac;
+    p3_mem_ip   <= mem_ip;
+    p3_mem_udp  <= mem_udp;
+    p3_dst      <= N_PORTS'(1) << mem_port;
+    p3_valid    <= p2_valid;
+    if (rst)
+        p3_valid <= 1'b0;
+end
+
+// The frame header, assembled big-endian in this one place: byte 0 is [511:504].
+wire [15:0] p3_len     = 16'd64 + (16'(p3_count) << 2);
+wire [15:0] p3_ip_csum = ~csum_fold(p3_ip_sum);
+wire [15:0] p3_udp_c   = ~csum_fold(p3_udp_sum);
+wire [15:0] p3_udp_csum = p3_udp_c == 16'd0 ? 16'hffff : p3_udp_c;
+wire [511:0] p3_hdr_be = {
+    p3_mem_mac, p3_dev_mac, 16'h0800,                                   // Ethernet
+    8'h45, {6'd0, p3_ecn}, p3_len - 16'd14, 16'h0000, 16'h4000,         // IPv4
+    8'd64, 8'd17, p3_ip_csum, p3_dev_ip, p3_mem_ip,
+    p3_dev_udp, p3_mem_udp, p3_len - 16'd34, p3_udp_csum,               // UDP
+    8'h11, 8'h00, {6'd0, p3_retx, p3_set}, 8'h00,                      // agg: RESULT v1, flags
+    p3_job_id, 16'(p3_rank), p3_slot, 16'(p3_count), p3_offset, p3_tensor, 16'h0000};
+wire [511:0] p3_hdr;  // byte k at [k*8 +: 8]
+genvar gk;
+generate
+    for (gk = 0; gk < 64; gk = gk + 1) begin : g_hdr_byte
+        assign p3_hdr[gk*8 +: 8] = p3_hdr_be[(63-gk)*8 +: 8];
+    end
+endgenerate
+wire [TUSER_WIDTH-1:0] p3_tuser = {p3_dst, {N_PORTS{1'b0}}, p3_len};
+wire [NB_W-1:0]        p3_nb_m1 = NB_W'((p3_len - 16'd1) >> BSH);
+
+// ---------------------------------------------------------------- descriptor FIFO
+reg  [DESC_W-1:0] desc_mem [0:DESC_DEPTH-1];
+reg  [2:0]        desc_wr_ptr, desc_rd_ptr;  // with wrap bit
+reg  [2:0]        desc_occ;                  // frames in P1..P3 and in the FIFO
+wire              s0_pop;
+
+always @(posedge clk) begin
+    if (p3_valid)
+        desc_mem[desc_wr_ptr[1:0]] <= {p3_hdr, p3_tuser, p3_nb_m1, p3_row_base, p3_retx};
+    if (p3_valid)
+        desc_wr_ptr <= desc_wr_ptr + 3'd1;
+    if (s0_pop)
+        desc_rd_ptr <= desc_rd_ptr + 3'd1;
+    desc_occ <= desc_occ + {2'd0, c0_issue} - {2'd0, s0_pop};
+    if (rst) begin
+        desc_wr_ptr <= 3'd0;
+        desc_rd_ptr <= 3'd0;
+        desc_occ    <= 3'd0;
+    end
+end
+
+assign prep_can = desc_occ != 3'(DESC_DEPTH) || s0_pop;
+
+wire [511:0]             head_hdr;
+wire [TUSER_WIDTH-1:0]   head_tuser;
+wire [NB_W-1:0]          head_nb_m1;
+wire [RES_AW-1:0]        head_row_base;
+wire                     head_retx;
+assign {head_hdr, head_tuser, head_nb_m1, head_row_base, head_retx} = desc_mem[desc_rd_ptr[1:0]];
+
+// ---------------------------------------------------------------- S0: beat issue
+reg  [NB_W-1:0] s0_beat;
+reg  [2:0]      out_occ;          // beats in A, B, the output FIFO and the output register
+wire            desc_nonempty = desc_wr_ptr != desc_rd_ptr;
+wire            s0_issue = desc_nonempty && out_occ != 3'(OB_DEPTH + 1);
+wire            s0_last  = s0_beat == head_nb_m1;
+assign s0_pop = s0_issue && s0_last;
+
+// Row of the result RAM for this beat (beats before PAY_BEAT0 are header only).
+wire [NB_W-1:0] s0_row;
+generate
+    if (PAY_BEAT0 == 0) begin : g_row0
+        assign s0_row = s0_beat;
+    end else begin : g_row
+        assign s0_row = s0_beat >= NB_W'(PAY_BEAT0) ? s0_beat - NB_W'(PAY_BEAT0) : {NB_W{1'b0}};
+    end
+endgenerate
+
+// Header words of the beat: the header padded to whole beats, and which lanes it covers.
+wire [HDR_BEATS*DATA_WIDTH-1:0] hdr_pad;
+wire [HDR_BEATS*LANES-1:0]      hmask_pad;
+genvar gw;
+generate
+    for (gw = 0; gw < HDR_BEATS * LANES; gw = gw + 1) begin : g_hdr_lane
+        if (gw < 16) begin : g_in
+            assign hdr_pad[gw*32 +: 32] = head_hdr[gw*32 +: 32];
+            assign hmask_pad[gw] = 1'b1;
+        end else begin : g_out
+            assign hdr_pad[gw*32 +: 32] = 32'd0;
+            assign hmask_pad[gw] = 1'b0;
+        end
+    end
+endgenerate
+
+reg  [DATA_WIDTH-1:0] s0_hdr;
+reg  [LANES-1:0]      s0_hmask;
+reg  [BYTES-1:0]      s0_keep;
+integer i;
+always @* begin
+    s0_hdr   = {DATA_WIDTH{1'b0}};
+    s0_hmask = {LANES{1'b0}};
+    for (i = 0; i < HDR_BEATS; i = i + 1) begin
+        if (s0_beat == NB_W'(i)) begin
+            s0_hdr   = hdr_pad[i*DATA_WIDTH +: DATA_WIDTH];
+            s0_hmask = hmask_pad[i*LANES +: LANES];
+        end
+    end
+    // last beat: the length modulo BYTES bytes, all when 0
+    s0_keep = {BYTES{1'b1}};
+    if (s0_last && head_tuser[BSH-1:0] != {BSH{1'b0}})
+        s0_keep = ~({BYTES{1'b1}} << head_tuser[BSH-1:0]);
+end
+
+reg                   a_valid, a_last, a_retx;
+reg  [DATA_WIDTH-1:0] a_hdr;
+reg  [LANES-1:0]      a_hmask;
+reg  [BYTES-1:0]      a_keep;
+reg  [TUSER_WIDTH-1:0] a_tuser;
+
+always @(posedge clk) begin
+    res_rd_addr <= head_row_base + RES_AW'(s0_row);
+    a_hdr   <= s0_hdr;
+    a_hmask <= s0_hmask;
+    a_keep  <= s0_keep;
+    a_last  <= s0_last;
+    a_tuser <= head_tuser;
+    a_retx  <= head_retx;
+    a_valid <= s0_issue;
+    if (s0_issue)
+        s0_beat <= s0_last ? {NB_W{1'b0}} : s0_beat + 1'b1;
+    if (rst) begin
+        a_valid <= 1'b0;
+        s0_beat <= {NB_W{1'b0}};
+    end
+end
+
+// ---------------------------------------------------------------- B: RAM data, beat assembly
+reg                   b_valid, b_last, b_retx;
+reg  [DATA_WIDTH-1:0] b_hdr;
+reg  [LANES-1:0]      b_hmask;
+reg  [BYTES-1:0]      b_keep;
+reg  [TUSER_WIDTH-1:0] b_tuser;
+
+always @(posedge clk) begin
+    b_hdr   <= a_hdr;
+    b_hmask <= a_hmask;
+    b_keep  <= a_keep;
+    b_last  <= a_last;
+    b_tuser <= a_tuser;
+    b_retx  <= a_retx;
+    b_valid <= a_valid;
+    if (rst)
+        b_valid <= 1'b0;
+end
+
+// Element lanes go out big-endian; bytes past the frame are zero.
+reg  [DATA_WIDTH-1:0] b_data;
+integer l, k;
+always @* begin
+    for (l = 0; l < LANES; l = l + 1) begin
+        if (b_hmask[l])
+            b_data[l*32 +: 32] = b_hdr[l*32 +: 32];
+        else
+            b_data[l*32 +: 32] = {res_rd_data[l*32 +: 8], res_rd_data[l*32+8 +: 8],
+                                  res_rd_data[l*32+16 +: 8], res_rd_data[l*32+24 +: 8]};
+    end
+    for (k = 0; k < BYTES; k = k + 1)
+        if (!b_keep[k])
+            b_data[k*8 +: 8] = 8'd0;
+end
+wire [OB_W-1:0] b_beat = {b_data, b_keep, b_last, b_tuser, b_retx};
+
+// ---------------------------------------------------------------- output FIFO and register
+reg  [OB_W-1:0] ob_mem [0:OB_DEPTH-1];
+reg  [1:0]      ob_wr, ob_rd, ob_cnt;
+reg             out_retx;
+wire            out_pop   = m_axis_tvalid && m_axis_tready;
+wire            out_load  = !m_axis_tvalid || m_axis_tready;
+wire            ob_nonempty = ob_cnt != 2'd0;
+wire            ob_take   = out_load && ob_nonempty;
+wire            ob_bypass = out_load && !ob_nonempty && b_valid;
+wire            ob_push   = b_valid && !ob_bypass;
+
+always @(posedge clk) begin
+    if (out_load) begin
+        {m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tuser, out_retx} <=
+            ob_nonempty ? ob_mem[ob_rd] : b_beat;
+        m_axis_tvalid <= ob_nonempty || b_valid;
+    end
+    if (ob_push)
+        ob_mem[ob_wr] <= b_beat;
+    if (ob_push)
+        ob_wr <= ob_wr == 2'(OB_DEPTH - 1) ? 2'd0 : ob_wr + 2'd1;
+    if (ob_take)
+        ob_rd <= ob_rd == 2'(OB_DEPTH - 1) ? 2'd0 : ob_rd + 2'd1;
+    ob_cnt  <= ob_cnt + {1'b0, ob_push} - {1'b0, ob_take};
+    out_occ <= out_occ + {2'd0, s0_issue} - {2'd0, out_pop};
+    stat_result <= out_pop && m_axis_tlast && !out_retx;
+    stat_resend <= out_pop && m_axis_tlast && out_retx;
+    if (rst) begin
+        m_axis_tvalid <= 1'b0;
+        ob_wr   <= 2'd0;
+        ob_rd   <= 2'd0;
+        ob_cnt  <= 2'd0;
+        out_occ <= 3'd0;
+        stat_result <= 1'b0;
+        stat_resend <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall

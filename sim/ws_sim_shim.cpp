@@ -1,0 +1,243 @@
+// ws_sim_shim.cpp - the only C++ of wiresum: the Verilated models of wiresum_top behind the C
+// functions of ws_sim_shim.h. One template stamps the models built in (WS_SIM_HAVE_<width>).
+#include "ws_sim_shim.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+#ifdef WS_SIM_HAVE_256
+#include "Vws256.h"
+#endif
+#ifdef WS_SIM_HAVE_512
+#include "Vws512.h"
+#endif
+#ifdef WS_SIM_HAVE_1024
+#include "Vws1024.h"
+#endif
+
+namespace {
+
+// A port as 32-bit words: scalars (CData, SData, IData, QData) and VlWide<N>.
+template <class T> unsigned words_of(const T &) { return sizeof(T) > 4 ? 2 : 1; }
+template <std::size_t N> unsigned words_of(const VlWide<N> &) { return N; }
+
+template <class T> void put(T &v, const uint32_t *w)
+{
+    if constexpr (sizeof(T) > 4)
+        v = static_cast<T>(w[0] | static_cast<uint64_t>(w[1]) << 32);
+    else
+        v = static_cast<T>(w[0]);
+}
+template <std::size_t N> void put(VlWide<N> &v, const uint32_t *w)
+{
+    for (std::size_t i = 0; i < N; i++)
+        v[i] = w[i];
+}
+
+template <class T> void take(const T &v, uint32_t *w)
+{
+    w[0] = static_cast<uint32_t>(v);
+    if constexpr (sizeof(T) > 4)
+        w[1] = static_cast<uint32_t>(static_cast<uint64_t>(v) >> 32);
+}
+template <std::size_t N> void take(const VlWide<N> &v, uint32_t *w)
+{
+    for (std::size_t i = 0; i < N; i++)
+        w[i] = v[i];
+}
+
+} // namespace
+
+struct ws_shim {
+    virtual ~ws_shim() = default;
+    virtual const char *model() const = 0;
+    virtual unsigned words(ws_shim_port p) const = 0;
+    virtual int set(ws_shim_port p, const uint32_t *w) = 0;
+    virtual int get(ws_shim_port p, uint32_t *w) const = 0;
+    virtual void eval() = 0;
+    // The context, made the calling thread's: Verilator's runtime ($finish, $stop, messages)
+    // acts on Verilated::threadContextp(), which is otherwise the last context created.
+    virtual VerilatedContext &context() const = 0;
+    virtual void trace(VerilatedFstC *fst) = 0;
+    std::unique_ptr<VerilatedFstC> fst; // closed by the derived destructor, before the model goes
+};
+
+namespace {
+
+template <class M> struct shim final : ws_shim {
+    std::unique_ptr<VerilatedContext> ctx;
+    std::unique_ptr<M> top;
+    const char *name;
+
+    explicit shim(const char *model_name) : ctx(new VerilatedContext), name(model_name)
+    {
+        ctx->traceEverOn(true);     // before time 0; costs nothing until a trace is opened
+        ctx->fatalOnError(false);   // $stop and assertion errors end the run, not the process
+        top.reset(new M(ctx.get(), "TOP"));
+    }
+    ~shim() override
+    {
+        context();
+        if (fst)
+            fst->close();
+        fst.reset();
+        top->final();
+        top.reset();
+        ctx.reset();
+        Verilated::threadContextp(nullptr); // not left pointing at a dead context
+    }
+
+    // Calls f(port) with the model's member for p; false for a bad p.
+    template <class F> bool with(ws_shim_port p, F f) const
+    {
+        switch (p) {
+#define WS_SHIM_CASE_(e, port, in)                                                                 \
+    case WS_SHIM_##e:                                                                              \
+        f(top->port, in);                                                                          \
+        return true;
+            WS_SHIM_PORTS(WS_SHIM_CASE_)
+#undef WS_SHIM_CASE_
+        default:
+            return false;
+        }
+    }
+
+    const char *model() const override { return name; }
+    unsigned words(ws_shim_port p) const override
+    {
+        unsigned n = 0;
+        with(p, [&](const auto &v, int) { n = words_of(v); });
+        return n;
+    }
+    int set(ws_shim_port p, const uint32_t *w) override
+    {
+        int rc = -1;
+        with(p, [&](auto &v, int in) {
+            if (in) {
+                put(v, w);
+                rc = 0;
+            }
+        });
+        return rc;
+    }
+    int get(ws_shim_port p, uint32_t *w) const override
+    {
+        return with(p, [&](const auto &v, int) { take(v, w); }) ? 0 : -1;
+    }
+    void eval() override
+    {
+        context();
+        top->eval();
+    }
+    VerilatedContext &context() const override
+    {
+        Verilated::threadContextp(ctx.get());
+        return *ctx;
+    }
+    void trace(VerilatedFstC *f) override { top->trace(f, 99); }
+};
+
+struct entry {
+    unsigned width;
+    ws_shim *(*make)();
+};
+
+template <class M> ws_shim *make_shim(const char *name) { return new shim<M>(name); }
+
+#define WS_SHIM_ENTRY_(w)                                                                          \
+    { w, [] { return make_shim<Vws##w>("Vws" #w); } }
+
+const entry models[] = {
+#ifdef WS_SIM_HAVE_256
+    WS_SHIM_ENTRY_(256),
+#endif
+#ifdef WS_SIM_HAVE_512
+    WS_SHIM_ENTRY_(512),
+#endif
+#ifdef WS_SIM_HAVE_1024
+    WS_SHIM_ENTRY_(1024),
+#endif
+    {0, nullptr},
+};
+
+} // namespace
+
+extern "C" {
+
+size_t ws_shim_widths(unsigned *widths, size_t max)
+{
+    size_t n = 0;
+    for (const entry *e = models; e->make; e++, n++)
+        if (n < max)
+            widths[n] = e->width;
+    return n;
+}
+
+ws_shim *ws_shim_new(unsigned data_width)
+{
+    for (const entry *e = models; e->make; e++) {
+        if (e->width == data_width) {
+            try {
+                return e->make();
+            } catch (...) { // std::bad_alloc
+                return nullptr;
+            }
+        }
+    }
+    return nullptr;
+}
+
+void ws_shim_free(ws_shim *m) { delete m; }
+
+const char *ws_shim_model(const ws_shim *m) { return m->model(); }
+unsigned ws_shim_words(const ws_shim *m, ws_shim_port p) { return m->words(p); }
+int ws_shim_set(ws_shim *m, ws_shim_port p, const uint32_t *w) { return m->set(p, w); }
+int ws_shim_get(const ws_shim *m, ws_shim_port p, uint32_t *w) { return m->get(p, w); }
+void ws_shim_eval(ws_shim *m) { m->eval(); }
+void ws_shim_time_inc(ws_shim *m, uint64_t units) { m->context().timeInc(units); }
+uint64_t ws_shim_time(const ws_shim *m) { return m->context().time(); }
+int ws_shim_time_precision(const ws_shim *m) { return m->context().timeprecision(); }
+int ws_shim_got_finish(const ws_shim *m)
+{
+    VerilatedContext &c = m->context();
+    return c.gotError() ? 2 : c.gotFinish() ? 1 : 0;
+}
+
+int ws_shim_trace_open(ws_shim *m, const char *path)
+{
+    if (m->fst)
+        return -1;
+    m->context();
+    try {
+        std::unique_ptr<VerilatedFstC> f(new VerilatedFstC);
+        m->trace(f.get());
+        f->open(path);
+        if (!f->isOpen())
+            return -1;
+        m->fst = std::move(f);
+        return 0;
+    } catch (...) {
+        return -1;
+    }
+}
+
+void ws_shim_trace_dump(ws_shim *m)
+{
+    if (m->fst)
+        m->fst->dump(m->context().time());
+}
+
+void ws_shim_trace_close(ws_shim *m)
+{
+    if (m->fst) {
+        m->context();
+        m->fst->close();
+        m->fst.reset();
+    }
+}
+
+} // extern "C"

@@ -1,0 +1,3 @@
+hw/ws_skid.v
+hw/ws_egress_arbiter.v
+tests/hw/tb_ws_egress_arbiter.v

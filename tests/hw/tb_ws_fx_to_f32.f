@@ -1,0 +1,3 @@
+hw/ws_f32_to_fx.v
+hw/ws_fx_to_f32.v
+tests/hw/tb_ws_fx_to_f32.v

@@ -1,0 +1,2 @@
+hw/ws_result_gen.v
+tests/hw/tb_ws_result_gen.v

@@ -1,0 +1,3 @@
+hw/ws_fifo.v
+hw/ws_rx_port.v
+tests/hw/tb_ws_rx_port.v

@@ -1,0 +1,40 @@
+#!/bin/sh
+# run_hw.sh - the RTL stage testbenches of tests/hw under Icarus, the quick set for `make test`
+# (`make hwtest` runs the full scripts: both simulators, more seeds and shapes). Vectors come
+# from the C tools (expected values from host/xsum.c and host/wire.c). Appends
+# "hw <run> <passed> <failed>" lines to build/results.txt.
+set -u
+results=build/results.txt
+vec=build/hw/vectors
+mkdir -p "$vec"
+rc=0
+
+tb() { # NAME TB ARGS...: one Icarus run
+    name=$1; shift
+    if sh tests/hw/run_tb.sh "$@" > "build/hw/$name.log" 2>&1; then
+        echo "ok   hw $name"; echo "hw $name 1 0" >> "$results"
+    else
+        tail -n 15 "build/hw/$name.log"; echo "FAIL hw $name"; echo "hw $name 0 1" >> "$results"; rc=1
+    fi
+}
+
+mkdir -p build/hw
+build/tests/tool_acc_lane_vectors --units "$vec/q_units.hex" 1000 21 > /dev/null &&
+    tb fx-to-f32 tb_ws_fx_to_f32 icarus -GVEC_FILE=\""$vec/q_units.hex"\" -GPIPELINE=3
+build/tests/tool_acc_lane_vectors "$vec/q_ops.hex" "$vec/q_exp.hex" 8000 22 > /dev/null &&
+    tb acc-lane tb_ws_acc_lane icarus -GOPS_FILE=\""$vec/q_ops.hex"\" -GEXP_FILE=\""$vec/q_exp.hex"\"
+for w in 256 512 1024; do
+    d=build/hw/vectors/result_gen_w${w}_c256
+    mkdir -p "$d"
+    build/tests/tool_result_gen_vectors "$w" "$d" 80 3 256 > /dev/null &&
+        tb "result-gen-$w" tb_ws_result_gen icarus -GDATA_WIDTH="$w"
+done
+tb regs tb_ws_regs icarus
+for w in 256 1024; do
+    tb "rx-port-$w" tb_ws_rx_port icarus -GDATA_WIDTH="$w"
+    tb "input-arbiter-$w" tb_ws_input_arbiter icarus -GDATA_WIDTH="$w"
+    tb "egress-arbiter-$w" tb_ws_egress_arbiter icarus -GDATA_WIDTH="$w"
+done
+tb fifo tb_ws_fifo icarus
+tb skid tb_ws_skid icarus
+exit $rc
