@@ -206,6 +206,7 @@ wire [1:0]            cmd_ecn;
 wire [WK_W-1:0]       cmd_rank_lo, cmd_rank_hi;
 wire [RA_W-1:0]       res_rd_addr;
 wire [DATA_WIDTH-1:0] res_rd_data;
+wire                  res_frame_done;
 
 ws_engine #(
     .DATA_WIDTH(DATA_WIDTH), .MAX_JOBS(MAX_JOBS),
@@ -219,7 +220,7 @@ ws_engine #(
     .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_q(cmd_q), .cmd_job_idx(cmd_job_idx),
     .cmd_job_id(cmd_job_id), .cmd_slot(cmd_slot), .cmd_offset(cmd_offset), .cmd_tensor(cmd_tensor),
     .cmd_count(cmd_count), .cmd_ecn(cmd_ecn), .cmd_csum(cmd_csum), .cmd_rank_lo(cmd_rank_lo),
-    .cmd_rank_hi(cmd_rank_hi), .cmd_retx(cmd_retx),
+    .cmd_rank_hi(cmd_rank_hi), .cmd_retx(cmd_retx), .frame_done(res_frame_done),
     .res_rd_addr(res_rd_addr), .res_rd_data(res_rd_data),
     .stat_accepted(stat_accepted), .stat_drop(stat_edrop), .stat_drop_reason(stat_edrop_reason)
 );
@@ -243,7 +244,7 @@ ws_result_gen #(
     .res_rd_addr(res_rd_addr), .res_rd_data(res_rd_data),
     .m_axis_tdata(res_tdata), .m_axis_tkeep(res_tkeep), .m_axis_tvalid(res_tvalid),
     .m_axis_tready(res_tready), .m_axis_tlast(res_tlast), .m_axis_tuser(res_tuser),
-    .stat_result(stat_result), .stat_resend(stat_resend)
+    .stat_result(stat_result), .stat_resend(stat_resend), .frame_done(res_frame_done)
 );
 
 // ---- egress: per port, bypass frames and results, round-robin ----------------------------

@@ -51,6 +51,7 @@ module ws_engine #(
     output wire [WK_W-1:0]          cmd_rank_lo,
     output wire [WK_W-1:0]          cmd_rank_hi,
     output wire                     cmd_retx,
+    input  wire                     frame_done,   // the result generator has read a frame's rows
 
     // result RAM read port (registered: data the cycle after the address)
     input  wire [RA_W-1:0]          res_rd_addr,
@@ -376,8 +377,61 @@ ws_fifo #(.WIDTH(PC_W), .DEPTH(PD_DEPTH)) pending_fifo (
     .count(pd_count)
 );
 
-// take a frame only while every queue can take its entry
-assign s_agg_tready = pd_s_ready && cq_s_ready && pd_count < PD_DEPTH - 2 && dq_s_ready;
+// ---------------------------------------------------------------------------------------
+// Guard of the result RAM: the rows (and checksum) of a set must not change while a command
+// for that set still has frames to read. A frame that would open a new round in such a set
+// waits. The commands are tracked in order, each with the number of frames it sends.
+
+localparam IF_N = 32;                       // commands tracked (pending FIFO + result generator)
+localparam IF_W = $clog2(IF_N);
+reg  [IF_N-1:0]   if_valid;
+reg  [Q_W-1:0]    if_q      [0:IF_N-1];
+reg  [WC_W-1:0]   if_frames [0:IF_N-1];
+reg  [IF_W-1:0]   if_wr, if_rd;
+reg  [IF_W:0]     if_count;
+wire              if_push = judge && (d_resend || d_last);
+wire [WC_W-1:0]   if_push_frames = d_resend ? {{(WC_W-1){1'b0}}, 1'b1} : h_workers;
+wire              if_pop  = frame_done && if_valid[if_rd] && if_frames[if_rd] == {{(WC_W-1){1'b0}}, 1'b1};
+
+reg if_hit;  // a tracked command reads set h_q
+integer e;
+always @(*) begin
+    if_hit = 1'b0;
+    for (e = 0; e < IF_N; e = e + 1)
+        if (if_valid[e] && if_q[e] == h_q)
+            if_hit = 1'b1;
+end
+
+always @(posedge clk) begin
+    if (rst) begin
+        if_valid <= {IF_N{1'b0}};
+        if_wr <= {IF_W{1'b0}};
+        if_rd <= {IF_W{1'b0}};
+        if_count <= {(IF_W+1){1'b0}};
+    end else begin
+        if (if_push) begin
+            if_valid[if_wr] <= 1'b1;
+            if_q[if_wr] <= h_q;
+            if_frames[if_wr] <= if_push_frames;
+            if_wr <= if_wr + 1'b1;
+        end
+        if (frame_done) begin
+            if (if_pop) begin
+                if_valid[if_rd] <= 1'b0;
+                if_rd <= if_rd + 1'b1;
+            end else begin
+                if_frames[if_rd] <= if_frames[if_rd] - 1'b1;
+            end
+        end
+        if_count <= if_count + {{IF_W{1'b0}}, if_push} - {{IF_W{1'b0}}, if_pop};
+    end
+end
+
+wire hazard = in_first && s_agg_tvalid && d_new && if_hit;
+
+// take a frame only while every queue can take its entry, and not into a set still being read
+assign s_agg_tready = pd_s_ready && cq_s_ready && pd_count < PD_DEPTH - 2 && dq_s_ready &&
+                      if_count < IF_N - 2 && !hazard;
 
 wire p_resend = pd_m_data[PC_W-1];
 wire [Q_W-1:0] p_q = pd_m_data[PC_W-2 -: Q_W];

@@ -86,7 +86,9 @@ module ws_result_gen #(
     output reg  [TUSER_WIDTH-1:0] m_axis_tuser,  // {dst one-hot, src one-hot = 0, length}
 
     output reg                    stat_result,  // pulse per RESULT sent with RETX clear
-    output reg                    stat_resend   // pulse per RESULT sent with RETX set
+    output reg                    stat_resend,  // pulse per RESULT sent with RETX set
+    output reg                    frame_done    // pulse per frame whose last result-RAM row has been read:
+                                                // from then on its rows may change (ws_engine's guard)
 );
 
 localparam integer LANES     = DATA_WIDTH / 32;
@@ -503,6 +505,7 @@ always @(posedge clk) begin
     out_occ <= out_occ + {2'd0, s0_issue} - {2'd0, out_pop};
     stat_result <= out_pop && m_axis_tlast && !out_retx;
     stat_resend <= out_pop && m_axis_tlast && out_retx;
+    frame_done  <= s0_pop;
     if (rst) begin
         m_axis_tvalid <= 1'b0;
         ob_wr   <= 2'd0;
@@ -511,6 +514,7 @@ always @(posedge clk) begin
         out_occ <= 3'd0;
         stat_result <= 1'b0;
         stat_resend <= 1'b0;
+        frame_done  <= 1'b0;
     end
 end
 

@@ -1,7 +1,9 @@
 #!/bin/sh
 # demo.sh WIRESUM - the main job on its built-in default: a 4-worker all-reduce of
 # 1M elements with loss, duplicates, malformed and bypass frames, through the
-# software reference, then every member's tensor checked against the exact sum.
+# software reference and through the RTL (Verilator model), every output frame of the
+# RTL compared with the reference's, and every member's tensor checked against the
+# exact sum.
 set -eu
 ws=$1
 dir=build/demo
@@ -14,4 +16,8 @@ echo "== wiresum ref: the software reference of the device"
 "$ws" ref "$dir"
 echo "== wiresum check: every member's reassembled tensor against the exact sum"
 "$ws" check "$dir"
+echo "== wiresum sim: the same trace through the RTL at 256 bits, compared frame by frame"
+"$ws" sim "$dir"
+echo "== wiresum check --prefix out: the RTL's results against the exact sums"
+"$ws" check --prefix out "$dir"
 echo "demo: trace and outputs in $dir (open the pcaps with wireshark or tshark)"
