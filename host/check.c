@@ -121,14 +121,6 @@ static tensor_t *find_tensor(checker *c, uint16_t job, uint32_t tensor)
     return NULL;
 }
 
-static int is_result(const checker *c, const uint8_t *f, size_t len)
-{
-    return len >= WS_OFF_ELEMS && ws_get16(f + 12) == WS_ETHERTYPE_IPV4 && f[WS_OFF_IP] == 0x45 &&
-           f[WS_OFF_IP + 9] == WS_IPPROTO_UDP && ws_get32(f + WS_OFF_IP + 12) == c->cfg.ip &&
-           ws_get16(f + WS_OFF_UDP) == c->cfg.udp_port &&
-           f[WS_OFF_AGG] == (WS_VERSION << 4 | WS_TYPE_RESULT);
-}
-
 /* Returns 0 when the frame is right, 1 after reporting what is wrong. */
 static int check_result(checker *c, const ws_pkt *p)
 {
@@ -195,7 +187,7 @@ int ws_check(const char *dir, const char *prefix, ws_check_stats *st, FILE *log,
     ws_pkt p;
     int r = 0;
     while (rc == 0 && (r = ws_trace_next(in, &p, err, errlen)) == 1) {
-        if (is_result(&c, p.data, p.len))
+        if (ws_is_result(p.data, p.len, c.cfg.ip, c.cfg.udp_port))
             check_result(&c, &p);
         else
             st->other++;

@@ -263,8 +263,7 @@ static void on_output(void *ctx, unsigned egress, const uint8_t *f, size_t len)
 {
     gen *g = ctx;
     (void)egress;
-    if (len < WS_OFF_ELEMS || ws_get16(f + 12) != WS_ETHERTYPE_IPV4 ||
-        ws_get32(f + WS_OFF_IP + 12) != g->cfg.ip || f[WS_OFF_AGG] != (WS_VERSION << 4 | WS_TYPE_RESULT))
+    if (!ws_is_result(f, len, g->cfg.ip, g->cfg.udp_port))
         return;
     ws_hdr h;
     ws_parse(f, &h);

@@ -94,10 +94,7 @@ static void ref_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
 
 static int is_result(const ws_config *cfg, const frame *f)
 {
-    return f->len >= WS_OFF_ELEMS && ws_get16(f->data + 12) == WS_ETHERTYPE_IPV4 &&
-           ws_get32(f->data + WS_OFF_IP + 12) == cfg->ip &&
-           ws_get16(f->data + WS_OFF_UDP) == cfg->udp_port &&
-           f->data[WS_OFF_AGG] == (WS_VERSION << 4 | WS_TYPE_RESULT);
+    return ws_is_result(f->data, f->len, cfg->ip, cfg->udp_port);
 }
 
 /* ---- comparison ------------------------------------------------------------------------- */

@@ -174,6 +174,14 @@ void ws_parse(const uint8_t *f, ws_hdr *h)
     h->tensor = ws_get32(a + 16);
 }
 
+int ws_is_result(const uint8_t *f, size_t len, uint32_t dev_ip, uint16_t dev_port)
+{
+    return len >= WS_OFF_ELEMS && ws_get16(f + 12) == WS_ETHERTYPE_IPV4 && f[WS_OFF_IP] == 0x45 &&
+           f[WS_OFF_IP + 9] == WS_IPPROTO_UDP && ws_get32(f + WS_OFF_IP + 12) == dev_ip &&
+           ws_get16(f + WS_OFF_UDP) == dev_port &&
+           f[WS_OFF_AGG] == (WS_VERSION << 4 | WS_TYPE_RESULT);
+}
+
 ws_class ws_classify(const uint8_t *f, size_t len, uint32_t dev_ip, uint16_t dev_port)
 {
     if (len < WS_OFF_IP + WS_IPV4_LEN || ws_get16(f + 12) != WS_ETHERTYPE_IPV4)

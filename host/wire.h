@@ -99,6 +99,11 @@ void ws_fix_checksums(uint8_t *f, size_t len);
 void ws_parse(const uint8_t *f, ws_hdr *h);
 static inline uint32_t ws_elem(const uint8_t *f, unsigned i) { return ws_get32(f + WS_OFF_ELEMS + 4 * i); }
 
+/* A RESULT sent by the device with address dev_ip and port dev_port: IPv4 without options,
+ * UDP from (dev_ip, dev_port), aggregation header version 1 type RESULT, at least 64 bytes.
+ * Nothing else of the frame is checked. */
+int ws_is_result(const uint8_t *f, size_t len, uint32_t dev_ip, uint16_t dev_port);
+
 typedef enum { WS_CLASS_BYPASS = 0, WS_CLASS_AGG = 1 } ws_class;
 
 /* Bypass or aggregation (docs/protocol.md, "Classification"): aggregation when

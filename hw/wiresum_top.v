@@ -70,7 +70,9 @@ localparam Q_W     = $clog2(2 * POOL_SLOTS);
 localparam PAY_BEAT0 = 64 / BYTES;
 localparam PAY_BEATS = (64 + 4*MAX_COUNT + BYTES - 1) / BYTES - PAY_BEAT0;
 localparam RA_W    = $clog2(2 * POOL_SLOTS * PAY_BEATS);
-localparam HDR_W   = JI_W + 16 + PS_W + 16 + 1 + WK_W + CN_W + 32 + 32 + 2 + WC_W;
+/* verilator lint_off UNUSEDPARAM */  // the top needs only HDR_W of the sideband layout
+`include "ws_agg_hdr.vh"
+/* verilator lint_on UNUSEDPARAM */
 localparam FIFO_BYTES = 1 << $clog2(2 * MAX_FRAME);
 
 // ---- configuration and counters ----------------------------------------------------------

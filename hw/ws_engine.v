@@ -79,19 +79,7 @@ localparam RDEPTH    = Q_N * PAY_BEATS;
 localparam RA_W      = $clog2(RDEPTH);
 localparam BT_W      = $clog2(PAY_BEATS + PAY_BEAT0 + 1);
 
-// header sideband layout: the same as ws_parser's m_agg_hdr
-localparam H_JOBIDX  = 0;
-localparam H_JOBID   = H_JOBIDX + JI_W;
-localparam H_PSLOT   = H_JOBID + 16;
-localparam H_SLOT    = H_PSLOT + PS_W;
-localparam H_SET     = H_SLOT + 16;
-localparam H_WORKER  = H_SET + 1;
-localparam H_COUNT   = H_WORKER + WK_W;
-localparam H_OFFSET  = H_COUNT + CN_W;
-localparam H_TENSOR  = H_OFFSET + 32;
-localparam H_ECN     = H_TENSOR + 32;
-localparam H_WORKERS = H_ECN + 2;
-localparam HDR_W     = H_WORKERS + WC_W;
+`include "ws_agg_hdr.vh"  // H_* positions of the header sideband, HDR_W
 
 localparam [3:0] R_MISMATCH = 4'd11, R_EARLY = 4'd12, R_DUPLICATE = 4'd13;
 

@@ -82,19 +82,7 @@ localparam MA_W      = $clog2(MAX_JOBS * MAX_WORKERS);
 localparam HDR_BEATS = (64 + BYTES - 1) / BYTES;
 localparam HB_W      = HDR_BEATS > 1 ? $clog2(HDR_BEATS) : 1;
 
-// Header sideband of an aggregation frame, m_agg_hdr:
-localparam H_JOBIDX  = 0;                       // job index in the table
-localparam H_JOBID   = H_JOBIDX + JI_W;         // job id
-localparam H_PSLOT   = H_JOBID + 16;            // pool slot = slot_base + slot
-localparam H_SLOT    = H_PSLOT + PS_W;          // job-relative slot
-localparam H_SET     = H_SLOT + 16;             // SET flag
-localparam H_WORKER  = H_SET + 1;               // sender's rank
-localparam H_COUNT   = H_WORKER + WK_W;         // elements
-localparam H_OFFSET  = H_COUNT + CN_W;          // round offset
-localparam H_TENSOR  = H_OFFSET + 32;           // round tensor
-localparam H_ECN     = H_TENSOR + 32;           // IPv4 ECN bits
-localparam H_WORKERS = H_ECN + 2;               // workers of the job
-localparam HDR_W     = H_WORKERS + WC_W;
+`include "ws_agg_hdr.vh"  // H_* positions of the header sideband, HDR_W
 
 // verdicts
 localparam [1:0] V_BYPASS = 2'd0, V_AGG = 2'd1, V_DROP = 2'd2;
