@@ -148,12 +148,15 @@ sim: $(if $(WS_HAVE_TOP),$(BUILD)/libwssim.a $(WS_SIM_LIBS),sim-none)
 
 # `make lint`: Verilator -Wall on the top in every WS_LINT configuration must print nothing.
 lint: $(if $(WS_HAVE_TOP),,sim-none)
-	@rc=0; for c in $(WS_LINT); do \
-	  out=$$($(VERILATOR) --lint-only -Wall -f $(WS_TOP_F) --top-module wiresum_top \
-	    -GDATA_WIDTH=$${c%:*} -GMAX_COUNT=$${c#*:} 2>&1); \
-	  if [ -n "$$out" ]; then echo "lint: DATA_WIDTH=$${c%:*} MAX_COUNT=$${c#*:}:"; \
-	    printf '%s\n' "$$out"; rc=1; fi; \
-	done; if [ -d $(BUILD) ]; then echo "lint $$((1 - rc)) $$rc" >> $(BUILD)/results.txt; fi; exit $$rc
+	@mkdir -p $(BUILD)/lint; rc=0; \
+	for c in $(WS_LINT); do \
+	  ( $(VERILATOR) --lint-only -Wall -f $(WS_TOP_F) --top-module wiresum_top \
+	      -GDATA_WIDTH=$${c%:*} -GMAX_COUNT=$${c#*:} > $(BUILD)/lint/$$c.log 2>&1 ) & \
+	done; wait; \
+	for c in $(WS_LINT); do \
+	  if [ -s $(BUILD)/lint/$$c.log ]; then echo "lint: DATA_WIDTH=$${c%:*} MAX_COUNT=$${c#*:}:"; \
+	    cat $(BUILD)/lint/$$c.log; rc=1; fi; \
+	done; echo "lint $$((1 - rc)) $$rc" >> $(BUILD)/results.txt; exit $$rc
 
 .PHONY: sim-none
 sim-none:
