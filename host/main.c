@@ -345,6 +345,8 @@ static const char usage_sim[] =
     "compared with the reference's. Exit 0 only if everything matches.\n"
     "\n"
     "  --width W        DATA_WIDTH of the model: 256 (default), 512 or 1024\n"
+    "  --sim SIM        verilator (default) or icarus: the same RTL and comparison under\n"
+    "                   Icarus Verilog (build/icarus, `make icarus`), much slower\n"
     "  --idle PCT       ingress idle insertion, percent of cycles (default 0)\n"
     "  --backpressure PCT  egress tready low, percent of cycles (default 0)\n"
     "  --seed N         seed of the idle and backpressure patterns (default 1)\n"
@@ -359,7 +361,8 @@ static int cmd_sim(int argc, char **argv)
         {"width", 1, 0, 'w'},      {"idle", 1, 0, 'i'},      {"backpressure", 1, 0, 'b'},
         {"seed", 1, 0, 's'},       {"clock", 1, 0, 'c'},     {"trace", 1, 0, 't'},
         {"trace-from", 1, 0, 'F'}, {"trace-to", 1, 0, 'T'},  {"max-cycles", 1, 0, 'm'},
-        {"quiet", 0, 0, 'q'},      {"help", 0, 0, 'h'},      {0, 0, 0, 0}};
+        {"sim", 1, 0, 'S'},        {"quiet", 0, 0, 'q'},     {"help", 0, 0, 'h'},
+        {0, 0, 0, 0}};
     ws_simrun_opts o;
     ws_simrun_defaults(&o);
     int c, bad = 0;
@@ -370,6 +373,16 @@ static int cmd_sim(int argc, char **argv)
             bad = parse_uint("--width", optarg, 256, 1024, &o.width);
             if (!bad && o.width != 256 && o.width != 512 && o.width != 1024) {
                 fprintf(stderr, "wiresum: --width %s: expected 256, 512 or 1024\n", optarg);
+                bad = 1;
+            }
+            break;
+        case 'S':
+            if (strcmp(optarg, "icarus") == 0) {
+                o.icarus = 1;
+            } else if (strcmp(optarg, "verilator") == 0) {
+                o.icarus = 0;
+            } else {
+                fprintf(stderr, "wiresum: --sim %s: expected verilator or icarus\n", optarg);
                 bad = 1;
             }
             break;

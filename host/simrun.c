@@ -14,7 +14,8 @@
 #include "ws_dev.h"
 #include "ws_sim.h"
 
-#define QUIET_CYCLES 20000 /* the run ends once the model has sent nothing for this long */
+#define QUIET_CYCLES 20000 /* the run ends once the model has sent nothing for this long, */
+#define QUIET_ALL_IN 2000  /* or this long once every expected frame has come out */
 #define MAX_REPORTS 10
 
 void ws_simrun_defaults(ws_simrun_opts *o)
@@ -301,7 +302,8 @@ int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, si
     if (ws_config_load(&r.cfg, path, err, errlen))
         goto done;
     cmp.cfg = &r.cfg;
-    r.sim = ws_sim_new(o->width, err, errlen);
+    r.sim = ws_sim_new_engine(o->icarus ? WS_SIM_ICARUS : WS_SIM_VERILATOR, o->width, err,
+                              errlen);
     if (!r.sim)
         goto done;
     r.ports = ws_sim_ports(r.sim);
@@ -419,11 +421,13 @@ int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, si
     for (;;) {
         if (step(&r, 64))
             goto done;
-        int pending = 0;
-        for (unsigned p = 0; p < r.ports; p++)
+        int pending = 0, short_of = 0;
+        for (unsigned p = 0; p < r.ports; p++) {
             pending |= ws_sim_pending(r.sim, p) > 0;
+            short_of |= r.act[p].n < exp[p].n;
+        }
         uint64_t now = ws_sim_cycle(r.sim);
-        if (!pending && now - r.last_output_cycle > QUIET_CYCLES)
+        if (!pending && now - r.last_output_cycle > (short_of ? QUIET_CYCLES : QUIET_ALL_IN))
             break;
         if (now - start_cycle > limit) {
             snprintf(err, errlen, "model did not finish within %llu cycles",
@@ -470,10 +474,10 @@ int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, si
         exp_frames += exp[p].n, act_frames += r.act[p].n;
     if (!o->quiet || cmp.mismatches || bad_ctr) {
         fprintf(out,
-                "sim %s: width %u, %llu cycles (%.3f ms at %.0f MHz), %llu beats in "
+                "sim %s: %s, width %u, %llu cycles (%.3f ms at %.0f MHz), %llu beats in "
                 "(utilization %.3f), %llu beats out\n",
-                dir, o->width, (unsigned long long)cycles, (double)cycles * r.ns_per_cycle * 1e-6,
-                o->clock_mhz, (unsigned long long)ss.beats_in,
+                dir, ws_sim_engine_name(r.sim), o->width, (unsigned long long)cycles,
+                (double)cycles * r.ns_per_cycle * 1e-6, o->clock_mhz, (unsigned long long)ss.beats_in,
                 (double)ss.beats_in / (double)cycles, (unsigned long long)ss.beats_out);
         fprintf(out,
                 "  frames: %zu in, %llu out, %llu expected; %llu mismatches, %d counters differ; "

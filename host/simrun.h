@@ -14,6 +14,7 @@
 
 typedef struct {
     unsigned width;        /* DATA_WIDTH of the model: 256, 512 or 1024 */
+    int icarus;            /* 1: Icarus Verilog instead of the Verilator model */
     unsigned idle_pct;     /* ingress idle insertion, percent of cycles */
     unsigned bp_pct;       /* egress backpressure, percent of cycles */
     uint64_t seed;         /* of the stress patterns */

@@ -52,7 +52,8 @@ typedef struct {
 } axil_state;
 
 struct ws_sim {
-    ws_shim *m;
+    const ws_shim_ops *ops;
+    void *m;
     unsigned width, bytes, ports, tuser_w;
     unsigned data_words, keep_words, user_words; /* of the flattened multi-port buses */
     uint64_t half;  /* half a clock period in time units */
@@ -186,26 +187,26 @@ static void q_clear(fqueue *q)
 static void set_inputs(ws_sim *s)
 {
     uint32_t zero = 0;
-    ws_shim_set(s->m, WS_SHIM_RST, &s->rst);
-    ws_shim_set(s->m, WS_SHIM_S_TDATA, s->s_tdata);
-    ws_shim_set(s->m, WS_SHIM_S_TKEEP, s->s_tkeep);
-    ws_shim_set(s->m, WS_SHIM_S_TVALID, &s->s_tvalid);
-    ws_shim_set(s->m, WS_SHIM_S_TLAST, &s->s_tlast);
-    ws_shim_set(s->m, WS_SHIM_S_TUSER, s->s_tuser);
-    ws_shim_set(s->m, WS_SHIM_M_TREADY, &s->m_tready);
+    s->ops->set(s->m, WS_SHIM_RST, &s->rst);
+    s->ops->set(s->m, WS_SHIM_S_TDATA, s->s_tdata);
+    s->ops->set(s->m, WS_SHIM_S_TKEEP, s->s_tkeep);
+    s->ops->set(s->m, WS_SHIM_S_TVALID, &s->s_tvalid);
+    s->ops->set(s->m, WS_SHIM_S_TLAST, &s->s_tlast);
+    s->ops->set(s->m, WS_SHIM_S_TUSER, s->s_tuser);
+    s->ops->set(s->m, WS_SHIM_M_TREADY, &s->m_tready);
     uint32_t awv = (uint32_t)s->ax.aw, wv = (uint32_t)s->ax.w, arv = (uint32_t)s->ax.ar;
     uint32_t bready = (uint32_t)(s->ax.busy && s->ax.write);
     uint32_t rready = (uint32_t)(s->ax.busy && !s->ax.write);
     uint32_t strb = 0xFu;
-    ws_shim_set(s->m, WS_SHIM_AWADDR, &s->ax.addr);
-    ws_shim_set(s->m, WS_SHIM_AWVALID, &awv);
-    ws_shim_set(s->m, WS_SHIM_WDATA, &s->ax.data);
-    ws_shim_set(s->m, WS_SHIM_WSTRB, s->ax.busy ? &strb : &zero);
-    ws_shim_set(s->m, WS_SHIM_WVALID, &wv);
-    ws_shim_set(s->m, WS_SHIM_BREADY, &bready);
-    ws_shim_set(s->m, WS_SHIM_ARADDR, &s->ax.addr);
-    ws_shim_set(s->m, WS_SHIM_ARVALID, &arv);
-    ws_shim_set(s->m, WS_SHIM_RREADY, &rready);
+    s->ops->set(s->m, WS_SHIM_AWADDR, &s->ax.addr);
+    s->ops->set(s->m, WS_SHIM_AWVALID, &awv);
+    s->ops->set(s->m, WS_SHIM_WDATA, &s->ax.data);
+    s->ops->set(s->m, WS_SHIM_WSTRB, s->ax.busy ? &strb : &zero);
+    s->ops->set(s->m, WS_SHIM_WVALID, &wv);
+    s->ops->set(s->m, WS_SHIM_BREADY, &bready);
+    s->ops->set(s->m, WS_SHIM_ARADDR, &s->ax.addr);
+    s->ops->set(s->m, WS_SHIM_ARVALID, &arv);
+    s->ops->set(s->m, WS_SHIM_RREADY, &rready);
 }
 
 /* Put the next beat of port p's head frame on the bus. */
@@ -355,17 +356,17 @@ static void collect_beat(ws_sim *s, unsigned p)
 static uint32_t sample_egress(ws_sim *s)
 {
     uint32_t valid = 0;
-    ws_shim_get(s->m, WS_SHIM_M_TVALID, &valid);
+    s->ops->get(s->m, WS_SHIM_M_TVALID, &valid);
     valid &= s->ports == 32 ? 0xFFFFFFFFu : (1u << s->ports) - 1u;
     if (s->in_reset) {
         s->stalled = 0;
         return 0;
     }
     if (valid | s->stalled) {
-        ws_shim_get(s->m, WS_SHIM_M_TDATA, s->m_tdata);
-        ws_shim_get(s->m, WS_SHIM_M_TKEEP, s->m_tkeep);
-        ws_shim_get(s->m, WS_SHIM_M_TUSER, s->m_tuser);
-        ws_shim_get(s->m, WS_SHIM_M_TLAST, &s->m_tlast);
+        s->ops->get(s->m, WS_SHIM_M_TDATA, s->m_tdata);
+        s->ops->get(s->m, WS_SHIM_M_TKEEP, s->m_tkeep);
+        s->ops->get(s->m, WS_SHIM_M_TUSER, s->m_tuser);
+        s->ops->get(s->m, WS_SHIM_M_TLAST, &s->m_tlast);
     }
     for (unsigned p = 0; p < s->ports; p++) {
         if (!(s->stalled >> p & 1u))
@@ -399,25 +400,25 @@ static void sample_axil(ws_sim *s, int *aw, int *w, int *ar, int *b, int *r)
     *aw = *w = *ar = *b = *r = 0;
     if (!ax->busy || s->in_reset)
         return;
-    if (ax->aw && ws_shim_get(s->m, WS_SHIM_AWREADY, &v) == 0 && (v & 1u))
+    if (ax->aw && s->ops->get(s->m, WS_SHIM_AWREADY, &v) == 0 && (v & 1u))
         *aw = 1;
-    if (ax->w && ws_shim_get(s->m, WS_SHIM_WREADY, &v) == 0 && (v & 1u))
+    if (ax->w && s->ops->get(s->m, WS_SHIM_WREADY, &v) == 0 && (v & 1u))
         *w = 1;
-    if (ax->ar && ws_shim_get(s->m, WS_SHIM_ARREADY, &v) == 0 && (v & 1u))
+    if (ax->ar && s->ops->get(s->m, WS_SHIM_ARREADY, &v) == 0 && (v & 1u))
         *ar = 1;
-    if (ax->write && ws_shim_get(s->m, WS_SHIM_BVALID, &v) == 0 && (v & 1u)) {
+    if (ax->write && s->ops->get(s->m, WS_SHIM_BVALID, &v) == 0 && (v & 1u)) {
         *b = 1;
-        ws_shim_get(s->m, WS_SHIM_BRESP, &v);
+        s->ops->get(s->m, WS_SHIM_BRESP, &v);
         ax->resp = v & 3u;
         if (ax->aw || ax->w)
             sim_err(s, "register 0x%04x write: BVALID before the address and data handshakes at "
                        "cycle %llu", ax->addr, (unsigned long long)s->cycle + 1);
     }
-    if (!ax->write && ws_shim_get(s->m, WS_SHIM_RVALID, &v) == 0 && (v & 1u)) {
+    if (!ax->write && s->ops->get(s->m, WS_SHIM_RVALID, &v) == 0 && (v & 1u)) {
         *r = 1;
-        ws_shim_get(s->m, WS_SHIM_RRESP, &v);
+        s->ops->get(s->m, WS_SHIM_RRESP, &v);
         ax->resp = v & 3u;
-        ws_shim_get(s->m, WS_SHIM_RDATA, &ax->rdata);
+        s->ops->get(s->m, WS_SHIM_RDATA, &ax->rdata);
         if (ax->ar)
             sim_err(s, "register 0x%04x read: RVALID before the address handshake at cycle %llu",
                     ax->addr, (unsigned long long)s->cycle + 1);
@@ -431,10 +432,10 @@ static void trace_dump(ws_sim *s)
 {
     if (!s->tr_open || s->cycle < s->tr_from || (s->tr_to != 0 && s->cycle > s->tr_to))
         return;
-    uint64_t t = ws_shim_time(s->m);
+    uint64_t t = s->ops->time(s->m);
     if (s->tr_dumped && t <= s->tr_last)
         return;
-    ws_shim_trace_dump(s->m);
+    s->ops->trace_dump(s->m);
     s->tr_dumped = 1;
     s->tr_last = t;
 }
@@ -444,7 +445,7 @@ static void refresh_inputs(ws_sim *s)
 {
     drive_ingress(s, 0);
     set_inputs(s);
-    ws_shim_eval(s->m);
+    s->ops->eval(s->m);
 }
 
 static void clock_cycle(ws_sim *s)
@@ -454,16 +455,16 @@ static void clock_cycle(ws_sim *s)
     if (s->tr_open && s->tr_to && s->cycle >= s->tr_to)
         ws_sim_trace_close(s);
     uint32_t tready = 0;
-    ws_shim_get(s->m, WS_SHIM_S_TREADY, &tready);
+    s->ops->get(s->m, WS_SHIM_S_TREADY, &tready);
     uint32_t in_fire = s->in_reset ? 0 : s->s_tvalid & tready;
     uint32_t out_fire = sample_egress(s);
     int aw, w, ar, b, r;
     sample_axil(s, &aw, &w, &ar, &b, &r);
 
     uint32_t clk = 1;
-    ws_shim_time_inc(s->m, s->half);
-    ws_shim_set(s->m, WS_SHIM_CLK, &clk);
-    ws_shim_eval(s->m);
+    s->ops->time_inc(s->m, s->half);
+    s->ops->set(s->m, WS_SHIM_CLK, &clk);
+    s->ops->eval(s->m);
     s->cycle++;
     trace_dump(s);
 
@@ -482,8 +483,8 @@ static void clock_cycle(ws_sim *s)
     }
 
     clk = 0;
-    ws_shim_time_inc(s->m, s->half);
-    ws_shim_set(s->m, WS_SHIM_CLK, &clk);
+    s->ops->time_inc(s->m, s->half);
+    s->ops->set(s->m, WS_SHIM_CLK, &clk);
     drive_ingress(s, in_fire);
     unsigned bp = s->stress.backpressure_pct > 100 ? 100 : s->stress.backpressure_pct;
     s->m_tready = 0;
@@ -491,8 +492,8 @@ static void clock_cycle(ws_sim *s)
         if (!(bp && rnd_pct(s) < bp))
             s->m_tready |= 1u << p;
     set_inputs(s);
-    ws_shim_eval(s->m);
-    int fin = s->finished ? 0 : ws_shim_got_finish(s->m);
+    s->ops->eval(s->m);
+    int fin = s->finished ? 0 : s->ops->got_finish(s->m);
     if (fin) {
         s->finished = 1;
         sim_err(s, "the design %s at cycle %llu",
@@ -506,13 +507,23 @@ static void clock_cycle(ws_sim *s)
 
 size_t ws_sim_widths(unsigned *widths, size_t max)
 {
-    return ws_shim_widths(widths, max);
+    return ws_shim_verilator_widths(widths, max);
+}
+
+ws_sim *ws_sim_new(unsigned width, char *err, size_t errlen)
+{
+    return ws_sim_new_engine(WS_SIM_VERILATOR, width, err, errlen);
+}
+
+const char *ws_sim_engine_name(const ws_sim *s)
+{
+    return s->ops->engine;
 }
 
 static int check_ports(ws_sim *s, char *err, size_t errlen)
 {
-    const char *model = ws_shim_model(s->m);
-    unsigned dw = ws_shim_words(s->m, WS_SHIM_S_TDATA);
+    const char *model = s->ops->model(s->m);
+    unsigned dw = s->ops->words(s->m, WS_SHIM_S_TDATA);
     if (dw == 0 || (dw * 32u) % s->width != 0 || dw * 32u / s->width > WS_SIM_MAX_PORTS) {
         set_err(err, errlen, "%s: s_axis_tdata is %u words, not N_PORTS*DATA_WIDTH bits with "
                 "DATA_WIDTH %u and 1 <= N_PORTS <= %u", model, dw, s->width, WS_SIM_MAX_PORTS);
@@ -566,7 +577,7 @@ static int check_ports(ws_sim *s, char *err, size_t errlen)
                           : want[i].kind == 1 ? s->keep_words
                           : want[i].kind == 2 ? s->user_words
                                               : 1;
-        unsigned got = ws_shim_words(s->m, want[i].p);
+        unsigned got = s->ops->words(s->m, want[i].p);
         if (got != expect) {
             set_err(err, errlen, "%s: port %s is %u words of 32 bits, expected %u (N_PORTS %u, "
                     "DATA_WIDTH %u, TUSER_WIDTH 16+2*N_PORTS; docs/architecture.md section 5)",
@@ -577,36 +588,49 @@ static int check_ports(ws_sim *s, char *err, size_t errlen)
     return 0;
 }
 
-ws_sim *ws_sim_new(unsigned width, char *err, size_t errlen)
+ws_sim *ws_sim_new_engine(ws_sim_engine engine, unsigned width, char *err, size_t errlen)
 {
-    unsigned built[8];
-    size_t nb = ws_shim_widths(built, 8);
-    ws_shim *m = NULL;
-    for (size_t i = 0; i < nb && i < 8; i++)
-        if (built[i] == width)
-            m = ws_shim_new(width);
-    if (!m) {
+    const ws_shim_ops *ops;
+    void *m = NULL;
+    if (engine == WS_SIM_ICARUS) {
+        ops = &ws_shim_icarus;
+        if (width != 256 && width != 512 && width != 1024) {
+            set_err(err, errlen, "DATA_WIDTH %u: Icarus designs exist for 256, 512 and 1024", width);
+            return NULL;
+        }
+        m = ws_shim_icarus_new(width, err, errlen);
+        if (!m)
+            return NULL;
+    } else {
+        ops = &ws_shim_verilator;
+        unsigned built[8];
+        size_t nb = ws_shim_verilator_widths(built, 8);
         int found = 0;
         for (size_t i = 0; i < nb && i < 8; i++)
             found |= built[i] == width;
-        if (found) {
-            set_err(err, errlen, "DATA_WIDTH %u: out of memory creating the model", width);
-        } else {
-            char list[64] = "";
-            size_t o = 0;
-            for (size_t i = 0; i < nb && i < 8 && o < sizeof list; i++)
-                o += (size_t)snprintf(list + o, sizeof list - o, " %u", built[i]);
-            set_err(err, errlen, "DATA_WIDTH %u is not built into this binary (built:%s)", width,
-                    nb ? list : " none");
+        if (found)
+            m = ws_shim_verilator_new(width);
+        if (!m) {
+            if (found) {
+                set_err(err, errlen, "DATA_WIDTH %u: out of memory creating the model", width);
+            } else {
+                char list[64] = "";
+                size_t o = 0;
+                for (size_t i = 0; i < nb && i < 8 && o < sizeof list; i++)
+                    o += (size_t)snprintf(list + o, sizeof list - o, " %u", built[i]);
+                set_err(err, errlen, "DATA_WIDTH %u is not built into this binary (built:%s)",
+                        width, nb ? list : " none");
+            }
+            return NULL;
         }
-        return NULL;
     }
     ws_sim *s = calloc(1, sizeof *s);
     if (!s) {
-        ws_shim_free(m);
+        ops->free(m);
         set_err(err, errlen, "DATA_WIDTH %u: out of memory", width);
         return NULL;
     }
+    s->ops = ops;
     s->m = m;
     s->width = width;
     s->bytes = width / 8;
@@ -633,7 +657,7 @@ ws_sim *ws_sim_new(unsigned width, char *err, size_t errlen)
         set_err(err, errlen, "DATA_WIDTH %u: out of memory", width);
         return NULL;
     }
-    int prec = ws_shim_time_precision(m);
+    int prec = ops->time_precision(m);
     s->half = HALF_PERIOD_NS;
     for (int e = prec; e < -9; e++)
         s->half *= 10;
@@ -642,9 +666,9 @@ ws_sim *ws_sim_new(unsigned width, char *err, size_t errlen)
     s->rng = 1;
     s->rst = 1;
     uint32_t clk = 0;
-    ws_shim_set(m, WS_SHIM_CLK, &clk);
+    ops->set(m, WS_SHIM_CLK, &clk);
     set_inputs(s);
-    ws_shim_eval(m);
+    ops->eval(m);
     ws_sim_reset(s);
     return s;
 }
@@ -669,7 +693,7 @@ void ws_sim_free(ws_sim *s)
     free(s->p_tdata);
     free(s->p_tkeep);
     free(s->p_tuser);
-    ws_shim_free(s->m);
+    s->ops->free(s->m);
     free(s);
 }
 
@@ -795,7 +819,7 @@ static int axil_access(ws_sim *s, int write, uint32_t addr, uint32_t data, uint3
                     (unsigned)WS_SIM_REG_TIMEOUT, (unsigned long long)s->cycle);
         memset(ax, 0, sizeof *ax);
         set_inputs(s);
-        ws_shim_eval(s->m);
+        s->ops->eval(s->m);
         return -1;
     }
     if (rdata)
@@ -803,7 +827,7 @@ static int axil_access(ws_sim *s, int write, uint32_t addr, uint32_t data, uint3
     int resp = (int)ax->resp;
     memset(ax, 0, sizeof *ax);
     set_inputs(s);
-    ws_shim_eval(s->m);
+    s->ops->eval(s->m);
     return resp;
 }
 
@@ -840,7 +864,7 @@ int ws_sim_trace_open(ws_sim *s, const char *fst_path, uint64_t from_cycle, uint
         return -1;
     }
     fclose(f);
-    if (ws_shim_trace_open(s->m, fst_path) != 0) {
+    if (s->ops->trace_open(s->m, fst_path) != 0) {
         set_err(err, errlen, "trace %s: the FST writer could not open it", fst_path);
         return -1;
     }
@@ -856,7 +880,7 @@ void ws_sim_trace_close(ws_sim *s)
     if (!s->tr_open)
         return;
     trace_dump(s); /* the pending falling edge */
-    ws_shim_trace_close(s->m);
+    s->ops->trace_close(s->m);
     s->tr_open = 0;
 }
 

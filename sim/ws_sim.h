@@ -1,4 +1,4 @@
-/* ws_sim.h - the Verilator model of the device (hw/wiresum_top.v) behind a C ABI.
+/* ws_sim.h - the simulated device (hw/wiresum_top.v, in Verilator or Icarus) behind a C ABI.
  *
  * Owns: one cycle-based simulation of wiresum_top at one DATA_WIDTH (256, 512 or 1024, each
  * built into the binary as its own Verilated model): the clock and reset; per ingress port a
@@ -64,6 +64,15 @@ size_t ws_sim_widths(unsigned *widths, size_t max);
  * width is not built in, the model's ports do not match docs/architecture.md section 5 or
  * memory ran out. */
 ws_sim *ws_sim_new(unsigned width, char *err, size_t errlen);
+
+/* The simulators: the Verilator models built into the binary, or the same RTL under Icarus
+ * Verilog (a vvp child process per simulation, driven through a VPI bridge; build/icarus/ holds
+ * the compiled designs, or $WIRESUM_ICARUS_DIR). Icarus is a second opinion on the RTL, two to
+ * three orders of magnitude slower. ws_sim_new(width, ...) is the Verilator one. */
+typedef enum { WS_SIM_VERILATOR, WS_SIM_ICARUS } ws_sim_engine;
+ws_sim *ws_sim_new_engine(ws_sim_engine engine, unsigned width, char *err, size_t errlen);
+const char *ws_sim_engine_name(const ws_sim *s); /* "verilator" or "icarus" */
+
 /* Closes an open trace. NULL is fine. */
 void ws_sim_free(ws_sim *s);
 

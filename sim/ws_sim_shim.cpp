@@ -164,54 +164,29 @@ const entry models[] = {
     {0, nullptr},
 };
 
-} // namespace
+ws_shim *S(void *m) { return static_cast<ws_shim *>(m); }
+const ws_shim *S(const void *m) { return static_cast<const ws_shim *>(m); }
 
-extern "C" {
-
-size_t ws_shim_widths(unsigned *widths, size_t max)
+void vl_free(void *m) { delete S(m); }
+const char *vl_model(const void *m) { return S(m)->model(); }
+unsigned vl_words(const void *m, ws_shim_port p) { return S(m)->words(p); }
+int vl_set(void *m, ws_shim_port p, const uint32_t *w) { return S(m)->set(p, w); }
+int vl_get(const void *m, ws_shim_port p, uint32_t *w) { return S(m)->get(p, w); }
+void vl_eval(void *m) { S(m)->eval(); }
+void vl_time_inc(void *m, uint64_t units) { S(m)->context().timeInc(units); }
+uint64_t vl_time(const void *m) { return S(m)->context().time(); }
+int vl_time_precision(const void *m) { return S(m)->context().timeprecision(); }
+int vl_got_finish(const void *m)
 {
-    size_t n = 0;
-    for (const entry *e = models; e->make; e++, n++)
-        if (n < max)
-            widths[n] = e->width;
-    return n;
-}
-
-ws_shim *ws_shim_new(unsigned data_width)
-{
-    for (const entry *e = models; e->make; e++) {
-        if (e->width == data_width) {
-            try {
-                return e->make();
-            } catch (...) { // std::bad_alloc
-                return nullptr;
-            }
-        }
-    }
-    return nullptr;
-}
-
-void ws_shim_free(ws_shim *m) { delete m; }
-
-const char *ws_shim_model(const ws_shim *m) { return m->model(); }
-unsigned ws_shim_words(const ws_shim *m, ws_shim_port p) { return m->words(p); }
-int ws_shim_set(ws_shim *m, ws_shim_port p, const uint32_t *w) { return m->set(p, w); }
-int ws_shim_get(const ws_shim *m, ws_shim_port p, uint32_t *w) { return m->get(p, w); }
-void ws_shim_eval(ws_shim *m) { m->eval(); }
-void ws_shim_time_inc(ws_shim *m, uint64_t units) { m->context().timeInc(units); }
-uint64_t ws_shim_time(const ws_shim *m) { return m->context().time(); }
-int ws_shim_time_precision(const ws_shim *m) { return m->context().timeprecision(); }
-int ws_shim_got_finish(const ws_shim *m)
-{
-    VerilatedContext &c = m->context();
+    VerilatedContext &c = S(m)->context();
     return c.gotError() ? 2 : c.gotFinish() ? 1 : 0;
 }
 
-int ws_shim_trace_open(ws_shim *m, const char *path)
+int vl_trace_open(void *vm, const char *path)
 {
+    ws_shim *m = S(vm);
     if (m->fst)
         return -1;
-    m->context();
     try {
         std::unique_ptr<VerilatedFstC> f(new VerilatedFstC);
         m->trace(f.get());
@@ -225,19 +200,53 @@ int ws_shim_trace_open(ws_shim *m, const char *path)
     }
 }
 
-void ws_shim_trace_dump(ws_shim *m)
+void vl_trace_dump(void *vm)
 {
+    ws_shim *m = S(vm);
     if (m->fst)
         m->fst->dump(m->context().time());
 }
 
-void ws_shim_trace_close(ws_shim *m)
+void vl_trace_close(void *vm)
 {
+    ws_shim *m = S(vm);
     if (m->fst) {
-        m->context();
         m->fst->close();
         m->fst.reset();
     }
 }
+
+} // namespace
+
+extern "C" {
+
+size_t ws_shim_verilator_widths(unsigned *widths, size_t max)
+{
+    size_t n = 0;
+    for (const entry *e = models; e->make; e++, n++)
+        if (n < max)
+            widths[n] = e->width;
+    return n;
+}
+
+void *ws_shim_verilator_new(unsigned data_width)
+{
+    for (const entry *e = models; e->make; e++) {
+        if (e->width == data_width) {
+            try {
+                return e->make();
+            } catch (...) { // std::bad_alloc
+                return nullptr;
+            }
+        }
+    }
+    return nullptr;
+}
+
+const ws_shim_ops ws_shim_verilator = {
+    "verilator",  vl_free,           vl_model,      vl_words,      vl_set,
+    vl_get,       vl_eval,           vl_time_inc,   vl_time,       vl_time_precision,
+    vl_got_finish, vl_trace_open,    vl_trace_dump, vl_trace_close,
+};
 
 } // extern "C"

@@ -1,10 +1,9 @@
-/* ws_sim_shim.h - the C face of the Verilated models of wiresum_top (sim/ws_sim_shim.cpp).
+/* ws_sim_shim.h - the simulators under sim/ws_sim.c: the Verilated models of wiresum_top
+ * (sim/ws_sim_shim.cpp) and the same RTL under Icarus Verilog (sim/ws_shim_icarus.c).
  *
- * Owns: one Verilated model in its own VerilatedContext, one model per DATA_WIDTH built in
- * (Verilated with --prefix Vws256, Vws512, Vws1024), chosen at run time; raw access to the top's
- * ports as arrays of 32-bit words (bit i of a port is bit i%32 of word i/32, as in Verilator's
- * VlWide), eval, simulation time, $finish, and FST tracing. Nothing else: clocking, handshakes,
- * queues and AXI4-Lite sequencing are the caller's (sim/ws_sim.c).
+ * Owns: raw access to the top's ports, eval, simulation time, $finish, and FST tracing, behind
+ * one table of functions per simulator. Nothing else: clocking, handshakes, queues and AXI4-Lite
+ * sequencing are the caller's (sim/ws_sim.c), the same for both simulators.
  *
  * No function throws or aborts on a caller error; a port that is an output cannot be set.
  */
@@ -59,41 +58,50 @@ typedef enum {
     WS_SHIM_N_PORTS
 } ws_shim_port;
 
-typedef struct ws_shim ws_shim;
+/* One simulation backend: a model instance (opaque, void *) and the functions on it. Ports are
+ * arrays of 32-bit words (bit i of a port is bit i%32 of word i/32, as in Verilator's VlWide).
+ *   words:  how many 32-bit words port p takes (a 1..32-bit port takes 1); 0 for a bad p.
+ *   set/get: copy words() words in (input ports only; -1 for an output or bad p) or out.
+ *   time_inc, time: simulation time in units of 10^time_precision() s.
+ *   eval:   settle the design with the inputs set and the time reached.
+ *   got_finish: 0 while the design runs; 1 once it executed $finish (or the simulator ended);
+ *           2 once it stopped on an error ($stop, a failed assertion).
+ *   trace_open: FST of the whole hierarchy into path (checked writable by the caller); 0, or -1
+ *           if a trace is already open or the writer could not be created. trace_dump records
+ *           the values at the current time; trace_close flushes and stops (no-op when none). */
+typedef struct {
+    const char *engine; /* "verilator", "icarus" */
+    void (*free)(void *m);
+    const char *(*model)(const void *m);
+    unsigned (*words)(const void *m, ws_shim_port p);
+    int (*set)(void *m, ws_shim_port p, const uint32_t *w);
+    int (*get)(const void *m, ws_shim_port p, uint32_t *w);
+    void (*eval)(void *m);
+    void (*time_inc)(void *m, uint64_t units);
+    uint64_t (*time)(const void *m);
+    int (*time_precision)(const void *m);
+    int (*got_finish)(const void *m);
+    int (*trace_open)(void *m, const char *path);
+    void (*trace_dump)(void *m);
+    void (*trace_close)(void *m);
+} ws_shim_ops;
 
+/* Verilator (sim/ws_sim_shim.cpp): one Verilated model in its own VerilatedContext, one model
+ * per DATA_WIDTH built in (Verilated with --prefix Vws256, Vws512, Vws1024). */
+extern const ws_shim_ops ws_shim_verilator;
 /* The DATA_WIDTHs built into this binary, ascending: up to max of them into widths; returns how
  * many there are. */
-size_t ws_shim_widths(unsigned *widths, size_t max);
+size_t ws_shim_verilator_widths(unsigned *widths, size_t max);
+/* A new model of that DATA_WIDTH at time 0, not yet evaluated; NULL if that width is not built
+ * in or memory ran out. Free with ws_shim_verilator.free. */
+void *ws_shim_verilator_new(unsigned data_width);
 
-/* A new model of that DATA_WIDTH at time 0, not yet evaluated, tracing allowed; NULL if that
- * width is not built in or memory ran out. */
-ws_shim *ws_shim_new(unsigned data_width);
-/* Runs the final blocks, closes an open trace and frees the model. NULL is fine. */
-void ws_shim_free(ws_shim *m);
-
-/* Verilator model name, e.g. "Vws256". */
-const char *ws_shim_model(const ws_shim *m);
-/* How many 32-bit words port p takes (a 1..32-bit port takes 1). 0 for a bad p. */
-unsigned ws_shim_words(const ws_shim *m, ws_shim_port p);
-/* Copy ws_shim_words() words in (input ports only; -1 for an output or bad p) or out. */
-int ws_shim_set(ws_shim *m, ws_shim_port p, const uint32_t *w);
-int ws_shim_get(const ws_shim *m, ws_shim_port p, uint32_t *w);
-
-void ws_shim_eval(ws_shim *m);
-/* Simulation time in units of the design's time precision, 10^ws_shim_time_precision() s. */
-void ws_shim_time_inc(ws_shim *m, uint64_t units);
-uint64_t ws_shim_time(const ws_shim *m);
-int ws_shim_time_precision(const ws_shim *m);
-/* 0 while the design runs; 1 once it executed $finish; 2 once it stopped on an error ($stop, a
- * failed assertion: reported by Verilator on stdout; $fatal still aborts the process). */
-int ws_shim_got_finish(const ws_shim *m);
-
-/* FST tracing of the whole hierarchy into path (which the caller has checked is writable):
- * 0, or -1 if a trace is already open or the writer could not be created. dump records the
- * current values at the current time; close flushes and closes (no-op when none is open). */
-int ws_shim_trace_open(ws_shim *m, const char *path);
-void ws_shim_trace_dump(ws_shim *m);
-void ws_shim_trace_close(ws_shim *m);
+/* Icarus Verilog (sim/ws_shim_icarus.c): the same top compiled by iverilog (build/icarus/
+ * ws<width>.vvp, testbench sim/icarus/ws_icarus_tb.v), run by vvp in a child process and driven
+ * through the VPI bridge sim/icarus/ws_vpi.c over a socket. NULL and a message in err if the
+ * compiled design or vvp cannot be found or started. */
+extern const ws_shim_ops ws_shim_icarus;
+void *ws_shim_icarus_new(unsigned data_width, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,8 @@
 # run_rtl.sh WIRESUM [WIDTHS] - RTL regression: traces from `wiresum gen` through the Verilator
 # model (`wiresum sim`), bit for bit against the software reference and its counters, then the
 # RTL's outputs checked end to end against the exact sums (`wiresum check --prefix out`).
-# Every trace runs without stalls, with ingress idle insertion and with egress backpressure.
+# Every trace runs without stalls, with ingress idle insertion and with egress backpressure;
+# a smoke subset also runs under Icarus Verilog (`wiresum sim --sim icarus`).
 # Appends "rtl <case> <passed> <failed>" lines to build/results.txt and ends with a summary line.
 set -u
 ws=$1
@@ -13,22 +14,26 @@ rm -rf "$tmp"
 mkdir -p "$tmp"
 pass=0; fail=0
 
-# one NAME WIDTH GEN-ARGS...: generate once, simulate in three stress modes
+# one NAME WIDTH GEN-ARGS...: generate once, simulate in three stress modes (Verilator);
+# SIM=icarus: under Icarus Verilog instead; MODES: the stress modes
 one() {
     name=$1; w=$2; shift 2
+    sim=${SIM:-verilator}
     d="$tmp/w$w-$name"
+    [ "$sim" = verilator ] || d="$tmp/$sim-w$w-$name"
     if ! "$ws" gen "$d" -q "$@" > "$d.log" 2>&1; then
         cat "$d.log"; echo "FAIL rtl w$w $name (gen)"; fail=$((fail + 1))
         echo "rtl w$w-$name 0 1" >> "$results"; return
     fi
-    for mode in plain idle backpressure; do
+    [ "$sim" = verilator ] || name="$sim-$name"
+    for mode in ${MODES:-plain idle backpressure}; do
         case $mode in
         plain) stress="" ;;
         idle) stress="--idle 30 --seed 3" ;;
         backpressure) stress="--backpressure 40 --seed 4" ;;
         esac
         # shellcheck disable=SC2086
-        if "$ws" sim "$d" -q --width "$w" $stress > "$d.$mode.log" 2>&1 &&
+        if "$ws" sim "$d" -q --sim "$sim" --width "$w" $stress > "$d.$mode.log" 2>&1 &&
            "$ws" check -q --prefix out "$d" >> "$d.$mode.log" 2>&1; then
             echo "ok   rtl w$w $name $mode"
             pass=$((pass + 1)); echo "rtl w$w-$name-$mode 1 0" >> "$results"
@@ -40,8 +45,22 @@ one() {
     done
 }
 
+# f32_add cases as one two-worker job (A from worker 0, B from worker 1): Berkeley TestFloat's
+# level 1 when testfloat_gen is installed (it is not packaged in Debian: tests/testfloat.sh),
+# and always the edge and random cases of tests/tool_f32_add_vectors (R by this host's FPU)
+vec_own="$tmp/f32_add-own.txt"
+build/tests/tool_f32_add_vectors 20000 > "$vec_own"
+head -n 400 "$vec_own" > "$tmp/f32_add-edges.txt"
+vec_tf=""
+if command -v testfloat_gen > /dev/null 2>&1; then
+    vec_tf="$tmp/f32_add-testfloat.txt"
+    testfloat_gen -level 1 f32_add > "$vec_tf" || vec_tf=""
+fi
+
 for w in $widths; do
     lanes=$((w / 32))
+    one f32-add-vectors "$w" --vectors "$vec_own" --count 256 --slots 4
+    [ -n "$vec_tf" ] && one f32-add-testfloat "$w" --vectors "$vec_tf" --count 256 --slots 8
     one workers-1       "$w" --workers 1 --elems 300 --count 16 --dup 0.1
     one workers-2       "$w" --workers 2 --elems 500 --count 32 --loss 0.05
     one workers-3       "$w" --workers 3 --elems 700 --count 24 --slots 5 --dup 0.05
@@ -65,5 +84,9 @@ done
 # smoke at 1024 bits: a frame may be a single beat, header and elements together
 one smoke-4         1024 --workers 4 --elems 2000 --count 64 --loss 0.05 --dup 0.05
 one smoke-all       1024 --jobs 2 --workers 3 --elems 1500 --count 20 --values mixed --loss 0.05 --dup 0.05 --malformed 0.1 --bypass 0.1 --seed 12
+# the same RTL under Icarus Verilog (about 1k cycles/s): a smoke subset, plain and backpressure
+SIM=icarus MODES="plain backpressure" one smoke-edges 256 --vectors "$tmp/f32_add-edges.txt" --count 64 --slots 2
+SIM=icarus MODES=plain one smoke-all 256 --jobs 2 --workers 3 --elems 300 --count 20 --values mixed --loss 0.05 --dup 0.05 --malformed 0.1 --bypass 0.1 --seed 12
+SIM=icarus MODES=plain one smoke-count-max 256 --workers 2 --elems 512 --count 256 --slots 2 --dup 0.1
 echo "rtl: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
