@@ -125,7 +125,10 @@ $(2)/obj/sim/ws_sim_shim.o: sim/ws_sim_shim.cpp $(SIMB)/widths.cfg \
     $(foreach w,$(WS_SIM_WIDTHS),$(SIMB)/V$(w)/Vws$(w).mk) | $(2)/obj/sim
 	$$(CXX) $$(WS_CXXFLAGS) $(3) $$(DEPFLAGS) -c $$< -o $$@
 
-$(2)/libwssim.a: $(2)/obj/sim/ws_sim.o $(2)/obj/sim/ws_sim_shim.o
+$(2)/obj/sim/ws_shim_icarus.o: sim/ws_shim_icarus.c | $(2)/obj/sim
+	$$(CC) $$(STD) $$(WARN) $(3) $$(DEPFLAGS) -c $$< -o $$@
+
+$(2)/libwssim.a: $(2)/obj/sim/ws_sim.o $(2)/obj/sim/ws_sim_shim.o $(2)/obj/sim/ws_shim_icarus.o
 	rm -f $$@ && $$(AR) rcs $$@ $$^
 
 $(2)/wiresum $(2)/tests/test_sim: $(2)/libwssim.a $$(WS_SIM_LIBS)
@@ -134,11 +137,31 @@ $(2)/wiresum $(2)/tests/test_sim: LIBS := $(2)/libwssim.a $$(WS_SIM_LIBS) $$(LIB
 $(2)/obj/sim:
 	mkdir -p $$@
 
--include $(2)/obj/sim/ws_sim.d $(2)/obj/sim/ws_sim_shim.d
+-include $(2)/obj/sim/ws_sim.d $(2)/obj/sim/ws_sim_shim.d $(2)/obj/sim/ws_shim_icarus.d
 endef
 $(eval $(call sim_variant,PLAIN,$(BUILD),$(CFLAGS)))
 $(eval $(call sim_variant,ASAN,$(BUILD)/asan,$(SAN)))
+
+# ---- Icarus Verilog: `wiresum sim --sim icarus` ------------------------------------------------
+# build/icarus/ws<width>.vvp: the same top under the testbench sim/icarus/ws_icarus_tb.v,
+# compiled by iverilog; build/icarus/ws_vpi.vpi: the bridge vvp loads (sim/icarus/ws_vpi.c).
+IVB        := $(BUILD)/icarus
+WS_IV_SRC  := $(shell sed -e 's://.*::' -e '/^[[:space:]]*-/d' $(WS_TOP_F))
+WS_IV_INC  := $(filter -I%,$(shell sed 's://.*::' $(WS_TOP_F)))
+WS_IV_CINC := $(filter -I%,$(shell iverilog-vpi --cflags 2>/dev/null))
+WS_ICARUS  := $(foreach w,$(WS_SIM_WIDTHS),$(IVB)/ws$(w).vvp) $(IVB)/ws_vpi.vpi
+
+$(IVB)/ws%.vvp: sim/icarus/ws_icarus_tb.v $(WS_TOP_F) $(WS_IV_SRC)
+	@mkdir -p $(IVB)
+	iverilog -g2012 $(WS_IV_INC) -s TOP -P TOP.DATA_WIDTH=$* -o $@ $(WS_IV_SRC) $<
+
+$(IVB)/ws_vpi.vpi: sim/icarus/ws_vpi.c sim/ws_sim_shim.h
+	@mkdir -p $(IVB)
+	$(CC) $(STD) $(WARN) -O2 -fPIC -shared -Isim $(WS_IV_CINC) $< -o $@
 endif
+
+.PHONY: icarus
+icarus: $(if $(WS_HAVE_TOP),$(WS_ICARUS),sim-none)
 
 .PHONY: sim lint FORCE
 FORCE:
@@ -162,10 +185,11 @@ lint: $(if $(WS_HAVE_TOP),,sim-none)
 sim-none:
 	@echo "$(WS_TOP_F) does not exist (yet): no model to build or lint" >&2; exit 1
 
-.PHONY: all deps deps-quiet test test-build unit unit-asan e2e rtl hw hwtest regmap-check demo clean
+.PHONY: all deps deps-quiet test test-build unit unit-asan e2e rtl hw hwtest regmap-check demo clean \
+        wave wave-check
 .DEFAULT_GOAL := all
 
-all: deps-quiet $(BUILD)/wiresum
+all: deps-quiet $(BUILD)/wiresum $(if $(WS_HAVE_TOP),$(WS_ICARUS))
 
 deps:
 	@sh scripts/deps.sh
@@ -187,11 +211,11 @@ e2e: deps $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS)
 test: deps
 	@rm -f $(BUILD)/results.txt
 	@$(MAKE) --no-print-directory -j2 test-build
-	@$(MAKE) --no-print-directory unit unit-asan e2e $(if $(WS_HAVE_TOP),regmap-check lint rtl hw); rc=$$?; \
+	@$(MAKE) --no-print-directory unit unit-asan e2e $(if $(WS_HAVE_TOP),regmap-check lint rtl hw wave-check); rc=$$?; \
 	  sh tests/summary.sh $(BUILD)/results.txt; s=$$?; [ $$rc -eq 0 ] && [ $$s -eq 0 ]
 
 test-build: $(PLAIN_TESTS) $(ASAN_TESTS) $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS) \
-    $(BUILD)/regmap_gen
+    $(BUILD)/regmap_gen $(if $(WS_HAVE_TOP),$(WS_ICARUS))
 
 # RTL regression: traces through the Verilator model at 256 and 512 bits, a smoke run at 1024
 rtl: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
@@ -212,6 +236,15 @@ regmap-check: $(BUILD)/regmap_gen
 
 demo: deps $(BUILD)/wiresum
 	@sh scripts/demo.sh $(BUILD)/wiresum
+
+# `make wave`: build/wave.fst (made on first use) in GTKWave with the layout sim/wiresum.gtkw;
+# `make wave WAVE=t/around.fst` for another trace
+wave: deps $(BUILD)/wiresum
+	@sh scripts/wave.sh $(WAVE)
+
+# the saved GTKWave layout names only signals of the model's FST
+wave-check: deps $(BUILD)/wiresum
+	@sh tests/wave_check.sh
 
 # Register map: host/regmap.def is the one source; `make regmap` regenerates the checked-in
 # hw/ws_regmap.vh, host/ws_regmap.h and docs/registers.md from it. Nothing depends on it yet;

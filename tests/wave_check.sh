@@ -1,0 +1,48 @@
+#!/bin/sh
+# wave_check.sh [LAYOUT] - the saved GTKWave layout (default sim/wiresum.gtkw) cannot rot
+# silently: a one-frame trace goes through the Verilator model with --trace, and every signal
+# the layout shows must be in that FST under the same name (GTKWave drops a missing one without
+# a word), every translate filter file it reads must exist, and the drop reason filter must
+# list host/ws_reasons.h in its order. Appends "wave layout <passed> <failed>" to
+# build/results.txt (WS_RESULTS: another file). WIRESUM: the tool (default build/wiresum).
+set -u
+cd "$(dirname "$0")/.." || exit 1
+layout=${1:-sim/wiresum.gtkw}
+ws=${WIRESUM:-build/wiresum}
+results=${WS_RESULTS:-build/results.txt}
+d=build/wave-check
+rm -rf "$d"
+mkdir -p "$d" "$(dirname "$results")"
+
+fail() {
+    echo "FAIL wave layout $layout: $*"
+    echo "wave layout 0 1" >> "$results"
+    exit 1
+}
+
+# one DATA frame, one RESULT: the model declares every signal whatever the trace (tracing
+# costs about a second at 256 bits, mostly the first dump of the RAMs)
+if ! { "$ws" gen "$d/t" -q --workers 1 --elems 16 --count 16 &&
+        "$ws" sim "$d/t" -q --trace "$d/check.fst"; } > "$d/log" 2>&1; then
+    cat "$d/log"; fail "no FST from $ws sim"
+fi
+
+sh scripts/wave_names.sh check "$layout" "$d/check.fst" > "$d/check.log" 2>&1 ||
+    { cat "$d/check.log"; fail "signals or files missing (above)"; }
+n=$(sh scripts/wave_names.sh layout "$layout" | wc -l)
+[ "$n" -gt 0 ] || fail "no signal in the layout"
+
+# the drop reason filter: "0 ok", then reason k in hex, in the order of WS_DROP_REASONS
+reasons=sim/wiresum_reason.txt
+if sh scripts/wave_names.sh filters "$layout" | grep -qx "$reasons"; then
+    awk '/^#define WS_DROP_REASONS/ { on = 1; next } on && /^ *$/ { on = 0 }
+         on && match($0, /X\([A-Z_0-9]+, "[a-z_0-9]+"/) {
+             s = substr($0, RSTART, RLENGTH); sub(/^[^"]*"/, "", s); sub(/"$/, "", s)
+             printf "%X %s\n", ++k, s }
+         BEGIN { print "0 ok" }' host/ws_reasons.h > "$d/reasons.txt"
+    cmp -s "$d/reasons.txt" "$reasons" ||
+        { diff "$d/reasons.txt" "$reasons"; fail "$reasons differs from host/ws_reasons.h (above: < expected)"; }
+fi
+
+echo "ok   wave layout $layout: $n signals in the FST"
+echo "wave layout 1 0" >> "$results"
