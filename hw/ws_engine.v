@@ -99,7 +99,6 @@ reg [31:0]       st_offset   [0:Q_N-1];
 reg [31:0]       st_tensor   [0:Q_N-1];
 reg [CN_W-1:0]   st_count    [0:Q_N-1];
 reg [1:0]        st_ecn      [0:Q_N-1];
-reg [WC_W-1:0]   st_missing  [0:Q_N-1];  // contributions still missing in an open round
 
 // the frame at the input
 wire [JI_W-1:0]  h_job_idx = s_agg_hdr[H_JOBIDX +: JI_W];
@@ -140,8 +139,16 @@ wire d_mismatch = !d_dup && !s_complete &&
                   (h_offset != st_offset[h_q] || h_tensor != st_tensor[h_q] || h_count != st_count[h_q]);
 wire d_accept   = !d_dup && !d_early && !d_mismatch;
 wire d_new      = d_accept && s_complete;
-wire [WC_W-1:0] d_missing = d_new ? h_workers : st_missing[h_q];
-wire d_last     = d_accept && d_missing == {{(WC_W-1){1'b0}}, 1'b1};
+// The round completes when every rank's bit is set, exactly as docs/protocol.md section 5 (and
+// host/refdev.c) say. Not a count of the contributions still missing: an accepted frame clears
+// its rank's bit in the other set even when that set is open, and the rank may then contribute
+// to it again, so a count would complete the round early (found by tests/fuzz).
+/* verilator lint_off UNUSEDSIGNAL */  // bit MAX_WORKERS is only the carry of the mask
+wire [MAX_WORKERS:0]   all_ext = ({{MAX_WORKERS{1'b0}}, 1'b1} << h_workers) - 1'b1;
+/* verilator lint_on UNUSEDSIGNAL */
+wire [MAX_WORKERS-1:0] all_w   = all_ext[MAX_WORKERS-1:0];  // the job's ranks
+wire [MAX_WORKERS-1:0] d_after = (d_new ? {MAX_WORKERS{1'b0}} : s_bitmap) | bit_w;
+wire d_last     = d_accept && d_after == all_w;
 wire [1:0] d_ecn = (d_new ? 2'b00 : st_ecn[h_q]) | h_ecn;
 
 // job clear range
@@ -171,7 +178,7 @@ always @(posedge clk) begin
         end
     end else if (judge && d_accept) begin
         st_bitmap[h_q_oth*MAX_WORKERS +: MAX_WORKERS] <= s_bitmap_oth & ~bit_w;
-        st_bitmap[h_q*MAX_WORKERS +: MAX_WORKERS] <= s_bitmap | bit_w;
+        st_bitmap[h_q*MAX_WORKERS +: MAX_WORKERS] <= d_after;
         st_complete[h_q] <= d_last;
     end
 end
@@ -179,7 +186,6 @@ end
 always @(posedge clk) begin
     if (judge && d_accept) begin
         st_ecn[h_q] <= d_ecn;
-        st_missing[h_q] <= d_missing - 1'b1;
         if (d_new) begin
             st_offset[h_q] <= h_offset;
             st_tensor[h_q] <= h_tensor;
