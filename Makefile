@@ -33,7 +33,7 @@ VERILATOR     ?= verilator
 WS_HAVE_TOP   := $(wildcard $(WS_TOP_F))
 INC           += -Isim
 ifeq ($(WS_HAVE_TOP),)
-TEST_SRC := $(filter-out tests/test_sim.c,$(TEST_SRC))
+TEST_SRC := $(filter-out tests/test_sim.c tests/test_security.c,$(TEST_SRC))
 HOST_SRC := $(filter-out host/simrun.c,$(HOST_SRC))
 else
 INC      += -DWS_HAVE_SIM=1
@@ -131,8 +131,9 @@ $(2)/obj/sim/ws_shim_icarus.o: sim/ws_shim_icarus.c | $(2)/obj/sim
 $(2)/libwssim.a: $(2)/obj/sim/ws_sim.o $(2)/obj/sim/ws_sim_shim.o $(2)/obj/sim/ws_shim_icarus.o
 	rm -f $$@ && $$(AR) rcs $$@ $$^
 
-$(2)/wiresum $(2)/tests/test_sim: $(2)/libwssim.a $$(WS_SIM_LIBS)
-$(2)/wiresum $(2)/tests/test_sim: LIBS := $(2)/libwssim.a $$(WS_SIM_LIBS) $$(LIBS) $$(WS_SIM_LD)
+$(2)/wiresum $(2)/tests/test_sim $(2)/tests/test_security: $(2)/libwssim.a $$(WS_SIM_LIBS)
+$(2)/wiresum $(2)/tests/test_sim $(2)/tests/test_security: \
+    LIBS := $(2)/libwssim.a $$(WS_SIM_LIBS) $$(LIBS) $$(WS_SIM_LD)
 
 $(2)/obj/sim:
 	mkdir -p $$@
@@ -141,6 +142,11 @@ $(2)/obj/sim:
 endef
 $(eval $(call sim_variant,PLAIN,$(BUILD),$(CFLAGS)))
 $(eval $(call sim_variant,ASAN,$(BUILD)/asan,$(SAN)))
+
+# host/examples/allreduce.c (docs/driver.md): one all-reduce through the model
+$(BUILD)/allreduce: host/examples/allreduce.c $(BUILD)/libwshost.a $(BUILD)/libwssim.a $(WS_SIM_LIBS)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(INC) $< $(BUILD)/libwshost.a $(BUILD)/libwssim.a \
+	  $(WS_SIM_LIBS) $(LIBS) $(WS_SIM_LD) -o $@
 
 # ---- Icarus Verilog: `wiresum sim --sim icarus` ------------------------------------------------
 # build/icarus/ws<width>.vvp: the same top under the testbench sim/icarus/ws_icarus_tb.v,
@@ -186,7 +192,7 @@ sim-none:
 	@echo "$(WS_TOP_F) does not exist (yet): no model to build or lint" >&2; exit 1
 
 .PHONY: all deps deps-quiet test test-build unit unit-asan e2e rtl hw hwtest regmap-check demo clean \
-        wave wave-check
+        wave wave-check runloop stress fuzz fuzz-short
 .DEFAULT_GOAL := all
 
 all: deps-quiet $(BUILD)/wiresum $(if $(WS_HAVE_TOP),$(WS_ICARUS))
@@ -211,11 +217,11 @@ e2e: deps $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS)
 test: deps
 	@rm -f $(BUILD)/results.txt
 	@$(MAKE) --no-print-directory -j2 test-build
-	@$(MAKE) --no-print-directory unit unit-asan e2e $(if $(WS_HAVE_TOP),regmap-check lint rtl hw wave-check); rc=$$?; \
+	@$(MAKE) --no-print-directory -k unit unit-asan e2e $(if $(WS_HAVE_TOP),regmap-check lint rtl hw wave-check runloop stress fuzz-short); rc=$$?; \
 	  sh tests/summary.sh $(BUILD)/results.txt; s=$$?; [ $$rc -eq 0 ] && [ $$s -eq 0 ]
 
 test-build: $(PLAIN_TESTS) $(ASAN_TESTS) $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS) \
-    $(BUILD)/regmap_gen $(if $(WS_HAVE_TOP),$(WS_ICARUS))
+    $(BUILD)/regmap_gen $(if $(WS_HAVE_TOP),$(IVB)/ws256.vvp $(IVB)/ws_vpi.vpi $(BUILD)/allreduce)
 
 # RTL regression: traces through the Verilator model at 256 and 512 bits, a smoke run at 1024
 rtl: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
@@ -236,6 +242,28 @@ regmap-check: $(BUILD)/regmap_gen
 
 demo: deps $(BUILD)/wiresum
 	@sh scripts/demo.sh $(BUILD)/wiresum
+
+# closed loop: workers running the driver's transport against the model, with faults
+runloop: deps $(BUILD)/wiresum
+	@sh tests/run_run.sh $(BUILD)/wiresum
+
+# randomized stress over seeds: mixed jobs, faults, idle insertion and backpressure
+STRESS_SEEDS ?= 12
+stress: deps $(BUILD)/wiresum
+	@sh tests/run_stress.sh $(BUILD)/wiresum 1 $(STRESS_SEEDS)
+
+# fuzzing (tests/fuzz/README.md): `make fuzz` runs FUZZ_SECONDS of libFuzzer on the reference and
+# the model; `make test` replays the corpus and every regression input, then fuzzes FUZZ_SHORT s
+FUZZ_SECONDS ?= 600
+FUZZ_SHORT   ?= 15
+FUZZ_DEPS    := $(BUILD)/libwssim.a $(BUILD)/asan/libwssim.a $(BUILD)/asan/libwshost.a $(WS_SIM_LIBS)
+fuzz: deps $(FUZZ_DEPS)
+	@BUILD=$(BUILD) RESULTS= sh scripts/fuzz.sh build && \
+	  BUILD=$(BUILD) RESULTS= sh scripts/fuzz.sh run $(FUZZ_SECONDS)
+
+fuzz-short: deps $(FUZZ_DEPS)
+	@BUILD=$(BUILD) sh scripts/fuzz.sh build && BUILD=$(BUILD) sh scripts/fuzz.sh replay && \
+	  BUILD=$(BUILD) sh scripts/fuzz.sh run $(FUZZ_SHORT)
 
 # `make wave`: build/wave.fst (made on first use) in GTKWave with the layout sim/wiresum.gtkw;
 # `make wave WAVE=t/around.fst` for another trace

@@ -169,3 +169,163 @@ int ws_dev_read_counters(const ws_regbus *bus, unsigned n_ports, ws_counters *c,
             return -1;
     return 0;
 }
+
+/* ---- device handling: open, reset, members, job setup and teardown ---------------------- */
+
+int ws_dev_open(const ws_regbus *bus, ws_dev_params *p, char *err, size_t errlen)
+{
+    if (!bus || !bus->read || !bus->write) {
+        snprintf(err, errlen, "register bus without read or write callback");
+        return -1;
+    }
+    if (ws_dev_read_params(bus, p, err, errlen))
+        return -1;
+    if (p->ports < 1 || p->ports > WS_LIMIT_PORTS || p->jobs < 1 || p->jobs > WS_TBL_JOB_LIMIT ||
+        p->workers < 1 || p->workers > WS_LIMIT_WORKERS || p->pool < 1 ||
+        p->pool > WS_LIMIT_SLOTS || p->count < 1 || p->count > WS_LIMIT_COUNT ||
+        (uint64_t)p->jobs * p->workers > WS_TBL_MEMBER_LIMIT) {
+        snprintf(err, errlen,
+                 "device parameters out of range: %u ports, %u jobs, %u workers, %u pool slots, "
+                 "count %u", p->ports, p->jobs, p->workers, p->pool, p->count);
+        return -1;
+    }
+    return 0;
+}
+
+int ws_dev_clear_counters(const ws_regbus *bus, char *err, size_t errlen)
+{
+    return wr(bus, WS_REG_CTRL, WS_CTRL_CLEAR_COUNTERS_MASK, "CTRL", err, errlen);
+}
+
+int ws_dev_job_active(const ws_regbus *bus, unsigned record, int *active, char *err,
+                      size_t errlen)
+{
+    uint32_t v;
+    if (rd(bus, WS_REG_JOB_CTRL(record), &v, "JOB_CTRL", err, errlen))
+        return -1;
+    *active = (v & WS_JOB_CTRL_ENABLE_MASK) != 0;
+    return 0;
+}
+
+int ws_dev_job_disable(const ws_regbus *bus, unsigned record, char *err, size_t errlen)
+{
+    int active;
+    if (wr(bus, WS_REG_JOB_CTRL(record), 0, "JOB_CTRL", err, errlen) ||
+        ws_dev_job_active(bus, record, &active, err, errlen))
+        return -1;
+    if (active) {
+        snprintf(err, errlen, "job table record %u still active after JOB_CTRL = 0", record);
+        return -1;
+    }
+    return 0;
+}
+
+int ws_dev_reset(const ws_regbus *bus, const ws_dev_params *p, char *err, size_t errlen)
+{
+    for (unsigned j = 0; j < p->jobs; j++)
+        if (ws_dev_job_disable(bus, j, err, errlen))
+            return -1;
+    ws_config d;
+    ws_config_default(&d);
+    if (wr(bus, WS_REG_DEV_MAC_HI, mac_hi(d.mac), "DEV_MAC_HI", err, errlen) ||
+        wr(bus, WS_REG_DEV_MAC_LO, mac_lo(d.mac), "DEV_MAC_LO", err, errlen) ||
+        wr(bus, WS_REG_DEV_IP, d.ip, "DEV_IP", err, errlen) ||
+        wr(bus, WS_REG_DEV_UDP_PORT, d.udp_port, "DEV_UDP_PORT", err, errlen))
+        return -1;
+    for (unsigned q = 0; q < p->ports; q++)
+        if (wr(bus, WS_REG_BYPASS(q), (q ^ 1) < p->ports ? q ^ 1 : q, "BYPASS", err, errlen))
+            return -1;
+    return ws_dev_clear_counters(bus, err, errlen);
+}
+
+int ws_dev_set_addresses(const ws_regbus *bus, const ws_dev_params *p, const ws_config *cfg,
+                         char *err, size_t errlen)
+{
+    if (cfg->n_ports > p->ports) {
+        snprintf(err, errlen, "the configuration has %u ports, the device %u", cfg->n_ports,
+                 p->ports);
+        return -1;
+    }
+    if (wr(bus, WS_REG_DEV_MAC_HI, mac_hi(cfg->mac), "DEV_MAC_HI", err, errlen) ||
+        wr(bus, WS_REG_DEV_MAC_LO, mac_lo(cfg->mac), "DEV_MAC_LO", err, errlen) ||
+        wr(bus, WS_REG_DEV_IP, cfg->ip, "DEV_IP", err, errlen) ||
+        wr(bus, WS_REG_DEV_UDP_PORT, cfg->udp_port, "DEV_UDP_PORT", err, errlen))
+        return -1;
+    for (unsigned q = 0; q < p->ports; q++)
+        if (wr(bus, WS_REG_BYPASS(q), q < cfg->n_ports ? cfg->bypass[q] : q, "BYPASS", err,
+               errlen))
+            return -1;
+    return 0;
+}
+
+int ws_dev_set_member(const ws_regbus *bus, const ws_dev_params *p, unsigned record,
+                      unsigned rank, const ws_member *m, char *err, size_t errlen)
+{
+    if (record >= p->jobs || rank >= p->workers) {
+        snprintf(err, errlen, "member record (%u, rank %u): the device has %u job records of %u "
+                 "members", record, rank, p->jobs, p->workers);
+        return -1;
+    }
+    if (m->port >= p->ports) {
+        snprintf(err, errlen, "member rank %u of job record %u on port %u: the device has %u "
+                 "ports", rank, record, m->port, p->ports);
+        return -1;
+    }
+    uint32_t i = record * p->workers + rank;
+    return wr(bus, WS_REG_MEMBER_MAC_HI(i), mac_hi(m->mac), "MEMBER_MAC_HI", err, errlen) ||
+                   wr(bus, WS_REG_MEMBER_MAC_LO(i), mac_lo(m->mac), "MEMBER_MAC_LO", err,
+                      errlen) ||
+                   wr(bus, WS_REG_MEMBER_IP(i), m->ip, "MEMBER_IP", err, errlen) ||
+                   wr(bus, WS_REG_MEMBER_PORT(i), (uint32_t)m->port << 16 | m->udp_port,
+                      "MEMBER_PORT", err, errlen)
+               ? -1
+               : 0;
+}
+
+int ws_dev_job_setup(const ws_regbus *bus, const ws_dev_params *p, unsigned record,
+                     const ws_job *jb, char *err, size_t errlen)
+{
+    if (record >= p->jobs) {
+        snprintf(err, errlen, "job %u: table record %u, the device has %u", jb->id, record,
+                 p->jobs);
+        return -1;
+    }
+    if (jb->workers < 1 || jb->workers > p->workers || jb->slots < 1 ||
+        jb->slot_base + jb->slots > p->pool || jb->max_count < 1 || jb->max_count > p->count) {
+        snprintf(err, errlen, "job %u: %u workers, slots %u..%u, max_count %u do not fit the "
+                 "device (%u workers, %u pool slots, count %u)", jb->id, jb->workers,
+                 jb->slot_base, jb->slot_base + jb->slots - 1, jb->max_count, p->workers, p->pool,
+                 p->count);
+        return -1;
+    }
+    if (ws_dev_job_disable(bus, record, err, errlen))
+        return -1;
+    for (unsigned w = 0; w < jb->workers; w++)
+        if (ws_dev_set_member(bus, p, record, w, &jb->member[w], err, errlen))
+            return -1;
+    if (wr(bus, WS_REG_JOB_ID(record), jb->id, "JOB_ID", err, errlen) ||
+        wr(bus, WS_REG_JOB_WORKERS(record), jb->workers, "JOB_WORKERS", err, errlen) ||
+        wr(bus, WS_REG_JOB_SLOTS(record), jb->slots, "JOB_SLOTS", err, errlen) ||
+        wr(bus, WS_REG_JOB_SLOT_BASE(record), jb->slot_base, "JOB_SLOT_BASE", err, errlen) ||
+        wr(bus, WS_REG_JOB_MAX_COUNT(record), jb->max_count, "JOB_MAX_COUNT", err, errlen) ||
+        wr(bus, WS_REG_JOB_CTRL(record), jb->enable ? 1 : 0, "JOB_CTRL", err, errlen))
+        return -1;
+    uint32_t st;
+    if (rd(bus, WS_REG_STATUS, &st, "STATUS", err, errlen))
+        return -1;
+    uint32_t code = (st & WS_STATUS_CODE_MASK) >> WS_STATUS_CODE_LSB;
+    if (code != 0) {
+        snprintf(err, errlen, "job %u (table record %u) refused by the device: %s (%u)", jb->id,
+                 record, status_name(code), code);
+        return -1;
+    }
+    int active;
+    if (ws_dev_job_active(bus, record, &active, err, errlen))
+        return -1;
+    if (active != (jb->enable ? 1 : 0)) {
+        snprintf(err, errlen, "job %u (table record %u): JOB_CTRL reads %s after the commit",
+                 jb->id, record, active ? "active" : "inactive");
+        return -1;
+    }
+    return 0;
+}

@@ -34,6 +34,42 @@ int ws_dev_read_params(const ws_regbus *bus, ws_dev_params *p, char *err, size_t
  * register or the refused job and the status code. */
 int ws_dev_configure(const ws_regbus *bus, const ws_config *cfg, char *err, size_t errlen);
 
+/* Open a device: check it answers with the ID of register map version 1 and that its build
+ * parameters are within what the software handles (WS_LIMIT_*). 0, or -1 and err. */
+int ws_dev_open(const ws_regbus *bus, ws_dev_params *p, char *err, size_t errlen);
+
+/* Back to a known state without a hardware reset: every job record disabled, the counters
+ * cleared, the bypass map and the device address at their reset values. */
+int ws_dev_reset(const ws_regbus *bus, const ws_dev_params *p, char *err, size_t errlen);
+
+/* The device's MAC, IPv4 address and aggregation UDP port, and the bypass map of cfg (ports
+ * beyond cfg->n_ports bypass to themselves). */
+int ws_dev_set_addresses(const ws_regbus *bus, const ws_dev_params *p, const ws_config *cfg,
+                         char *err, size_t errlen);
+
+/* Member record of (job table record, rank): addresses and device port. Write members only
+ * while their job is disabled (the datapath reads the table directly). */
+int ws_dev_set_member(const ws_regbus *bus, const ws_dev_params *p, unsigned record,
+                      unsigned rank, const ws_member *m, char *err, size_t errlen);
+
+/* Job setup: disable table record `record`, write the job's members and values, commit it
+ * enabled (job->enable 0: committed disabled) and check the commit status. The commit clears the
+ * job's slot state, so its workers restart their chunk sequences. 0, or -1 and err naming the
+ * job, the record and the status code. */
+int ws_dev_job_setup(const ws_regbus *bus, const ws_dev_params *p, unsigned record,
+                     const ws_job *job, char *err, size_t errlen);
+
+/* Job teardown: commit record disabled; its frames are dropped as unknown_job from then on.
+ * Checks that JOB_CTRL reads back inactive. */
+int ws_dev_job_disable(const ws_regbus *bus, unsigned record, char *err, size_t errlen);
+
+/* Whether record is active (JOB_CTRL.ENABLE as read back). */
+int ws_dev_job_active(const ws_regbus *bus, unsigned record, int *active, char *err,
+                      size_t errlen);
+
+/* CTRL.CLEAR_COUNTERS. */
+int ws_dev_clear_counters(const ws_regbus *bus, char *err, size_t errlen);
+
 /* Read every counter into c (ports 0..n_ports-1). */
 int ws_dev_read_counters(const ws_regbus *bus, unsigned n_ports, ws_counters *c, char *err,
                          size_t errlen);

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "gen.h"
 #include "refdev.h"
+#include "run.h"
 #ifdef WS_HAVE_SIM
 #include "simrun.h"
 #endif
@@ -32,6 +33,8 @@ static const char usage_main[] =
     "                 and compare them with the exact sums\n"
     "  sim DIR        replay DIR/in<P>.pcap through the RTL (Verilator model), write\n"
     "                 out<P>.pcap, compare with expected<P>.pcap and the counters\n"
+    "  run            closed loop: W workers running the driver's transport against the RTL\n"
+    "                 (or the reference) through a faulty network; every tensor verified\n"
     "  testfloat      check the exact adder on Berkeley TestFloat f32_add lines (stdin)\n"
     "\n"
     "`wiresum <command> --help` explains each command. The trace directory format is in\n"
@@ -417,6 +420,171 @@ static int cmd_sim(int argc, char **argv)
 #endif
 }
 
+/* ---- run ------------------------------------------------------------------------------ */
+
+static const char usage_run[] =
+    "usage: wiresum run [options]\n"
+    "\n"
+    "Closed loop: --workers workers of one job, spread over the device ports, each running the\n"
+    "driver's transport (driver/ws_transport.h), all-reduce their tensors --iters times through\n"
+    "the device over a simulated network with faults. Every worker's final tensor is compared\n"
+    "bit for bit with the exact sum; every bypass frame must come out on its bypass egress; the\n"
+    "device counters must add up. Prints time, throughput, retransmissions and the counters.\n"
+    "Exit 0 only if every tensor is exact and every check passes. docs/driver.md.\n"
+    "\n"
+    "device:\n"
+    "  --device D       rtl (the Verilator model, default) or ref (the software reference\n"
+    "                   with a timing model: one beat per cycle in, fast)\n"
+    "  --width W        DATA_WIDTH: 256 (default), 512 or 1024\n"
+    "  --clock MHZ      clock for times and rates (default 200)\n"
+    "job:\n"
+    "  --workers N      1..64 (default 4)\n"
+    "  --ports P        device ports the workers are spread over, rank w on w mod P (default 4)\n"
+    "  --elems N        elements per tensor, 1..2^32-1 (default 16384)\n"
+    "  --count K        elements per packet, the job's max_count (default 64)\n"
+    "  --slots S        the job's slots: the window (default 16)\n"
+    "  --iters N        consecutive all-reduces, 1..65535 (default 2)\n"
+    "  --values KIND    normal, special or mixed (default) values\n"
+    "  --seed N         seed of values and faults (default 1)\n"
+    "network, each rate from 0 to 1 (default 0):\n"
+    "  --loss R         a frame is lost\n"
+    "  --dup R          a frame arrives twice, the copy up to one latency later\n"
+    "  --reorder R      a frame is delayed by up to one latency, behind later frames\n"
+    "  --corrupt R      one bit of a frame, anywhere, is flipped\n"
+    "  --faults DIR     where faults apply: both (default), up (worker->device), down, none\n"
+    "  --bypass R       per worker frame, a background non-aggregation frame on a random port\n"
+    "  --latency C      one-way latency in cycles (default 400)\n"
+    "transport:\n"
+    "  --rto C          first retransmission timeout in cycles (default: from the load)\n"
+    "  --max-retries N  retransmissions of a chunk before giving up (default 40, 0: none)\n"
+    "output:\n"
+    "  --record DIR     write the trace of the run (job.ini, in<P>.pcap: what entered each port\n"
+    "                   in order; expected<P>.pcap: what the device sent; sum-*.f32) into a new\n"
+    "                   DIR, which `wiresum sim DIR` replays and `wiresum check` checks\n"
+    "  --trace FILE.fst FST waveform of the model; --trace-from C, --trace-to C: a window\n"
+    "  --max-cycles N   give up after N simulated cycles\n"
+    "  --no-progress    no progress bar (on a terminal) or periodic lines (otherwise)\n"
+    "  -q, --quiet      print only problems\n";
+
+static int cmd_run(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"device", 1, 0, 'D'},   {"width", 1, 0, 'W'},       {"clock", 1, 0, 'c'},
+        {"workers", 1, 0, 'w'},  {"ports", 1, 0, 'p'},       {"elems", 1, 0, 'e'},
+        {"count", 1, 0, 'k'},    {"slots", 1, 0, 's'},       {"iters", 1, 0, 'i'},
+        {"values", 1, 0, 'v'},   {"seed", 1, 0, 'S'},        {"loss", 1, 0, 'l'},
+        {"dup", 1, 0, 'd'},      {"reorder", 1, 0, 'r'},     {"corrupt", 1, 0, 'C'},
+        {"faults", 1, 0, 'f'},   {"bypass", 1, 0, 'b'},      {"latency", 1, 0, 'L'},
+        {"rto", 1, 0, 'R'},      {"max-retries", 1, 0, 'M'}, {"record", 1, 0, 'o'},
+        {"trace", 1, 0, 't'},    {"trace-from", 1, 0, 'F'},  {"trace-to", 1, 0, 'T'},
+        {"max-cycles", 1, 0, 'm'}, {"no-progress", 0, 0, 'n'}, {"quiet", 0, 0, 'q'},
+        {"help", 0, 0, 'h'},     {0, 0, 0, 0}};
+    ws_run_opts o;
+    ws_run_defaults(&o);
+    int c, bad = 0, quiet = 0, prog = 1;
+    uint64_t mhz = 200;
+    while (!bad && (c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'D':
+            if (!strcmp(optarg, "rtl"))
+                o.device = WS_RUN_RTL;
+            else if (!strcmp(optarg, "ref"))
+                o.device = WS_RUN_REF;
+            else {
+                fprintf(stderr, "wiresum: --device %s: expected rtl or ref\n", optarg);
+                bad = 1;
+            }
+            break;
+        case 'W':
+            bad = parse_uint("--width", optarg, 256, 1024, &o.width);
+            if (!bad && o.width != 256 && o.width != 512 && o.width != 1024) {
+                fprintf(stderr, "wiresum: --width %s: expected 256, 512 or 1024\n", optarg);
+                bad = 1;
+            }
+            break;
+        case 'c': bad = parse_u64("--clock", optarg, 1, 100000, &mhz); break;
+        case 'w': bad = parse_uint("--workers", optarg, 1, WS_LIMIT_WORKERS, &o.workers); break;
+        case 'p': bad = parse_uint("--ports", optarg, 1, WS_LIMIT_PORTS, &o.ports); break;
+        case 'e': bad = parse_u64("--elems", optarg, 1, 0xffffffffu, &o.elems); break;
+        case 'k': bad = parse_uint("--count", optarg, 1, WS_LIMIT_COUNT, &o.count); break;
+        case 's': bad = parse_uint("--slots", optarg, 1, WS_LIMIT_SLOTS, &o.slots); break;
+        case 'i': bad = parse_uint("--iters", optarg, 1, 65535, &o.iters); break;
+        case 'S': bad = parse_u64("--seed", optarg, 0, UINT64_MAX, &o.seed); break;
+        case 'l': bad = parse_rate("--loss", optarg, &o.loss); break;
+        case 'd': bad = parse_rate("--dup", optarg, &o.dup); break;
+        case 'r': bad = parse_rate("--reorder", optarg, &o.reorder); break;
+        case 'C': bad = parse_rate("--corrupt", optarg, &o.corrupt); break;
+        case 'b': bad = parse_rate("--bypass", optarg, &o.bypass); break;
+        case 'L': bad = parse_u64("--latency", optarg, 1, 100000000, &o.latency); break;
+        case 'R': bad = parse_u64("--rto", optarg, 1, UINT32_MAX, &o.rto); break;
+        case 'M': bad = parse_uint("--max-retries", optarg, 0, 1000000, &o.max_retries); break;
+        case 'm': bad = parse_u64("--max-cycles", optarg, 1, UINT64_MAX, &o.max_cycles); break;
+        case 'o': o.record = optarg; break;
+        case 't': o.trace = optarg; break;
+        case 'F': bad = parse_u64("--trace-from", optarg, 0, UINT64_MAX, &o.trace_from); break;
+        case 'T': bad = parse_u64("--trace-to", optarg, 0, UINT64_MAX, &o.trace_to); break;
+        case 'n': prog = 0; break;
+        case 'q': quiet = 1; break;
+        case 'f':
+            if (!strcmp(optarg, "both") || !strcmp(optarg, "up") || !strcmp(optarg, "down") ||
+                !strcmp(optarg, "none")) {
+                o.fault_up = !strcmp(optarg, "both") || !strcmp(optarg, "up");
+                o.fault_down = !strcmp(optarg, "both") || !strcmp(optarg, "down");
+            } else {
+                fprintf(stderr, "wiresum: --faults %s: expected both, up, down or none\n", optarg);
+                bad = 1;
+            }
+            break;
+        case 'v':
+            if (!strcmp(optarg, "normal"))
+                o.values = WS_RUN_NORMAL;
+            else if (!strcmp(optarg, "special"))
+                o.values = WS_RUN_SPECIAL;
+            else if (!strcmp(optarg, "mixed"))
+                o.values = WS_RUN_MIXED;
+            else {
+                fprintf(stderr, "wiresum: --values %s: expected normal, special or mixed\n", optarg);
+                bad = 1;
+            }
+            break;
+        case 'h': fputs(usage_run, stdout); return 0;
+        default: bad = 1;
+        }
+    }
+    if (bad)
+        return 2;
+    if (optind != argc) {
+        fprintf(stderr, "wiresum run: unexpected argument '%s' (see wiresum run --help)\n",
+                argv[optind]);
+        return 2;
+    }
+    o.clock_mhz = (double)mhz;
+    o.progress = prog && !quiet;
+    o.progress_tty = -1; /* whether stderr is a terminal */
+    ws_run_stats st;
+    char err[ERRLEN];
+    FILE *out = stdout;
+    FILE *sink = quiet ? tmpfile() : NULL;
+    if (quiet && sink)
+        out = sink;
+    int rc = ws_run(&o, &st, out, err, sizeof err);
+    if (sink) {
+        if (rc != 0) { /* quiet: the report only when something went wrong */
+            rewind(sink);
+            char buf[4096];
+            size_t n;
+            while ((n = fread(buf, 1, sizeof buf, sink)) > 0)
+                fwrite(buf, 1, n, stdout);
+        }
+        fclose(sink);
+    }
+    if (rc < 0) {
+        fprintf(stderr, "wiresum run: %s\n", err);
+        return 1;
+    }
+    return rc;
+}
+
 /* ---- testfloat ------------------------------------------------------------------------ */
 
 static const char usage_testfloat[] =
@@ -465,6 +633,7 @@ int main(int argc, char **argv)
         int (*fn)(int, char **);
     } cmds[] = {{"gen", cmd_gen}, {"ref", cmd_ref}, {"check", cmd_check},
                 {"sim", cmd_sim},
+                {"run", cmd_run},
                 {"testfloat", cmd_testfloat}};
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
         !strcmp(argv[1], "help")) {

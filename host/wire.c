@@ -182,6 +182,27 @@ int ws_is_result(const uint8_t *f, size_t len, uint32_t dev_ip, uint16_t dev_por
            f[WS_OFF_AGG] == (WS_VERSION << 4 | WS_TYPE_RESULT);
 }
 
+int ws_result_check(const uint8_t *f, size_t len, ws_hdr *h)
+{
+    if (len < WS_OFF_ELEMS || ws_get16(f + 12) != WS_ETHERTYPE_IPV4)
+        return -1;
+    const uint8_t *ip = f + WS_OFF_IP, *udp = f + WS_OFF_UDP, *a = f + WS_OFF_AGG;
+    if (ip[0] != 0x45 || ip[9] != WS_IPPROTO_UDP || fold(sum16(ip, WS_IPV4_LEN, 0)) != 0xffff ||
+        (ws_get16(ip + 6) & 0x3fff) || ws_get16(ip + 2) != len - WS_ETH_LEN)
+        return -1;
+    if (ws_get16(udp + 4) != len - WS_OFF_UDP || ws_get16(udp + 6) == 0 ||
+        !udp_checksum_ok(ws_get32(ip + 12), ws_get32(ip + 16), udp, len - WS_OFF_UDP))
+        return -1;
+    if (a[0] != (WS_VERSION << 4 | WS_TYPE_RESULT) || a[1] != WS_DTYPE_F32 ||
+        (a[2] & WS_FLAGS_RESERVED) || a[3] != 0 || ws_get16(a + 20) != 0)
+        return -1;
+    unsigned count = ws_get16(a + 10);
+    if (count == 0 || len != ws_frame_len(count))
+        return -1;
+    ws_parse(f, h);
+    return 0;
+}
+
 ws_class ws_classify(const uint8_t *f, size_t len, uint32_t dev_ip, uint16_t dev_port)
 {
     if (len < WS_OFF_IP + WS_IPV4_LEN || ws_get16(f + 12) != WS_ETHERTYPE_IPV4)

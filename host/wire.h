@@ -104,6 +104,13 @@ static inline uint32_t ws_elem(const uint8_t *f, unsigned i) { return ws_get32(f
  * Nothing else of the frame is checked. */
 int ws_is_result(const uint8_t *f, size_t len, uint32_t dev_ip, uint16_t dev_port);
 
+/* Validation of a RESULT as a worker receives it: untagged IPv4 without options, header checksum
+ * right, not a fragment, IPv4 total length and UDP length matching len, UDP checksum non-zero and
+ * right, aggregation header version 1 type RESULT, dtype binary32, reserved bits and bytes zero,
+ * count 1.. and len exactly 64 + 4*count. Returns 0 and fills *h when all holds, -1 otherwise.
+ * Addresses (who sent it, to whom) are the caller's to check against *h. */
+int ws_result_check(const uint8_t *f, size_t len, ws_hdr *h);
+
 typedef enum { WS_CLASS_BYPASS = 0, WS_CLASS_AGG = 1 } ws_class;
 
 /* Bypass or aggregation (docs/protocol.md, "Classification"): aggregation when

@@ -1,0 +1,411 @@
+/* ws_transport.c - the worker's all-reduce transport: chunks, window, sets, timers, results. */
+#include "ws_transport.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wire.h"
+
+#define NO_CHUNK UINT64_MAX
+
+/* One slot of the window: the last chunk sent in it. */
+typedef struct {
+    uint64_t chunk;    /* global chunk number, NO_CHUNK before the first */
+    uint32_t offset;   /* of the chunk in its tensor */
+    uint32_t tensor;
+    uint16_t count;
+    uint8_t set;
+    uint8_t busy;      /* sent, result not in yet */
+    uint8_t retried;   /* sent more than once: no round-trip sample (Karn) */
+    unsigned tries;    /* retransmissions so far */
+    uint64_t sent_at;  /* first transmission */
+    uint64_t last_tx;  /* last transmission */
+    uint64_t timer;    /* timeout armed at the last transmission */
+    uint64_t deadline;
+} slot_t;
+
+struct ws_worker {
+    ws_worker_cfg cfg;
+    slot_t *slot;
+    ws_worker_stats st;
+    uint64_t next_base; /* global number of the first chunk of the next all-reduce */
+    uint32_t tensor;    /* id of the current (or next) all-reduce */
+    uint16_t ip_id;
+    int active, failed;
+    const float *in;
+    float *out;
+    size_t n;
+    uint64_t base, nch, got;
+    uint64_t srtt8, rttvar4; /* RFC 6298 state, scaled by 8 and 4 */
+    char err[256];
+    uint32_t elems[WS_LIMIT_COUNT];
+    uint8_t frame[WS_OFF_ELEMS + 4 * WS_LIMIT_COUNT];
+};
+
+static void set_err(ws_worker *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err, sizeof w->err, fmt, ap);
+    va_end(ap);
+}
+
+void ws_worker_cfg_init(ws_worker_cfg *c)
+{
+    memset(c, 0, sizeof *c);
+    ws_config d;
+    ws_config_default(&d);
+    c->slots = 16;
+    c->count = WS_DEFAULT_MAX_COUNT;
+    memcpy(c->dev_mac, d.mac, 6);
+    c->dev_ip = d.ip;
+    c->dev_port = d.udp_port;
+    c->first_tensor = 1;
+    c->rto = 100000;
+    c->rto_min = 1000;
+    c->rto_max = 100000000;
+    c->adaptive = 1;
+}
+
+int ws_worker_cfg_from_config(ws_worker_cfg *c, const ws_config *cfg, uint16_t job,
+                              unsigned rank, char *err, size_t errlen)
+{
+    const ws_job *jb = ws_config_find_job(cfg, job);
+    if (!jb) {
+        snprintf(err, errlen, "job %u is not configured", job);
+        return -1;
+    }
+    if (rank >= jb->workers) {
+        snprintf(err, errlen, "job %u has %u workers: no rank %u", job, jb->workers, rank);
+        return -1;
+    }
+    const ws_member *m = &jb->member[rank];
+    c->job = job;
+    c->rank = rank;
+    c->slots = jb->slots;
+    c->count = jb->max_count;
+    memcpy(c->mac, m->mac, 6);
+    c->ip = m->ip;
+    c->udp_port = m->udp_port;
+    memcpy(c->dev_mac, cfg->mac, 6);
+    c->dev_ip = cfg->ip;
+    c->dev_port = cfg->udp_port;
+    c->first_tensor = (uint32_t)job << 16 | 1;
+    return 0;
+}
+
+ws_worker *ws_worker_new(const ws_worker_cfg *c, char *err, size_t errlen)
+{
+    if (!c->tx) {
+        snprintf(err, errlen, "worker: no tx callback");
+        return NULL;
+    }
+    if (c->slots < 1 || c->slots > WS_LIMIT_SLOTS) {
+        snprintf(err, errlen, "worker: slots %u not in 1..%d", c->slots, WS_LIMIT_SLOTS);
+        return NULL;
+    }
+    if (c->count < 1 || c->count > WS_LIMIT_COUNT) {
+        snprintf(err, errlen, "worker: count %u not in 1..%d", c->count, WS_LIMIT_COUNT);
+        return NULL;
+    }
+    if (c->rto_min == 0 || c->rto_min > c->rto_max || c->rto < c->rto_min || c->rto > c->rto_max) {
+        snprintf(err, errlen, "worker: timeouts must satisfy 0 < rto_min <= rto <= rto_max");
+        return NULL;
+    }
+    ws_worker *w = calloc(1, sizeof *w);
+    if (w)
+        w->slot = malloc(c->slots * sizeof *w->slot);
+    if (!w || !w->slot) {
+        free(w);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    w->cfg = *c;
+    for (unsigned k = 0; k < c->slots; k++)
+        w->slot[k] = (slot_t){.chunk = NO_CHUNK};
+    w->tensor = c->first_tensor;
+    w->st.rto = c->rto;
+    return w;
+}
+
+void ws_worker_free(ws_worker *w)
+{
+    if (!w)
+        return;
+    free(w->slot);
+    free(w);
+}
+
+static uint64_t clamp_rto(const ws_worker *w, uint64_t t)
+{
+    if (t < w->cfg.rto_min)
+        return w->cfg.rto_min;
+    return t > w->cfg.rto_max ? w->cfg.rto_max : t;
+}
+
+/* Build and send the chunk of slot k; retx marks a retransmission. */
+static void transmit(ws_worker *w, unsigned k, int retx, uint64_t now)
+{
+    slot_t *s = &w->slot[k];
+    ws_hdr h;
+    ws_hdr_init(&h);
+    memcpy(h.dst_mac, w->cfg.dev_mac, 6);
+    memcpy(h.src_mac, w->cfg.mac, 6);
+    h.tos = w->cfg.tos;
+    h.ip_id = w->ip_id++;
+    h.src_ip = w->cfg.ip;
+    h.dst_ip = w->cfg.dev_ip;
+    h.src_port = w->cfg.udp_port;
+    h.dst_port = w->cfg.dev_port;
+    h.flags = (uint8_t)(s->set | (retx ? WS_FLAG_RETX : 0));
+    h.job = w->cfg.job;
+    h.worker = (uint16_t)w->cfg.rank;
+    h.slot = (uint16_t)k;
+    h.count = s->count;
+    h.offset = s->offset;
+    h.tensor = s->tensor;
+    memcpy(w->elems, w->in + s->offset, 4 * (size_t)s->count);
+    size_t len = ws_build(w->frame, &h, w->elems);
+    if (retx) {
+        s->retried = 1;
+        s->tries++;
+        w->st.retx_frames++;
+        s->timer = clamp_rto(w, s->timer * 2);
+    } else {
+        s->retried = 0;
+        s->tries = 0;
+        s->sent_at = now;
+        w->st.data_frames++;
+        s->timer = w->st.rto;
+    }
+    if (s->timer > w->st.max_timer)
+        w->st.max_timer = s->timer;
+    s->last_tx = now;
+    s->deadline = now + s->timer < now ? WS_NO_DEADLINE : now + s->timer;
+    w->st.tx_bytes += len;
+    w->cfg.tx(w->cfg.tx_ctx, w->frame, len);
+}
+
+/* The next chunk of the current all-reduce for slot k, or NO_CHUNK. */
+static uint64_t next_chunk(const ws_worker *w, unsigned k)
+{
+    const slot_t *s = &w->slot[k];
+    if (!w->active || s->busy)
+        return NO_CHUNK;
+    uint64_t S = w->cfg.slots, c;
+    if (s->chunk != NO_CHUNK && s->chunk >= w->base)
+        c = s->chunk + S; /* the slot's next chunk */
+    else
+        c = w->base + (k + S - w->base % S) % S; /* the slot's first chunk of this tensor */
+    return c < w->base + w->nch ? c : NO_CHUNK;
+}
+
+/* When slot k may take its next chunk (the hold after its last transmission). */
+static uint64_t ready_at(const ws_worker *w, unsigned k)
+{
+    const slot_t *s = &w->slot[k];
+    if (s->chunk == NO_CHUNK || !w->cfg.hold)
+        return 0;
+    return s->last_tx + w->cfg.hold < s->last_tx ? WS_NO_DEADLINE : s->last_tx + w->cfg.hold;
+}
+
+/* Put the next chunk of the current all-reduce that belongs to slot k on the wire, if any and
+ * if its hold is over. */
+static void fill_slot(ws_worker *w, unsigned k, uint64_t now)
+{
+    slot_t *s = &w->slot[k];
+    uint64_t c = next_chunk(w, k);
+    if (c == NO_CHUNK || ready_at(w, k) > now)
+        return;
+    uint64_t S = w->cfg.slots;
+    uint64_t off = (c - w->base) * w->cfg.count;
+    s->chunk = c;
+    s->offset = (uint32_t)off;
+    s->count = (uint16_t)(w->n - off < w->cfg.count ? w->n - off : w->cfg.count);
+    s->tensor = w->tensor;
+    s->set = (uint8_t)((c / S) & 1);
+    s->busy = 1;
+    transmit(w, k, 0, now);
+}
+
+/* Every slot that can take a chunk, in chunk order (from the slot of the tensor's first). */
+static void fill_all(ws_worker *w, uint64_t now)
+{
+    for (unsigned j = 0; j < w->cfg.slots; j++)
+        fill_slot(w, (unsigned)((w->base + j) % w->cfg.slots), now);
+}
+
+static void finish(ws_worker *w)
+{
+    w->active = 0;
+    w->st.allreduces++;
+    w->next_base = w->base + w->nch;
+    w->tensor++;
+}
+
+int ws_worker_start(ws_worker *w, const float *in, float *out, size_t n, uint64_t now)
+{
+    if (w->failed) {
+        set_err(w, "the worker has failed; create a new one (and reconfigure the job)");
+        return -1;
+    }
+    if (w->active) {
+        set_err(w, "an all-reduce is under way (tensor %u)", w->tensor);
+        return -1;
+    }
+    if ((uint64_t)n > UINT32_MAX) {
+        set_err(w, "%zu elements: at most %u (offsets are 32-bit)", n, UINT32_MAX);
+        return -1;
+    }
+    if (n && (!in || !out)) {
+        set_err(w, "no buffer");
+        return -1;
+    }
+    w->in = in;
+    w->out = out;
+    w->n = n;
+    w->base = w->next_base;
+    w->nch = (n + w->cfg.count - 1) / w->cfg.count;
+    w->got = 0;
+    w->active = 1;
+    if (n == 0) {
+        finish(w);
+        return 0;
+    }
+    fill_all(w, now);
+    return 0;
+}
+
+static void rtt_sample(ws_worker *w, uint64_t r)
+{
+    w->st.rtt_samples++;
+    if (w->st.rtt_samples == 1) {
+        w->srtt8 = 8 * r;
+        w->rttvar4 = 2 * r;
+    } else {
+        uint64_t srtt = w->srtt8 / 8, d = srtt > r ? srtt - r : r - srtt;
+        w->rttvar4 = w->rttvar4 - w->rttvar4 / 4 + d;
+        w->srtt8 = w->srtt8 - w->srtt8 / 8 + r;
+    }
+    w->st.srtt = w->srtt8 / 8;
+    if (w->cfg.adaptive)
+        w->st.rto = clamp_rto(w, w->srtt8 / 8 + w->rttvar4);
+}
+
+ws_rx_kind ws_worker_rx(ws_worker *w, const uint8_t *f, size_t len, uint64_t now)
+{
+    ws_hdr h;
+    w->st.rx_bytes += len;
+    if (ws_result_check(f, len, &h) != 0) {
+        w->st.bad_frames++;
+        return WS_RX_BAD;
+    }
+    if (memcmp(h.dst_mac, w->cfg.mac, 6) || h.dst_ip != w->cfg.ip ||
+        h.dst_port != w->cfg.udp_port || memcmp(h.src_mac, w->cfg.dev_mac, 6) ||
+        h.src_ip != w->cfg.dev_ip || h.src_port != w->cfg.dev_port || h.job != w->cfg.job ||
+        h.worker != w->cfg.rank) {
+        w->st.foreign_frames++;
+        return WS_RX_FOREIGN;
+    }
+    slot_t *s = h.slot < w->cfg.slots ? &w->slot[h.slot] : NULL;
+    if (!s || s->chunk == NO_CHUNK || (h.flags & WS_FLAG_SET) != s->set ||
+        h.offset != s->offset || h.count != s->count || h.tensor != s->tensor) {
+        w->st.stale_results++;
+        return WS_RX_STALE;
+    }
+    if (!s->busy) {
+        w->st.dup_results++;
+        return WS_RX_DUPLICATE;
+    }
+    for (unsigned i = 0; i < h.count; i++)
+        w->elems[i] = ws_elem(f, i);
+    memcpy(w->out + h.offset, w->elems, 4 * (size_t)h.count);
+    s->busy = 0;
+    w->st.results++;
+    w->st.chunks++;
+    if (!s->retried)
+        rtt_sample(w, now - s->sent_at);
+    if (++w->got == w->nch)
+        finish(w);
+    else
+        fill_slot(w, h.slot, now);
+    return WS_RX_RESULT;
+}
+
+int ws_worker_poll(ws_worker *w, uint64_t now)
+{
+    if (w->failed)
+        return -1;
+    if (!w->active)
+        return 0;
+    for (unsigned k = 0; k < w->cfg.slots; k++) {
+        slot_t *s = &w->slot[k];
+        if (!s->busy || s->deadline > now)
+            continue;
+        w->st.timeouts++;
+        if (w->cfg.max_retries && s->tries >= w->cfg.max_retries) {
+            w->failed = 1;
+            w->active = 0;
+            set_err(w, "job %u rank %u: no result for tensor %u offset %u (slot %u, SET %u) after "
+                    "%u retransmissions", w->cfg.job, w->cfg.rank, s->tensor, s->offset, k,
+                    s->set, s->tries);
+            return -1;
+        }
+        transmit(w, k, 1, now);
+    }
+    fill_all(w, now);
+    return 0;
+}
+
+int ws_worker_done(const ws_worker *w) { return !w->active; }
+
+uint64_t ws_worker_deadline(const ws_worker *w)
+{
+    uint64_t t = WS_NO_DEADLINE;
+    if (!w->active)
+        return t;
+    for (unsigned k = 0; k < w->cfg.slots; k++) {
+        if (w->slot[k].busy) {
+            if (w->slot[k].deadline < t)
+                t = w->slot[k].deadline;
+        } else if (next_chunk(w, k) != NO_CHUNK && ready_at(w, k) < t) {
+            t = ready_at(w, k);
+        }
+    }
+    return t;
+}
+
+void ws_worker_progress(const ws_worker *w, uint64_t *done, uint64_t *total)
+{
+    *done = w->got;
+    *total = w->nch;
+}
+
+uint32_t ws_worker_tensor(const ws_worker *w) { return w->tensor; }
+const ws_worker_stats *ws_worker_get_stats(const ws_worker *w) { return &w->st; }
+const char *ws_worker_error(const ws_worker *w) { return w->err[0] ? w->err : NULL; }
+
+int ws_allreduce(ws_worker *w, float *buf, size_t n)
+{
+    if (!w->cfg.clock || !w->cfg.wait) {
+        set_err(w, "ws_allreduce needs the clock and wait callbacks");
+        return -1;
+    }
+    if (ws_worker_start(w, buf, buf, n, w->cfg.clock(w->cfg.io_ctx)))
+        return -1;
+    while (!ws_worker_done(w)) {
+        if (ws_worker_poll(w, w->cfg.clock(w->cfg.io_ctx)))
+            return -1;
+        if (ws_worker_done(w))
+            break;
+        if (w->cfg.wait(w->cfg.io_ctx, w, ws_worker_deadline(w))) {
+            set_err(w, "wait failed: all-reduce of tensor %u abandoned", w->tensor);
+            w->active = 0;
+            w->failed = 1;
+            return -1;
+        }
+    }
+    return 0;
+}

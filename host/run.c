@@ -1,0 +1,1245 @@
+/* run.c - `wiresum run`: worker transports, a faulty network and the device, in closed loop. */
+#include "run.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "refdev.h"
+#include "rng.h"
+#include "trace.h"
+#include "wire.h"
+#include "ws_dev.h"
+#include "ws_transport.h"
+#include "xsum.h"
+#ifdef WS_HAVE_SIM
+#include "ws_sim.h"
+#endif
+
+#define JOB_ID 7
+#define NEVER UINT64_MAX
+#define SETTLE 256         /* cycles without a beat in or out before the model counts as idle */
+#define DRAIN_RECORD 24000 /* quiet cycles at the end of a recorded run (wiresum sim waits 20000) */
+#define MAX_STEP 64        /* cycles clocked at once while nothing is due */
+#define REF_PIPE 16        /* the reference's timing model: cycles from last beat in to output */
+#define MAX_REPORTS 10
+
+void ws_run_defaults(ws_run_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->device = WS_RUN_RTL;
+    o->width = 256;
+    o->workers = 4;
+    o->ports = 4;
+    o->count = 64;
+    o->slots = 16;
+    o->iters = 2;
+    o->elems = 16384;
+    o->fault_up = o->fault_down = 1;
+    o->values = WS_RUN_MIXED;
+    o->seed = 1;
+    o->clock_mhz = 200.0;
+    o->latency = 400;
+    o->max_retries = 40;
+}
+
+/* ---- events: frames on the way, ordered by (time, sequence) ------------------------------ */
+
+typedef struct {
+    uint64_t t, seq;
+    uint8_t *f;
+    uint32_t len;
+    unsigned port; /* to the device: ingress port; to a worker: the egress port it left on */
+} event;
+
+typedef struct {
+    event *a;
+    size_t n, cap;
+} heap;
+
+static int ev_less(const event *x, const event *y)
+{
+    return x->t < y->t || (x->t == y->t && x->seq < y->seq);
+}
+
+static int heap_push(heap *h, event e)
+{
+    if (h->n == h->cap) {
+        size_t cap = h->cap ? 2 * h->cap : 256;
+        event *na = realloc(h->a, cap * sizeof *na);
+        if (!na)
+            return -1;
+        h->a = na;
+        h->cap = cap;
+    }
+    size_t i = h->n++;
+    while (i > 0 && ev_less(&e, &h->a[(i - 1) / 2])) {
+        h->a[i] = h->a[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->a[i] = e;
+    return 0;
+}
+
+static event heap_pop(heap *h)
+{
+    event top = h->a[0], last = h->a[--h->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && ev_less(&h->a[c + 1], &h->a[c]))
+            c++;
+        if (!ev_less(&h->a[c], &last))
+            break;
+        h->a[i] = h->a[c];
+        i = c;
+    }
+    if (h->n)
+        h->a[i] = last;
+    return top;
+}
+
+static uint64_t heap_top(const heap *h) { return h->n ? h->a[0].t : NEVER; }
+
+static void heap_free(heap *h)
+{
+    for (size_t i = 0; i < h->n; i++)
+        free(h->a[i].f);
+    free(h->a);
+}
+
+/* ---- frames expected on the bypass egress ------------------------------------------------ */
+
+typedef struct {
+    uint64_t hash;
+    uint32_t len;
+    uint8_t egress;
+    uint8_t must; /* 1: a bypass frame that must come out; 0: a corrupted frame that may */
+    uint8_t seen;
+    uint8_t kind;
+} bp_entry;
+
+typedef struct {
+    bp_entry *e;
+    size_t n, cap;
+    size_t *idx; /* open addressing over e[], SIZE_MAX empty */
+    size_t icap;
+} bp_table;
+
+static uint64_t frame_hash(const uint8_t *f, size_t len)
+{
+    uint64_t h = 0x6a09e667f3bcc909ull ^ len;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t v;
+        memcpy(&v, f + i, 8);
+        h = ws_mix64(h ^ v);
+    }
+    uint64_t v = 0;
+    for (; i < len; i++)
+        v = v << 8 | f[i];
+    return ws_mix64(h ^ v ^ 0xff);
+}
+
+static int bp_rehash(bp_table *t, size_t icap)
+{
+    size_t *ni = malloc(icap * sizeof *ni);
+    if (!ni)
+        return -1;
+    for (size_t i = 0; i < icap; i++)
+        ni[i] = SIZE_MAX;
+    for (size_t k = 0; k < t->n; k++) {
+        size_t i = t->e[k].hash & (icap - 1);
+        while (ni[i] != SIZE_MAX)
+            i = (i + 1) & (icap - 1);
+        ni[i] = k;
+    }
+    free(t->idx);
+    t->idx = ni;
+    t->icap = icap;
+    return 0;
+}
+
+static int bp_add(bp_table *t, const uint8_t *f, size_t len, unsigned egress, int must,
+                  unsigned kind)
+{
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 256;
+        bp_entry *ne = realloc(t->e, cap * sizeof *ne);
+        if (!ne)
+            return -1;
+        t->e = ne;
+        t->cap = cap;
+    }
+    if (2 * (t->n + 1) > t->icap && bp_rehash(t, t->icap ? 2 * t->icap : 512))
+        return -1;
+    bp_entry *e = &t->e[t->n];
+    *e = (bp_entry){frame_hash(f, len), (uint32_t)len, (uint8_t)egress, (uint8_t)must, 0,
+                    (uint8_t)kind};
+    size_t i = e->hash & (t->icap - 1);
+    while (t->idx[i] != SIZE_MAX)
+        i = (i + 1) & (t->icap - 1);
+    t->idx[i] = t->n++;
+    return 0;
+}
+
+/* The entry not yet seen for this frame (a bypass frame before a corrupted one), or NULL. */
+static bp_entry *bp_find(bp_table *t, const uint8_t *f, size_t len)
+{
+    if (!t->icap)
+        return NULL;
+    uint64_t h = frame_hash(f, len);
+    bp_entry *best = NULL;
+    for (size_t i = h & (t->icap - 1); t->idx[i] != SIZE_MAX; i = (i + 1) & (t->icap - 1)) {
+        bp_entry *e = &t->e[t->idx[i]];
+        if (e->hash == h && e->len == len && !e->seen && (!best || (e->must && !best->must)))
+            best = e;
+    }
+    return best;
+}
+
+/* ---- the run ----------------------------------------------------------------------------- */
+
+typedef struct {
+    ws_worker *w;
+    float *buf;
+    unsigned iter;   /* all-reduces completed */
+    int finished;
+    unsigned port;
+} wk;
+
+typedef struct {
+    ws_run_opts o;
+    ws_run_stats *st;
+    FILE *out;
+    char *err;
+    size_t errlen;
+    int failed;
+
+    ws_config cfg;
+    const ws_job *job;
+    wk *w;
+    struct tx_ctx *ctx; /* one per worker: the tx callback's context */
+    unsigned nw;
+    uint64_t nch;        /* chunks per tensor */
+    unsigned bytes;      /* bytes per beat */
+    double ns_per_cycle;
+    uint64_t now;        /* simulated cycle (the model's, plus the idle stretches skipped) */
+    uint64_t t_done;     /* when the last worker completed */
+    ws_rng rng;
+    uint64_t seq;
+    heap to_dev, to_wkr;
+    bp_table bp;
+    uint64_t bp_serial;
+
+    uint32_t *expect[2]; /* exact sums of iterations k with k % 2 */
+    unsigned expect_iter[2];
+    int have_expect[2];
+
+    /* the device */
+    ws_refdev *ref;
+    uint64_t ref_busy, ref_free[WS_LIMIT_PORTS];
+#ifdef WS_HAVE_SIM
+    ws_sim *sim;
+    ws_regbus bus;
+    ws_dev_params params;
+    uint64_t cycle0, skipped, last_activity, last_beats;
+    unsigned prev_port;
+#endif
+    /* recording */
+    ws_trace_out *rec_in, *rec_exp;
+    uint64_t rec_last_ts;
+
+    unsigned reports;
+    uint8_t scratch[WS_MAX_FRAME];
+} run;
+
+static int fail(run *r, const char *fmt, ...)
+{
+    if (!r->failed) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->err, r->errlen, fmt, ap);
+        va_end(ap);
+    }
+    r->failed = 1;
+    return -1;
+}
+
+static void report(run *r, const char *fmt, ...)
+{
+    r->st->check_failures++;
+    if (r->reports++ >= MAX_REPORTS)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("run: ", r->out);
+    vfprintf(r->out, fmt, ap);
+    fputc('\n', r->out);
+    va_end(ap);
+}
+
+/* ---- values --------------------------------------------------------------------------- */
+
+static const uint32_t specials[] = {
+    0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000,
+    0x80800000, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000, 0x33800000, 0x3f800001,
+    0x4b800000, 0xcb800000, 0x7f000000, 0xff000000, 0x00400000, 0x7f800000, 0xff800000,
+    0x7fc00000, 0x7f800001, 0xffc00001,
+};
+
+static uint32_t value_bits(const run *r, unsigned iter, unsigned w, uint64_t i)
+{
+    uint64_t h = ws_mix64(ws_mix64(r->o.seed ^ ((uint64_t)iter << 32 | w) ^ 0x72756e) ^ i);
+    int special = r->o.values == WS_RUN_SPECIAL ||
+                  (r->o.values == WS_RUN_MIXED && (h >> 58) == 0); /* 1 in 64 */
+    uint64_t h2 = ws_mix64(h);
+    if (special) {
+        switch (h2 % 8) {
+        case 0: /* any subnormal */
+            return (uint32_t)(h2 >> 8) & 0x807fffff;
+        case 1: /* near the overflow threshold */
+            return ((uint32_t)(h2 >> 8) & 0x807fffff) | 0x7f000000;
+        default:
+            return specials[(h2 >> 16) % (sizeof specials / sizeof specials[0])];
+        }
+    }
+    /* a gradient: random sign and significand, magnitudes 2^-30 .. 2^-3 */
+    uint32_t sign = (uint32_t)(h >> 63) << 31;
+    uint32_t e = (uint32_t)(127 - 3 - (h2 % 28));
+    return sign | e << 23 | ((uint32_t)h & 0x7fffff);
+}
+
+static int write_sum(run *r, unsigned iter, const uint32_t *sum)
+{
+    char path[4096];
+    uint32_t tensor = ((uint32_t)JOB_ID << 16 | 1) + iter;
+    snprintf(path, sizeof path, "%s/sum-%u-%u.f32", r->o.record, JOB_ID, tensor);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return fail(r, "%s: %s", path, strerror(errno));
+    uint8_t buf[4096];
+    size_t n = 0;
+    for (uint64_t i = 0; i < r->o.elems; i++) {
+        ws_put32(buf + n, sum[i]);
+        n += 4;
+        if (n == sizeof buf || i + 1 == r->o.elems) {
+            if (fwrite(buf, 1, n, f) != n)
+                break;
+            n = 0;
+        }
+    }
+    if (ferror(f) | fclose(f))
+        return fail(r, "%s: write failed", path);
+    return 0;
+}
+
+/* The exact sums of iteration iter, computed once. */
+static const uint32_t *expected(run *r, unsigned iter)
+{
+    int k = iter % 2;
+    if (r->have_expect[k] && r->expect_iter[k] == iter)
+        return r->expect[k];
+    for (uint64_t i = 0; i < r->o.elems; i++) {
+        ws_xsum x;
+        ws_xsum_init(&x);
+        for (unsigned w = 0; w < r->nw; w++)
+            ws_xsum_add(&x, value_bits(r, iter, w, i));
+        r->expect[k][i] = ws_xsum_round(&x);
+    }
+    r->have_expect[k] = 1;
+    r->expect_iter[k] = iter;
+    if (r->o.record)
+        write_sum(r, iter, r->expect[k]);
+    return r->expect[k];
+}
+
+static void fill_input(run *r, unsigned w)
+{
+    uint32_t *b = (uint32_t *)(void *)r->w[w].buf;
+    for (uint64_t i = 0; i < r->o.elems; i++)
+        b[i] = value_bits(r, r->w[w].iter, w, i);
+}
+
+/* ---- the network ------------------------------------------------------------------------ */
+
+static int faults_on(const run *r, int dir) { return dir == 0 ? r->o.fault_up : r->o.fault_down; }
+
+static void schedule(run *r, int dir, unsigned port, const uint8_t *f, size_t len, uint64_t t,
+                     int may_corrupt)
+{
+    uint8_t *copy = malloc(len);
+    if (!copy) {
+        fail(r, "out of memory");
+        return;
+    }
+    memcpy(copy, f, len);
+    if (may_corrupt && ws_rng_chance(&r->rng, r->o.corrupt)) {
+        uint64_t bit = ws_rng_below(&r->rng, 8 * (uint64_t)len);
+        copy[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+        r->st->corrupted[dir]++;
+        /* a corrupted frame may be bypass traffic now (EtherType, address or port hit) */
+        if (dir == 0 && bp_add(&r->bp, copy, len, r->cfg.bypass[port], 0, 255))
+            fail(r, "out of memory");
+    }
+    event e = {t, r->seq++, copy, (uint32_t)len, port};
+    if (heap_push(dir == 0 ? &r->to_dev : &r->to_wkr, e)) {
+        free(copy);
+        fail(r, "out of memory");
+    }
+}
+
+/* A frame entering the network at time now, towards the device (dir 0) or a worker (dir 1). */
+static void net_send(run *r, int dir, unsigned port, const uint8_t *f, size_t len, uint64_t now)
+{
+    uint64_t L = r->o.latency;
+    if (!faults_on(r, dir)) {
+        schedule(r, dir, port, f, len, now + L, 0);
+        return;
+    }
+    if (ws_rng_chance(&r->rng, r->o.loss)) {
+        r->st->lost[dir]++;
+        return;
+    }
+    uint64_t t = now + L;
+    if (ws_rng_chance(&r->rng, r->o.reorder)) {
+        t += 1 + ws_rng_below(&r->rng, L);
+        r->st->reordered[dir]++;
+    }
+    schedule(r, dir, port, f, len, t, 1);
+    if (ws_rng_chance(&r->rng, r->o.dup)) {
+        r->st->duped[dir]++;
+        schedule(r, dir, port, f, len, now + L + 1 + ws_rng_below(&r->rng, L), 1);
+    }
+}
+
+/* A background frame that is not aggregation traffic, unique by its serial number. */
+static size_t bypass_frame(run *r, unsigned kind, uint8_t *f)
+{
+    uint32_t serial = (uint32_t)r->bp_serial++;
+    size_t len;
+    switch (kind) {
+    case 0: /* ARP request for the device's address, padded to 60 bytes */
+        len = 60;
+        memset(f, 0, len);
+        memset(f, 0xff, 6);
+        f[6] = 0x02, f[7] = 0xbb;
+        ws_put32(f + 8, serial);
+        ws_put16(f + 12, 0x0806);
+        ws_put16(f + 14, 1), ws_put16(f + 16, 0x0800), f[18] = 6, f[19] = 4, ws_put16(f + 20, 1);
+        ws_put32(f + 38, r->cfg.ip);
+        ws_put32(f + 42, serial);
+        return len;
+    case 1: /* IPv6 UDP to the aggregation port */
+        len = 14 + 40 + 8 + 32;
+        memset(f, 0, len);
+        f[0] = 0x02, f[6] = 0x02, f[7] = 0xbb;
+        ws_put16(f + 12, 0x86dd);
+        f[14] = 0x60, ws_put16(f + 18, 40), f[20] = 17, f[21] = 64;
+        ws_put16(f + 56, r->cfg.udp_port), ws_put16(f + 58, 40);
+        ws_put32(f + 62, serial);
+        return len;
+    default: { /* IPv4 UDP or TCP that is not for the aggregation engine */
+        ws_hdr h;
+        ws_hdr_init(&h);
+        memcpy(h.dst_mac, r->cfg.mac, 6);
+        const uint8_t smac[6] = {0x02, 0xbb, 0, 0, 0, 1};
+        memcpy(h.src_mac, smac, 6);
+        h.src_ip = 0x0a000901u;
+        h.dst_ip = r->cfg.ip;
+        h.src_port = 5000;
+        h.dst_port = r->cfg.udp_port;
+        h.count = (uint16_t)(1 + ws_rng_below(&r->rng, 64));
+        h.offset = serial;
+        uint32_t el[64];
+        for (unsigned i = 0; i < h.count; i++)
+            el[i] = (uint32_t)ws_rng_next(&r->rng);
+        len = ws_build(f, &h, el);
+        if (kind == 2) { /* UDP to the device on another port */
+            ws_put16(f + WS_OFF_UDP + 2, (uint16_t)(r->cfg.udp_port + 1));
+        } else if (kind == 3) { /* TCP to the device's address */
+            f[WS_OFF_IP + 9] = 6;
+        } else if (kind == 4) { /* aggregation-looking UDP to another host */
+            ws_put32(f + WS_OFF_IP + 16, 0x0a000902u);
+        } else { /* full-size frame to another host */
+            memset(f + len, 0xa5, 1514 - len);
+            len = 1514;
+            ws_put32(f + WS_OFF_IP + 16, 0x0a000902u);
+            ws_put16(f + WS_OFF_IP + 2, (uint16_t)(len - WS_ETH_LEN));
+            ws_put16(f + WS_OFF_UDP + 4, (uint16_t)(len - WS_OFF_UDP));
+        }
+        ws_fix_checksums(f, len);
+        return len;
+    }
+    }
+}
+
+#define N_BYPASS_KINDS 6
+
+static void inject_bypass(run *r, uint64_t now)
+{
+    unsigned kind = (unsigned)ws_rng_below(&r->rng, N_BYPASS_KINDS);
+    size_t len = bypass_frame(r, kind, r->scratch);
+    unsigned port = (unsigned)ws_rng_below(&r->rng, r->cfg.n_ports);
+    if (ws_classify(r->scratch, len, r->cfg.ip, r->cfg.udp_port) != WS_CLASS_BYPASS) {
+        fail(r, "internal: bypass frame of kind %u classified as aggregation", kind);
+        return;
+    }
+    r->st->bypass_sent++;
+    if (bp_add(&r->bp, r->scratch, len, r->cfg.bypass[port], 1, kind)) {
+        fail(r, "out of memory");
+        return;
+    }
+    schedule(r, 0, port, r->scratch, len, now + r->o.latency, 0);
+}
+
+/* Called by a worker's transport for every frame it sends. */
+typedef struct tx_ctx {
+    run *r;
+    unsigned w;
+} tx_ctx;
+
+static void worker_tx(void *ctx, const uint8_t *f, size_t len)
+{
+    tx_ctx *c = ctx;
+    run *r = c->r;
+    net_send(r, 0, r->w[c->w].port, f, len, r->now);
+    if (r->o.bypass > 0 && ws_rng_chance(&r->rng, r->o.bypass))
+        inject_bypass(r, r->now);
+}
+
+/* ---- what the device sends ----------------------------------------------------------- */
+
+static uint64_t ts_ns(const run *r, uint64_t cycle) { return (uint64_t)((double)cycle * r->ns_per_cycle); }
+
+static void on_output(run *r, unsigned port, const uint8_t *f, size_t len, uint64_t cycle)
+{
+    r->st->frames_out++;
+    if (r->rec_exp && ws_trace_write(r->rec_exp, port, ts_ns(r, cycle), f, len, r->err, r->errlen))
+        r->failed = 1;
+    if (ws_is_result(f, len, r->cfg.ip, r->cfg.udp_port)) {
+        r->st->results_out++;
+        net_send(r, 1, port, f, len, cycle);
+        return;
+    }
+    bp_entry *e = bp_find(&r->bp, f, len);
+    if (!e) {
+        report(r, "egress port %u, cycle %llu: a frame of %zu bytes that was never sent (or sent "
+               "changed)", port, (unsigned long long)cycle, len);
+        return;
+    }
+    e->seen = 1;
+    if (e->egress != port)
+        report(r, "bypass frame left on port %u, the bypass map says %u", port, e->egress);
+    if (e->must)
+        r->st->bypass_out++;
+    else
+        r->st->corrupt_bypassed++;
+}
+
+static void ref_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
+{
+    run *r = ctx;
+    uint64_t beats = (len + r->bytes - 1) / r->bytes;
+    uint64_t t = r->ref_busy + REF_PIPE;
+    if (r->ref_free[egress] > t)
+        t = r->ref_free[egress];
+    t += beats;
+    r->ref_free[egress] = t;
+    on_output(r, egress, f, len, t);
+}
+
+static void record_in(run *r, unsigned port, const uint8_t *f, size_t len)
+{
+    r->st->frames_in++;
+    if (!r->rec_in)
+        return;
+    uint64_t ts = ts_ns(r, r->now);
+    if (ts <= r->rec_last_ts && r->st->frames_in > 1)
+        ts = r->rec_last_ts + 1; /* strictly increasing: the global order is the file order */
+    r->rec_last_ts = ts;
+    if (ws_trace_write(r->rec_in, port, ts, f, len, r->err, r->errlen))
+        r->failed = 1;
+}
+
+#ifdef WS_HAVE_SIM
+static int bus_write(void *ctx, uint32_t addr, uint32_t data)
+{
+    return ws_sim_reg_write(ctx, addr, data);
+}
+static int bus_read(void *ctx, uint32_t addr, uint32_t *data)
+{
+    return ws_sim_reg_read(ctx, addr, data);
+}
+
+static int model_pending(const run *r)
+{
+    for (unsigned p = 0; p < r->cfg.n_ports; p++)
+        if (ws_sim_pending(r->sim, p))
+            return 1;
+    return 0;
+}
+
+/* Clock the model n cycles and take what it sent. */
+static void model_step(run *r, uint64_t n)
+{
+    ws_sim_run(r->sim, n);
+    r->now = ws_sim_cycle(r->sim) - r->cycle0 + r->skipped;
+    r->st->model_cycles += n;
+    if (ws_sim_error(r->sim)) {
+        fail(r, "model: %s", ws_sim_error(r->sim));
+        return;
+    }
+    ws_sim_stats ss;
+    ws_sim_stats_get(r->sim, &ss);
+    if (ss.beats_in + ss.beats_out != r->last_beats) {
+        r->last_beats = ss.beats_in + ss.beats_out;
+        r->last_activity = r->now;
+    }
+    for (unsigned p = 0; p < r->cfg.n_ports; p++) {
+        const uint8_t *f;
+        size_t len;
+        uint64_t cyc;
+        while (ws_sim_pop(r->sim, p, &f, &len, &cyc) == 1)
+            on_output(r, p, f, len, cyc - r->cycle0 + r->skipped);
+    }
+}
+#endif
+
+/* Offer the device every frame that has arrived, in order, as far as it takes them. */
+static void feed(run *r)
+{
+    while (r->to_dev.n && r->to_dev.a[0].t <= r->now && !r->failed) {
+        event *e = &r->to_dev.a[0];
+#ifdef WS_HAVE_SIM
+        if (r->sim) {
+            unsigned p = e->port, q = r->prev_port;
+            /* as wiresum sim: a frame on another port only once the previous one is wholly in */
+            if (ws_sim_pending(r->sim, p) >= 2 || (p != q && ws_sim_pending(r->sim, q) > 0))
+                return;
+            if (ws_sim_push(r->sim, p, e->f, e->len)) {
+                fail(r, "model refused a frame of %u bytes on port %u", e->len, p);
+                return;
+            }
+            r->prev_port = p;
+            r->last_activity = r->now;
+        } else
+#endif
+        {
+            uint64_t start = r->ref_busy > r->now ? r->ref_busy : r->now;
+            r->ref_busy = start + (e->len + r->bytes - 1) / r->bytes;
+            ws_refdev_rx(r->ref, e->port, e->f, e->len, ref_emit, r);
+        }
+        record_in(r, e->port, e->f, e->len);
+        event x = heap_pop(&r->to_dev);
+        free(x.f);
+    }
+}
+
+/* Hand the frames that have reached the hosts to their workers. */
+static void deliver(run *r)
+{
+    while (r->to_wkr.n && r->to_wkr.a[0].t <= r->now) {
+        event e = heap_pop(&r->to_wkr);
+        wk *dst = NULL;
+        for (unsigned i = 0; i < r->nw && !dst; i++)
+            if (r->w[i].port == e.port && e.len >= 6 && !memcmp(e.f, r->job->member[i].mac, 6))
+                dst = &r->w[i];
+        if (dst)
+            ws_worker_rx(dst->w, e.f, e.len, r->now);
+        else
+            r->st->undeliverable++; /* a corrupted destination MAC: no host takes it */
+        free(e.f);
+    }
+}
+
+static void check_tensor(run *r, unsigned w)
+{
+    const uint32_t *exp = expected(r, r->w[w].iter);
+    const uint32_t *got = (const uint32_t *)(const void *)r->w[w].buf;
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < r->o.elems; i++)
+        if (got[i] != exp[i]) {
+            if (bad++ < 3)
+                report(r, "worker %u all-reduce %u (tensor %u) element %llu: expected 0x%08x, got "
+                       "0x%08x", w, r->w[w].iter, ((uint32_t)JOB_ID << 16 | 1) + r->w[w].iter,
+                       (unsigned long long)i, exp[i], got[i]);
+        }
+    r->st->tensors++;
+    if (bad)
+        r->st->bad_elements += bad;
+    else
+        r->st->tensors_exact++;
+}
+
+/* Poll every worker that is due, check what completed, start the next all-reduce. Returns the
+ * earliest deadline. */
+static uint64_t service_workers(run *r)
+{
+    uint64_t next = NEVER;
+    for (unsigned i = 0; i < r->nw && !r->failed; i++) {
+        wk *w = &r->w[i];
+        if (w->finished)
+            continue;
+        if (ws_worker_deadline(w->w) <= r->now && ws_worker_poll(w->w, r->now)) {
+            fail(r, "worker %u: %s", i, ws_worker_error(w->w));
+            break;
+        }
+        if (ws_worker_done(w->w)) {
+            check_tensor(r, i);
+            if (++w->iter == r->o.iters) {
+                w->finished = 1;
+                r->t_done = r->now;
+                continue;
+            }
+            fill_input(r, i);
+            if (ws_worker_start(w->w, w->buf, w->buf, r->o.elems, r->now)) {
+                fail(r, "worker %u: %s", i, ws_worker_error(w->w));
+                break;
+            }
+            expected(r, w->iter);
+        }
+        uint64_t d = ws_worker_deadline(w->w);
+        if (d < next)
+            next = d;
+    }
+    return next;
+}
+
+static int all_finished(const run *r)
+{
+    for (unsigned i = 0; i < r->nw; i++)
+        if (!r->w[i].finished)
+            return 0;
+    return 1;
+}
+
+/* ---- progress --------------------------------------------------------------------------- */
+
+static double wall(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void progress(run *r, double t0, int final)
+{
+    uint64_t done = 0, total = (uint64_t)r->nw * r->o.iters * (r->nch ? r->nch : 1);
+    for (unsigned i = 0; i < r->nw; i++) {
+        uint64_t d, t;
+        ws_worker_progress(r->w[i].w, &d, &t);
+        done += (uint64_t)r->w[i].iter * (r->nch ? r->nch : 1) + (r->w[i].finished ? 0 : d);
+    }
+    double frac = total ? (double)done / (double)total : 1.0;
+    uint64_t retx = 0;
+    for (unsigned i = 0; i < r->nw; i++)
+        retx += ws_worker_get_stats(r->w[i].w)->retx_frames;
+    if (r->o.progress_tty) {
+        char bar[41];
+        int fill = (int)(frac * 40);
+        for (int k = 0; k < 40; k++)
+            bar[k] = k < fill ? '#' : '.';
+        bar[40] = 0;
+        fprintf(stderr, "\rrun [%s] %5.1f%%  cycle %llu  retx %llu  %.0f s", bar, 100 * frac,
+                (unsigned long long)r->now, (unsigned long long)retx, wall() - t0);
+        if (final)
+            fputc('\n', stderr);
+    } else if (!final) {
+        fprintf(stderr, "run: %5.1f%% of chunks, cycle %llu, %llu retransmissions, %.0f s\n",
+                100 * frac, (unsigned long long)r->now, (unsigned long long)retx, wall() - t0);
+    }
+    fflush(stderr);
+}
+
+/* ---- setup ----------------------------------------------------------------------------- */
+
+static int make_config(run *r)
+{
+    const ws_run_opts *o = &r->o;
+    ws_config *c = &r->cfg;
+    ws_config_default(c);
+    c->n_ports = o->ports;
+    for (unsigned p = 0; p < o->ports; p++)
+        c->bypass[p] = (uint8_t)((p ^ 1) < o->ports ? p ^ 1 : p);
+    if (o->slots > c->pool_slots)
+        c->pool_slots = o->slots;
+    if (o->count > c->max_count)
+        c->max_count = o->count;
+#ifdef WS_HAVE_SIM
+    if (r->sim) { /* describe the build of the model */
+        c->max_jobs = r->params.jobs;
+        c->max_workers = r->params.workers;
+        c->pool_slots = r->params.pool;
+        c->max_count = r->params.count;
+    }
+#endif
+    ws_job *jb = &c->job[c->n_jobs++];
+    jb->id = JOB_ID;
+    jb->enable = true;
+    jb->workers = o->workers;
+    jb->slots = o->slots;
+    jb->slot_base = 0;
+    jb->max_count = o->count;
+    for (unsigned w = 0; w < o->workers; w++) {
+        ws_member *m = &jb->member[w];
+        const uint8_t mac[6] = {0x02, 0x00, 0x00, 0x00, 0x01, (uint8_t)w};
+        memcpy(m->mac, mac, 6);
+        m->ip = 0x0a000100u | (w + 1);
+        m->udp_port = 40000;
+        m->port = (uint8_t)(w % o->ports);
+    }
+    r->job = jb;
+    return ws_config_check(c, r->err, r->errlen) ? (r->failed = 1, -1) : 0;
+}
+
+static int check_opts(run *r)
+{
+    const ws_run_opts *o = &r->o;
+    if (o->workers < 1 || o->workers > WS_LIMIT_WORKERS)
+        return fail(r, "--workers %u: must be 1..%d", o->workers, WS_LIMIT_WORKERS);
+    if (o->ports < 1 || o->ports > WS_LIMIT_PORTS)
+        return fail(r, "--ports %u: must be 1..%d", o->ports, WS_LIMIT_PORTS);
+    if (o->count < 1 || o->count > WS_LIMIT_COUNT)
+        return fail(r, "--count %u: must be 1..%d", o->count, WS_LIMIT_COUNT);
+    if (o->slots < 1 || o->slots > WS_LIMIT_SLOTS)
+        return fail(r, "--slots %u: must be 1..%d", o->slots, WS_LIMIT_SLOTS);
+    if (o->elems < 1 || o->elems > UINT32_MAX)
+        return fail(r, "--elems %llu: must be 1..%u", (unsigned long long)o->elems, UINT32_MAX);
+    if (o->iters < 1 || o->iters > 65535)
+        return fail(r, "--iters %u: must be 1..65535", o->iters);
+    if (o->latency < 1 || o->latency > 100000000)
+        return fail(r, "--latency %llu: must be 1..10^8 cycles", (unsigned long long)o->latency);
+    if (o->width != 256 && o->width != 512 && o->width != 1024)
+        return fail(r, "--width %u: must be 256, 512 or 1024", o->width);
+    if (!(o->clock_mhz > 0))
+        return fail(r, "--clock must be positive");
+    const double rates[] = {o->loss, o->dup, o->reorder, o->corrupt, o->bypass};
+    for (int i = 0; i < 5; i++)
+        if (!(rates[i] >= 0 && rates[i] <= 1))
+            return fail(r, "fault rates must be in 0..1");
+    if (o->loss >= 1 && (o->fault_up || o->fault_down))
+        return fail(r, "--loss 1: nothing would ever arrive");
+    /* the workers' tensors and two iterations of exact sums */
+    double need = (double)o->elems * 4 * (o->workers + 2);
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && psize > 0 && need > 0.8 * (double)pages * (double)psize)
+        return fail(r, "--elems %llu with %u workers needs %.1f GB of tensors; this machine has "
+                    "%.1f GB", (unsigned long long)o->elems, o->workers, need / 1e9,
+                    (double)pages * (double)psize / 1e9);
+    return 0;
+}
+
+static int open_device(run *r)
+{
+    if (r->o.device == WS_RUN_REF) {
+        r->ref = ws_refdev_new(&r->cfg, r->err, r->errlen);
+        return r->ref ? 0 : (r->failed = 1, -1);
+    }
+#ifdef WS_HAVE_SIM
+    /* the model, through the driver: open, reset, addresses, job setup */
+    ws_regbus *b = &r->bus;
+    if (ws_dev_set_addresses(b, &r->params, &r->cfg, r->err, r->errlen) ||
+        ws_dev_job_setup(b, &r->params, 0, r->job, r->err, r->errlen))
+        return r->failed = 1, -1;
+    if (r->o.trace &&
+        ws_sim_trace_open(r->sim, r->o.trace, r->o.trace_from, r->o.trace_to, r->err, r->errlen))
+        return r->failed = 1, -1;
+    r->cycle0 = ws_sim_cycle(r->sim);
+    return 0;
+#else
+    return fail(r, "this build has no RTL model: use --device ref");
+#endif
+}
+
+#ifdef WS_HAVE_SIM
+static int new_model(run *r)
+{
+    if (r->o.device != WS_RUN_RTL)
+        return 0;
+    r->sim = ws_sim_new(r->o.width, r->err, r->errlen);
+    if (!r->sim)
+        return r->failed = 1, -1;
+    r->bus = (ws_regbus){bus_write, bus_read, r->sim};
+    if (ws_dev_open(&r->bus, &r->params, r->err, r->errlen) ||
+        ws_dev_reset(&r->bus, &r->params, r->err, r->errlen))
+        return r->failed = 1, -1;
+    const ws_dev_params *p = &r->params;
+    if (r->o.ports > p->ports)
+        return fail(r, "--ports %u: the model has %u", r->o.ports, p->ports);
+    if (r->o.workers > p->workers)
+        return fail(r, "--workers %u: the model supports %u", r->o.workers, p->workers);
+    if (r->o.slots > p->pool)
+        return fail(r, "--slots %u: the model has a pool of %u slots", r->o.slots, p->pool);
+    if (r->o.count > p->count)
+        return fail(r, "--count %u: the model's MAX_COUNT is %u", r->o.count, p->count);
+    return 0;
+}
+#endif
+
+static int open_record(run *r)
+{
+    const char *dir = r->o.record;
+    if (mkdir(dir, 0777) != 0) {
+        if (errno != EEXIST)
+            return fail(r, "--record %s: %s", dir, strerror(errno));
+        /* an existing directory must be empty: stale sums or pcaps would confuse sim and check */
+        struct stat sb;
+        if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+            return fail(r, "--record %s: exists and is not a directory", dir);
+        char path[4096];
+        snprintf(path, sizeof path, "%s/job.ini", dir);
+        if (access(path, F_OK) == 0)
+            return fail(r, "--record %s: already holds a trace (job.ini); give a new directory",
+                        dir);
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/job.ini", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return fail(r, "%s: %s", path, strerror(errno));
+    if (ws_config_write(&r->cfg, f) != 0) {
+        fclose(f);
+        return fail(r, "%s: write failed", path);
+    }
+    if (fclose(f) != 0)
+        return fail(r, "%s: %s", path, strerror(errno));
+    r->rec_in = ws_trace_create(dir, "in", r->cfg.n_ports, 1, r->err, r->errlen);
+    r->rec_exp = r->rec_in ? ws_trace_create(dir, "expected", r->cfg.n_ports, 1, r->err,
+                                             r->errlen)
+                           : NULL;
+    return r->rec_exp ? 0 : (r->failed = 1, -1);
+}
+
+static int make_workers(run *r)
+{
+    r->w = calloc(r->nw, sizeof *r->w);
+    tx_ctx *ctx = r->ctx = calloc(r->nw, sizeof *ctx);
+    if (!r->w || !ctx)
+        return fail(r, "out of memory");
+    const ws_run_opts *o = &r->o;
+    uint64_t fb = (ws_frame_len(o->count) + r->bytes - 1) / r->bytes; /* beats of a frame */
+    uint64_t L = o->latency;
+    /* a round trip under full load: every worker's window queued at the device's input, and as
+     * many RESULTs queued at its output (the engine and the result generator each move one beat
+     * per cycle); measured: 32 workers, 16 slots, count 64 at 256 bits need 12000 cycles */
+    uint64_t rtt = 2 * L + 2 * (uint64_t)r->nw * o->slots * (fb + 1);
+    uint64_t rto = o->rto ? o->rto : rtt + 2 * L;
+    uint64_t rto_min = 2 * L + 2 * (uint64_t)r->nw * (fb + 1);
+    if (rto_min > rto)
+        rto_min = rto;
+    for (unsigned i = 0; i < r->nw; i++) {
+        wk *w = &r->w[i];
+        w->port = r->job->member[i].port;
+        w->buf = malloc(o->elems * sizeof(float));
+        if (!w->buf)
+            return fail(r, "out of memory for worker %u's tensor", i);
+        ws_worker_cfg wc;
+        ws_worker_cfg_init(&wc);
+        if (ws_worker_cfg_from_config(&wc, &r->cfg, JOB_ID, i, r->err, r->errlen))
+            return r->failed = 1, -1;
+        wc.rto = rto;
+        wc.rto_min = rto_min;
+        wc.rto_max = 4 * rto; /* two doublings: losses here are random, not congestion */
+        wc.adaptive = 0; /* round trips include the other workers' recoveries: see docs/driver.md */
+        wc.max_retries = o->max_retries;
+        wc.hold = 2 * L + 1; /* the largest one-way delay of this network */
+        wc.tos = 2;          /* ECT(0) */
+        ctx[i] = (tx_ctx){r, i};
+        wc.tx = worker_tx;
+        wc.tx_ctx = &ctx[i];
+        w->w = ws_worker_new(&wc, r->err, r->errlen);
+        if (!w->w)
+            return r->failed = 1, -1;
+    }
+    return 0;
+}
+
+/* ---- the report -------------------------------------------------------------------------- */
+
+static void check_counters(run *r)
+{
+    const ws_counters *c = &r->st->ctr;
+    uint64_t rx = 0, tx = 0, drops = 0;
+    for (unsigned p = 0; p < r->cfg.n_ports; p++)
+        rx += c->rx_frames[p], tx += c->tx_frames[p];
+    for (int k = 1; k < WS_N_REASONS; k++)
+        drops += c->drop[k];
+    ws_run_stats *s = r->st;
+    if (rx != s->frames_in)
+        report(r, "device counted %llu frames received, %llu were sent in", (unsigned long long)rx,
+               (unsigned long long)s->frames_in);
+    if (c->accepted + c->bypass + drops != rx)
+        report(r, "device counters: accepted %llu + bypass %llu + drops %llu != received %llu",
+               (unsigned long long)c->accepted, (unsigned long long)c->bypass,
+               (unsigned long long)drops, (unsigned long long)rx);
+    if (tx != s->frames_out)
+        report(r, "device counted %llu frames sent, %llu came out", (unsigned long long)tx,
+               (unsigned long long)s->frames_out);
+    if (c->results + c->resends != s->results_out)
+        report(r, "device counted %llu results + %llu resends, %llu RESULTs came out",
+               (unsigned long long)c->results, (unsigned long long)c->resends,
+               (unsigned long long)s->results_out);
+    if (c->bypass != s->bypass_out + s->corrupt_bypassed)
+        report(r, "device counted %llu bypass frames, %llu came out",
+               (unsigned long long)c->bypass,
+               (unsigned long long)(s->bypass_out + s->corrupt_bypassed));
+    if (c->results != (uint64_t)r->nw * r->nch * r->o.iters)
+        report(r, "device sent %llu results on completion, expected workers x chunks x iters = "
+               "%llu", (unsigned long long)c->results,
+               (unsigned long long)((uint64_t)r->nw * r->nch * r->o.iters));
+}
+
+static void print_report(run *r, double secs)
+{
+    const ws_run_opts *o = &r->o;
+    ws_run_stats *s = r->st;
+    FILE *out = r->out;
+    uint64_t cyc = s->cycles ? s->cycles : 1;
+    double t_s = (double)cyc * r->ns_per_cycle * 1e-9;
+    double tensor_bytes = (double)o->elems * 4 * o->iters;
+    fprintf(out,
+            "run: %s, %u workers on %u ports, %llu elements x %u all-reduces, count %u, "
+            "slots %u\n",
+            o->device == WS_RUN_RTL ? "RTL model" : "software reference", o->workers, o->ports,
+            (unsigned long long)o->elems, o->iters, o->count, o->slots);
+    fprintf(out, "  (datapath %u bits at %.0f MHz; one-way latency %llu cycles)\n", o->width,
+            o->clock_mhz, (unsigned long long)o->latency);
+    fprintf(out,
+            "  faults %s: loss %g, dup %g, reorder %g, corrupt %g; bypass %g\n",
+            o->fault_up && o->fault_down ? "both ways" : o->fault_up ? "worker->device"
+                                                        : o->fault_down ? "device->worker"
+                                                                        : "off",
+            o->loss, o->dup, o->reorder, o->corrupt, o->bypass);
+    fprintf(out,
+            "  time: %llu cycles = %.3f us simulated; %llu cycles clocked in %.2f s (%.0f "
+            "cycles/s)\n",
+            (unsigned long long)s->cycles, t_s * 1e6, (unsigned long long)s->model_cycles, secs,
+            secs > 0 ? (double)s->model_cycles / secs : 0.0);
+    fprintf(out,
+            "  throughput: %.3f GB/s of gradient per worker (%.2f Gb/s), %.3f GB/s for all "
+            "workers; datapath limit %.2f GB/s\n",
+            tensor_bytes / t_s / 1e9, tensor_bytes * 8 / t_s / 1e9,
+            tensor_bytes * o->workers / t_s / 1e9, (double)o->width / 8 * o->clock_mhz * 1e6 / 1e9);
+    fprintf(out,
+            "  transport: %llu DATA, %llu retransmissions, %llu timeouts; RESULTs: %llu taken, "
+            "%llu duplicate, %llu stale, %llu corrupted, %llu foreign\n",
+            (unsigned long long)s->data, (unsigned long long)s->retx,
+            (unsigned long long)s->timeouts, (unsigned long long)s->results,
+            (unsigned long long)s->dup_results, (unsigned long long)s->stale_results,
+            (unsigned long long)s->bad_frames, (unsigned long long)s->foreign);
+    fprintf(out,
+            "  network: up lost %llu dup %llu reordered %llu corrupted %llu; down lost %llu dup "
+            "%llu reordered %llu corrupted %llu, %llu undeliverable\n",
+            (unsigned long long)s->lost[0], (unsigned long long)s->duped[0],
+            (unsigned long long)s->reordered[0], (unsigned long long)s->corrupted[0],
+            (unsigned long long)s->lost[1], (unsigned long long)s->duped[1],
+            (unsigned long long)s->reordered[1], (unsigned long long)s->corrupted[1],
+            (unsigned long long)s->undeliverable);
+    fprintf(out, "  bypass: %llu sent, %llu came out (and %llu corrupted frames bypassed)\n",
+            (unsigned long long)s->bypass_sent, (unsigned long long)s->bypass_out,
+            (unsigned long long)s->corrupt_bypassed);
+    fprintf(out, "  device (%llu frames in, %llu out):\n", (unsigned long long)s->frames_in,
+            (unsigned long long)s->frames_out);
+    ws_counters_print(&s->ctr, r->cfg.n_ports, out);
+    fprintf(out, "  tensors: %llu of %llu exact%s\n", (unsigned long long)s->tensors_exact,
+            (unsigned long long)s->tensors,
+            s->check_failures ? "; CHECKS FAILED (see above)" : "");
+}
+
+/* ---- ws_run ------------------------------------------------------------------------------- */
+
+int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size_t errlen)
+{
+    run *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    memset(st, 0, sizeof *st);
+    r->o = *opts;
+    if (r->o.progress_tty < 0)
+        r->o.progress_tty = isatty(STDERR_FILENO);
+    r->st = st;
+    r->out = out;
+    r->err = err;
+    r->errlen = errlen;
+    r->nw = opts->workers;
+    r->bytes = opts->width / 8;
+    r->ns_per_cycle = 1000.0 / opts->clock_mhz;
+    r->rng.s = ws_mix64(opts->seed ^ 0x72756e0a);
+    int rc = -1;
+    double t0 = wall();
+
+    if (check_opts(r))
+        goto done;
+    r->nch = (opts->elems + opts->count - 1) / opts->count;
+#ifdef WS_HAVE_SIM
+    if (new_model(r))
+        goto done;
+#endif
+    if (make_config(r) || open_device(r))
+        goto done;
+    if (opts->record && open_record(r))
+        goto done;
+    for (int k = 0; k < 2; k++)
+        if (!(r->expect[k] = malloc(opts->elems * 4))) {
+            fail(r, "out of memory");
+            goto done;
+        }
+    if (make_workers(r))
+        goto done;
+
+    /* every worker starts its first all-reduce at cycle 0 */
+    expected(r, 0);
+    for (unsigned i = 0; i < r->nw && !r->failed; i++) {
+        fill_input(r, i);
+        if (ws_worker_start(r->w[i].w, r->w[i].buf, r->w[i].buf, opts->elems, 0))
+            fail(r, "worker %u: %s", i, ws_worker_error(r->w[i].w));
+    }
+    double last_prog = wall();
+    uint64_t loops = 0;
+    int drained = 0;
+    while (!r->failed) {
+        deliver(r);
+        uint64_t next = service_workers(r);
+        feed(r);
+        if (r->failed)
+            break;
+        if (opts->max_cycles && r->now > opts->max_cycles) {
+            fail(r, "no completion after %llu cycles (--max-cycles)",
+                 (unsigned long long)opts->max_cycles);
+            break;
+        }
+        if (r->o.progress && (++loops & 1023) == 0) {
+            double t = wall();
+            if (t - last_prog >= (r->o.progress_tty ? 0.2 : 10.0)) {
+                progress(r, t0, 0);
+                last_prog = t;
+            }
+        }
+        int finished = all_finished(r) && r->to_dev.n == 0;
+        uint64_t tw = heap_top(&r->to_wkr), td = heap_top(&r->to_dev);
+        if (tw < next)
+            next = tw;
+        if (td < next)
+            next = td;
+#ifdef WS_HAVE_SIM
+        if (r->sim) {
+            int busy = model_pending(r) || td <= r->now;
+            if (finished && !busy) {
+                /* the end: wait for the device to fall quiet */
+                uint64_t quiet = opts->record ? DRAIN_RECORD : SETTLE;
+                if (r->now - r->last_activity >= quiet) {
+                    drained = 1;
+                    break;
+                }
+                model_step(r, MAX_STEP);
+                continue;
+            }
+            if (busy) {
+                model_step(r, 1);
+                continue;
+            }
+            uint64_t gap = next == NEVER ? MAX_STEP : next - r->now;
+            if (gap > 1 && r->now - r->last_activity >= SETTLE) {
+                /* the model is idle and nothing is due before next: skip the stretch */
+                r->skipped += gap;
+                r->now += gap;
+                continue;
+            }
+            model_step(r, gap < MAX_STEP ? gap : MAX_STEP);
+            continue;
+        }
+#endif
+        if (finished) {
+            drained = 1;
+            break;
+        }
+        if (next == NEVER) {
+            fail(r, "internal: nothing left to happen, but the workers are not done");
+            break;
+        }
+        r->now = next > r->now ? next : r->now + 1;
+    }
+    if (r->o.progress && r->o.progress_tty)
+        progress(r, t0, 1);
+    if (r->failed || !drained)
+        goto done;
+
+    st->cycles = r->t_done;
+    if (r->ref) {
+        st->ctr = *ws_refdev_counters(r->ref);
+        st->model_cycles = 0;
+    }
+#ifdef WS_HAVE_SIM
+    if (r->sim) {
+        ws_sim_trace_close(r->sim);
+        if (ws_dev_read_counters(&r->bus, r->cfg.n_ports, &st->ctr, err, errlen))
+            goto done;
+        /* teardown: the job disabled, as a driver leaves the device */
+        if (ws_dev_job_disable(&r->bus, 0, err, errlen))
+            goto done;
+    }
+#endif
+    for (unsigned i = 0; i < r->nw; i++) {
+        const ws_worker_stats *ws = ws_worker_get_stats(r->w[i].w);
+        st->data += ws->data_frames;
+        st->retx += ws->retx_frames;
+        st->timeouts += ws->timeouts;
+        st->results += ws->results;
+        st->dup_results += ws->dup_results;
+        st->stale_results += ws->stale_results;
+        st->bad_frames += ws->bad_frames;
+        st->foreign += ws->foreign_frames;
+    }
+    for (size_t k = 0; k < r->bp.n; k++)
+        if (r->bp.e[k].must && !r->bp.e[k].seen)
+            report(r, "bypass frame %zu (kind %u, %u bytes) never came out on port %u", k,
+                   r->bp.e[k].kind, r->bp.e[k].len, r->bp.e[k].egress);
+    check_counters(r);
+    if (r->rec_in) {
+        int bad = ws_trace_finish(r->rec_in, err, errlen);
+        r->rec_in = NULL;
+        bad |= ws_trace_finish(r->rec_exp, err, errlen);
+        r->rec_exp = NULL;
+        if (bad)
+            goto done;
+    }
+    st->wall_s = wall() - t0;
+    print_report(r, st->wall_s);
+    rc = (st->tensors_exact == st->tensors && st->tensors == (uint64_t)r->nw * opts->iters &&
+          !st->check_failures)
+             ? 0
+             : 1;
+done:
+    if (r->failed && rc == 0)
+        rc = -1;
+    ws_trace_finish(r->rec_in, NULL, 0);
+    ws_trace_finish(r->rec_exp, NULL, 0);
+    heap_free(&r->to_dev);
+    heap_free(&r->to_wkr);
+    free(r->bp.e);
+    free(r->bp.idx);
+    for (unsigned i = 0; r->w && i < r->nw; i++) {
+        ws_worker_free(r->w[i].w);
+        free(r->w[i].buf);
+    }
+    free(r->ctx);
+    free(r->w);
+    free(r->expect[0]);
+    free(r->expect[1]);
+    ws_refdev_free(r->ref);
+#ifdef WS_HAVE_SIM
+    ws_sim_free(r->sim);
+#endif
+    free(r);
+    return rc;
+}

@@ -1,0 +1,88 @@
+#!/bin/sh
+# run_run.sh WIRESUM - end-to-end `wiresum run` cases: worker transports (driver/ws_transport.c)
+# in closed loop with the RTL model at 256 bits through a faulty network, every tensor checked
+# against the exact sum; a recorded run replayed by `wiresum sim` and checked by `wiresum check`;
+# bad input refused with a message naming the option. Appends "run <case> <passed> <failed>"
+# lines to build/results.txt and ends with a summary line.
+set -u
+ws=$1
+results=build/results.txt
+tmp=build/run
+rm -rf "$tmp"
+mkdir -p "$tmp"
+pass=0; fail=0
+
+ok()  { echo "ok   run $1"; pass=$((pass + 1)); echo "run $1 1 0" >> "$results"; }
+bad() { tail -n 25 "$tmp/$1.log"; echo "FAIL run $1"; fail=$((fail + 1)); echo "run $1 0 1" >> "$results"; }
+
+# one NAME ARGS...: a run that must pass, every tensor exact
+one() {
+    name=$1; shift
+    if "$ws" run --no-progress "$@" > "$tmp/$name.log" 2>&1 &&
+       grep -q "tensors: \([0-9]*\) of \1 exact$" "$tmp/$name.log"; then
+        ok "$name"
+    else
+        bad "$name"
+    fi
+}
+
+# refuse NAME PATTERN ARGS...: a run that must exit non-zero with PATTERN on stderr or stdout
+refuse() {
+    name=$1; pat=$2; shift 2
+    "$ws" run --no-progress "$@" > "$tmp/$name.log" 2>&1; rc=$?
+    if [ $rc -ne 0 ] && grep -q -- "$pat" "$tmp/$name.log"; then ok "$name"; else
+        echo "(exit $rc, expected a message matching '$pat')" >> "$tmp/$name.log"; bad "$name"; fi
+}
+
+F10="--loss 0.1 --dup 0.1 --reorder 0.1 --corrupt 0.1"
+# shellcheck disable=SC2086
+{
+one faults-8-workers    --workers 8 --elems 3000 --iters 2 $F10 --bypass 0.05 --seed 1
+one workers-32          --workers 32 --elems 1500 --iters 2 --loss 0.05 --dup 0.05 --reorder 0.05 --corrupt 0.05 --seed 2
+one workers-1           --workers 1 --elems 700 --count 16 --slots 3 --iters 3 $F10 --seed 3
+one one-element         --workers 5 --elems 1 --iters 4 $F10 --seed 4
+one window-1            --workers 3 --elems 333 --count 7 --slots 1 --iters 2 $F10 --seed 5
+one count-max           --workers 4 --elems 2049 --count 256 --slots 4 --iters 2 --loss 0.05 --seed 6
+one bypass-mix          --workers 4 --ports 4 --elems 2000 --count 32 --bypass 0.3 --corrupt 0.05 --seed 7
+one faults-up-heavy     --workers 4 --elems 1000 --faults up --loss 0.2 --dup 0.2 --reorder 0.2 --corrupt 0.2 --seed 8
+one faults-down-heavy   --workers 4 --elems 1000 --faults down --loss 0.2 --dup 0.2 --reorder 0.2 --corrupt 0.2 --seed 9
+one special-values      --workers 6 --elems 1000 --values special --iters 3 --loss 0.05 --seed 10
+one one-port            --workers 6 --ports 1 --elems 1000 --dup 0.1 --reorder 0.1 --seed 11
+one many-iters          --workers 3 --elems 100 --count 16 --slots 2 --iters 12 $F10 --seed 12
+one width-512           --width 512 --workers 4 --elems 1000 $F10 --seed 13
+one ref-device          --device ref --workers 16 --elems 20000 --iters 3 $F10 --bypass 0.05 --seed 14
+}
+
+# record, then replay through the model and check the replay's outputs against the sums
+rec() {
+    name=$1; shift
+    d="$tmp/$name"
+    # shellcheck disable=SC2086
+    if "$ws" run --no-progress --record "$d" "$@" > "$tmp/$name.log" 2>&1 &&
+       "$ws" sim "$d" >> "$tmp/$name.log" 2>&1 &&
+       grep -q " 0 mismatches, 0 counters differ" "$tmp/$name.log" &&
+       "$ws" check --prefix out "$d" >> "$tmp/$name.log" 2>&1 &&
+       "$ws" check --prefix expected "$d" >> "$tmp/$name.log" 2>&1; then
+        ok "$name"
+    else
+        bad "$name"
+    fi
+}
+# shellcheck disable=SC2086
+rec record-replay       --workers 8 --elems 2000 --iters 2 $F10 --bypass 0.1 --seed 21
+# shellcheck disable=SC2086
+rec record-ref-replay   --device ref --workers 6 --elems 1500 --iters 2 $F10 --bypass 0.1 --seed 22
+
+# the failure paths
+refuse retries-exhausted "after 1 retransmissions" --workers 4 --elems 500 --loss 0.6 --max-retries 1 --seed 30
+refuse bad-rate       "--loss 1.5"      --loss 1.5
+refuse bad-width      "--width 300"     --width 300
+refuse bad-device     "--device fpga"   --device fpga
+refuse bad-slots      "--slots 100"     --slots 100
+refuse bad-count      "--count 512"     --count 512
+refuse bad-workers    "--workers 65"    --workers 65
+refuse stray-arg      "unexpected argument" extra
+refuse record-exists  "already holds a trace" --elems 10 --record "$tmp/record-replay"
+
+echo "run: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,997 @@
+/* test_transport.c - cmocka tests of driver/ws_transport.c, the workers' all-reduce transport,
+ * against the software reference of the device (host/refdev.c) through a fault-injecting
+ * channel, and of the job setup and teardown of driver/ws_dev.c on a recording register bus.
+ *
+ * The closed loop (run_job) keeps its own time: frames to the device and to the workers wait in
+ * one queue ordered by arrival; loss, duplication (the copy up to one latency later), reordering
+ * (a delay of up to one latency) and single-bit corruption apply in each direction at their own
+ * rates. Every final tensor is compared bit for bit with an exact sum computed here with
+ * host/xsum, and the device counters must add up.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "refdev.h"
+#include "rng.h"
+#include "wire.h"
+#include "ws_dev.h"
+#include "ws_regmap.h"
+#include "ws_transport.h"
+#include "xsum.h"
+
+#define MAXW 16
+#define LAT 10 /* one-way latency of the test network */
+
+/* ---- the closed loop ---------------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t t, seq;
+    int to_dev;      /* 1: to the device (port), 0: to worker `dst` */
+    unsigned port, dst;
+    size_t len;
+    uint8_t *f;
+} msg;
+
+typedef struct {
+    double loss, dup, reorder, corrupt;
+} faults;
+
+typedef struct {
+    unsigned workers, slots, count, tensors;
+    size_t n;
+    faults up, down;
+    uint64_t seed, hold;
+    int in_place;
+} job_params;
+
+typedef struct {
+    ws_config cfg;
+    ws_refdev *dev;
+    ws_worker *w[MAXW];
+    unsigned nw;
+    msg *q;
+    size_t nq, capq;
+    uint64_t now, seq;
+    ws_rng rng;
+    const job_params *p;
+    unsigned cur_w; /* the worker whose tx is being called */
+    uint64_t lost, duped, reordered, corrupted;
+    uint64_t max_outstanding; /* largest number of chunks a worker had in flight */
+} loop;
+
+static void q_add(loop *l, int to_dev, unsigned port, unsigned dst, const uint8_t *f, size_t len,
+                  uint64_t t, double corrupt)
+{
+    if (l->nq == l->capq) {
+        l->capq = l->capq ? 2 * l->capq : 256;
+        l->q = realloc(l->q, l->capq * sizeof *l->q);
+        assert_non_null(l->q);
+    }
+    msg *m = &l->q[l->nq++];
+    *m = (msg){t, l->seq++, to_dev, port, dst, len, malloc(len)};
+    assert_non_null(m->f);
+    memcpy(m->f, f, len);
+    if (ws_rng_chance(&l->rng, corrupt)) {
+        uint64_t bit = ws_rng_below(&l->rng, 8 * (uint64_t)len);
+        m->f[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+        l->corrupted++;
+    }
+}
+
+static void net(loop *l, int to_dev, unsigned port, unsigned dst, const uint8_t *f, size_t len,
+                const faults *fx)
+{
+    if (ws_rng_chance(&l->rng, fx->loss)) {
+        l->lost++;
+        return;
+    }
+    uint64_t t = l->now + LAT;
+    if (ws_rng_chance(&l->rng, fx->reorder)) {
+        t += 1 + ws_rng_below(&l->rng, LAT);
+        l->reordered++;
+    }
+    q_add(l, to_dev, port, dst, f, len, t, fx->corrupt);
+    if (ws_rng_chance(&l->rng, fx->dup)) {
+        l->duped++;
+        q_add(l, to_dev, port, dst, f, len, l->now + LAT + 1 + ws_rng_below(&l->rng, LAT),
+              fx->corrupt);
+    }
+}
+
+static void tx_cb(void *ctx, const uint8_t *f, size_t len)
+{
+    loop *l = ctx;
+    const ws_job *jb = &l->cfg.job[0];
+    net(l, 1, jb->member[l->cur_w].port, 0, f, len, &l->p->up);
+}
+
+static void dev_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
+{
+    loop *l = ctx;
+    const ws_job *jb = &l->cfg.job[0];
+    (void)egress;
+    for (unsigned i = 0; i < l->nw; i++)
+        if (!memcmp(f, jb->member[i].mac, 6)) {
+            net(l, 0, 0, i, f, len, &l->p->down);
+            return;
+        }
+}
+
+/* Index of the earliest message, or SIZE_MAX. */
+static size_t q_first(const loop *l)
+{
+    size_t best = SIZE_MAX;
+    for (size_t i = 0; i < l->nq; i++)
+        if (best == SIZE_MAX || l->q[i].t < l->q[best].t ||
+            (l->q[i].t == l->q[best].t && l->q[i].seq < l->q[best].seq))
+            best = i;
+    return best;
+}
+
+static uint32_t value(uint64_t seed, unsigned t, unsigned w, size_t i)
+{
+    uint64_t h = ws_mix64(ws_mix64(seed ^ ((uint64_t)t << 20 | w)) ^ i);
+    if (h % 23 == 0)
+        return (uint32_t)(h >> 16) & 0x807fffff; /* subnormals and zeros */
+    return (uint32_t)(h >> 63) << 31 | (uint32_t)(100 + (h >> 40) % 50) << 23 |
+           ((uint32_t)h & 0x7fffff);
+}
+
+static void make_cfg(ws_config *c, unsigned workers, unsigned slots, unsigned count)
+{
+    ws_config_default(c);
+    c->n_ports = 4;
+    for (unsigned p = 0; p < 4; p++)
+        c->bypass[p] = (uint8_t)(p ^ 1);
+    ws_job *jb = &c->job[c->n_jobs++];
+    jb->id = 7;
+    jb->enable = true;
+    jb->workers = workers;
+    jb->slots = slots;
+    jb->max_count = count;
+    for (unsigned w = 0; w < workers; w++) {
+        const uint8_t mac[6] = {2, 0, 0, 0, 1, (uint8_t)w};
+        memcpy(jb->member[w].mac, mac, 6);
+        jb->member[w].ip = 0x0a000101u + w;
+        jb->member[w].udp_port = 40000;
+        jb->member[w].port = (uint8_t)(w % 4);
+    }
+    char err[256];
+    assert_int_equal(ws_config_check(c, err, sizeof err), 0);
+}
+
+static ws_worker *make_worker(loop *l, unsigned rank, uint64_t hold)
+{
+    ws_worker_cfg wc;
+    char err[256];
+    ws_worker_cfg_init(&wc);
+    assert_int_equal(ws_worker_cfg_from_config(&wc, &l->cfg, 7, rank, err, sizeof err), 0);
+    wc.rto = 8 * LAT;
+    wc.rto_min = 4 * LAT;
+    wc.rto_max = 32 * LAT;
+    wc.adaptive = 0;
+    wc.max_retries = 200;
+    wc.hold = hold;
+    wc.tx = tx_cb;
+    wc.tx_ctx = l;
+    ws_worker *w = ws_worker_new(&wc, err, sizeof err);
+    assert_non_null(w);
+    return w;
+}
+
+typedef struct {
+    uint64_t retx, timeouts, bad, stale, dup;
+    ws_counters ctr;
+} job_result;
+
+/* Outstanding chunks of worker i: sent, result not in (from its progress and the device). */
+static void track_outstanding(loop *l, unsigned i)
+{
+    const ws_worker_stats *s = ws_worker_get_stats(l->w[i]);
+    uint64_t out = s->data_frames - s->chunks;
+    if (out > l->max_outstanding)
+        l->max_outstanding = out;
+}
+
+/* All-reduce p->tensors tensors of p->n elements with p->workers workers; assert exactness. */
+static void run_job(const job_params *p, job_result *res)
+{
+    loop *l = calloc(1, sizeof *l);
+    assert_non_null(l);
+    l->p = p;
+    l->nw = p->workers;
+    l->rng.s = ws_mix64(p->seed);
+    make_cfg(&l->cfg, p->workers, p->slots, p->count);
+    char err[256];
+    l->dev = ws_refdev_new(&l->cfg, err, sizeof err);
+    assert_non_null(l->dev);
+    float *in[MAXW], *out[MAXW];
+    unsigned tensor[MAXW] = {0};
+    uint32_t *expect = malloc((p->n ? p->n : 1) * p->tensors * 4);
+    assert_non_null(expect);
+    for (unsigned t = 0; t < p->tensors; t++)
+        for (size_t i = 0; i < p->n; i++) {
+            ws_xsum x;
+            ws_xsum_init(&x);
+            for (unsigned w = 0; w < p->workers; w++)
+                ws_xsum_add(&x, value(p->seed, t, w, i));
+            expect[t * p->n + i] = ws_xsum_round(&x);
+        }
+    for (unsigned w = 0; w < l->nw; w++) {
+        l->w[w] = make_worker(l, w, p->hold);
+        in[w] = malloc((p->n ? p->n : 1) * 4);
+        out[w] = p->in_place ? in[w] : malloc((p->n ? p->n : 1) * 4);
+        assert_non_null(in[w]);
+        assert_non_null(out[w]);
+    }
+    for (unsigned w = 0; w < l->nw; w++) {
+        for (size_t i = 0; i < p->n; i++) {
+            uint32_t b = value(p->seed, 0, w, i);
+            memcpy(&in[w][i], &b, 4);
+        }
+        assert_int_equal(ws_worker_start(l->w[w], in[w], out[w], p->n, 0), 0);
+        assert_int_equal(ws_worker_tensor(l->w[w]), (7u << 16 | 1));
+        track_outstanding(l, w);
+    }
+    unsigned finished = 0;
+    while (finished < l->nw) {
+        assert_true(l->now < 50000000); /* no livelock */
+        size_t k;
+        while ((k = q_first(l)) != SIZE_MAX && l->q[k].t <= l->now) {
+            msg m = l->q[k];
+            l->q[k] = l->q[--l->nq];
+            if (m.to_dev) {
+                ws_refdev_rx(l->dev, m.port, m.f, m.len, dev_emit, l);
+            } else {
+                l->cur_w = m.dst;
+                ws_worker_rx(l->w[m.dst], m.f, m.len, l->now);
+                track_outstanding(l, m.dst);
+            }
+            free(m.f);
+        }
+        uint64_t next = UINT64_MAX;
+        for (unsigned w = 0; w < l->nw; w++) {
+            if (tensor[w] == p->tensors)
+                continue;
+            l->cur_w = w;
+            if (ws_worker_deadline(l->w[w]) <= l->now)
+                assert_int_equal(ws_worker_poll(l->w[w], l->now), 0);
+            if (ws_worker_done(l->w[w])) {
+                /* the all-reduce is complete: every element is the exact sum */
+                for (size_t i = 0; i < p->n; i++) {
+                    uint32_t b;
+                    memcpy(&b, &out[w][i], 4);
+                    if (b != expect[tensor[w] * p->n + i])
+                        fail_msg("worker %u tensor %u element %zu: 0x%08x, expected 0x%08x", w,
+                                 tensor[w], i, b, expect[tensor[w] * p->n + i]);
+                }
+                if (++tensor[w] == p->tensors) {
+                    finished++;
+                    continue;
+                }
+                for (size_t i = 0; i < p->n; i++) {
+                    uint32_t b = value(p->seed, tensor[w], w, i);
+                    memcpy(&in[w][i], &b, 4);
+                }
+                assert_int_equal(ws_worker_tensor(l->w[w]), (7u << 16 | 1) + tensor[w]);
+                assert_int_equal(ws_worker_start(l->w[w], in[w], out[w], p->n, l->now), 0);
+                track_outstanding(l, w);
+            }
+            uint64_t d = ws_worker_deadline(l->w[w]);
+            if (d < next)
+                next = d;
+        }
+        if ((k = q_first(l)) != SIZE_MAX && l->q[k].t < next)
+            next = l->q[k].t;
+        if (finished == l->nw)
+            break;
+        assert_true(next != UINT64_MAX);
+        l->now = next > l->now ? next : l->now;
+    }
+    assert_true(l->max_outstanding <= p->slots);
+    memset(res, 0, sizeof *res);
+    for (unsigned w = 0; w < l->nw; w++) {
+        const ws_worker_stats *s = ws_worker_get_stats(l->w[w]);
+        assert_int_equal(s->allreduces, p->tensors);
+        res->retx += s->retx_frames;
+        res->timeouts += s->timeouts;
+        res->bad += s->bad_frames;
+        res->stale += s->stale_results;
+        res->dup += s->dup_results;
+    }
+    res->ctr = *ws_refdev_counters(l->dev);
+    uint64_t chunks = p->count ? (p->n + p->count - 1) / p->count : 0;
+    assert_int_equal(res->ctr.results, (uint64_t)p->workers * chunks * p->tensors);
+    assert_int_equal(res->ctr.accepted, (uint64_t)p->workers * chunks * p->tensors);
+    assert_int_equal(res->ctr.drop[WS_DROP_MISMATCH], 0);
+    for (size_t i = 0; i < l->nq; i++)
+        free(l->q[i].f);
+    free(l->q);
+    for (unsigned w = 0; w < l->nw; w++) {
+        ws_worker_free(l->w[w]);
+        if (!p->in_place)
+            free(out[w]);
+        free(in[w]);
+    }
+    free(expect);
+    ws_refdev_free(l->dev);
+    free(l);
+}
+
+/* ---- tests --------------------------------------------------------------------------------- */
+
+static void test_one_element(void **state)
+{
+    (void)state;
+    job_result r;
+    for (unsigned w = 1; w <= 3; w++) {
+        job_params p = {.workers = w, .slots = 4, .count = 8, .tensors = 3, .n = 1, .seed = w};
+        run_job(&p, &r);
+        assert_int_equal(r.retx, 0);
+    }
+}
+
+/* Window sizes 1..S, counts that do and do not divide the tensor, in place and not. */
+static void test_shapes(void **state)
+{
+    (void)state;
+    static const unsigned counts[] = {1, 3, 7, 64};
+    static const size_t sizes[] = {1, 2, 10, 23, 64, 65, 200};
+    job_result r;
+    for (unsigned s = 1; s <= 5; s++)
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+            for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+                job_params p = {.workers = 1 + (unsigned)(z % 4), .slots = s,
+                                .count = counts[c], .tensors = 3, .n = sizes[z],
+                                .seed = 100 * s + 10 * c + z, .in_place = (int)(z & 1)};
+                run_job(&p, &r);
+                assert_int_equal(r.retx, 0);
+                assert_int_equal(r.stale + r.dup + r.bad, 0);
+            }
+}
+
+/* Loss, duplication, reordering and corruption in both directions, several workers and
+ * consecutive tensors: every tensor exact, and the faults were really exercised. */
+static void test_faults_both_ways(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        faults f = {0.1, 0.1, 0.1, 0.1};
+        job_params p = {.workers = 2 + (unsigned)seed % 5, .slots = 1 + (unsigned)seed % 4,
+                        .count = 5 + (unsigned)seed, .tensors = 4, .n = 97 + 31 * seed,
+                        .up = f, .down = f, .seed = seed, .hold = 2 * LAT + 1};
+        job_result r;
+        run_job(&p, &r);
+        assert_true(r.retx > 0);
+        assert_true(r.bad > 0); /* corrupted RESULTs reached the workers and were refused */
+        assert_true(r.ctr.drop[WS_DROP_BAD_UDP] + r.ctr.drop[WS_DROP_BAD_IPV4] > 0);
+        assert_true(r.ctr.drop[WS_DROP_DUPLICATE] > 0);
+        assert_true(r.ctr.resends > 0);
+    }
+    /* heavy faults one way at a time */
+    faults none = {0, 0, 0, 0}, heavy = {0.3, 0.3, 0.3, 0.3};
+    job_params up = {.workers = 4, .slots = 3, .count = 4, .tensors = 3, .n = 50,
+                     .up = heavy, .down = none, .seed = 77, .hold = 2 * LAT + 1};
+    job_params down = up;
+    down.up = none;
+    down.down = heavy;
+    job_result r;
+    run_job(&up, &r);
+    assert_true(r.retx > 0);
+    run_job(&down, &r);
+    assert_true(r.retx > 0 && r.bad > 0 && r.stale + r.dup > 0);
+}
+
+/* ---- a worker on its own, the frames it sends captured ----------------------------------- */
+
+typedef struct {
+    uint8_t f[64][WS_OFF_ELEMS + 4 * 64];
+    size_t len[64];
+    unsigned n;
+} capture;
+
+static void cap_tx(void *ctx, const uint8_t *f, size_t len)
+{
+    capture *c = ctx;
+    assert_true(c->n < 64);
+    memcpy(c->f[c->n], f, len);
+    c->len[c->n++] = len;
+}
+
+static ws_worker *solo(capture *c, unsigned slots, unsigned count, uint64_t hold)
+{
+    ws_worker_cfg wc;
+    ws_worker_cfg_init(&wc);
+    ws_config cfg;
+    make_cfg(&cfg, 2, slots, count);
+    char err[256];
+    assert_int_equal(ws_worker_cfg_from_config(&wc, &cfg, 7, 1, err, sizeof err), 0);
+    wc.rto = 100;
+    wc.rto_min = 50;
+    wc.rto_max = 800;
+    wc.adaptive = 0;
+    wc.max_retries = 6;
+    wc.hold = hold;
+    wc.tx = cap_tx;
+    wc.tx_ctx = c;
+    memset(c, 0, sizeof *c);
+    ws_worker *w = ws_worker_new(&wc, err, sizeof err);
+    assert_non_null(w);
+    return w;
+}
+
+/* The RESULT the device would send to rank 1 for the DATA frame d, with these sums. */
+static size_t result_for(const uint8_t *d, const uint32_t *sums, uint8_t *out, int retx)
+{
+    ws_hdr h;
+    ws_parse(d, &h);
+    ws_hdr r = h;
+    memcpy(r.dst_mac, h.src_mac, 6);
+    memcpy(r.src_mac, h.dst_mac, 6);
+    r.dst_ip = h.src_ip;
+    r.src_ip = h.dst_ip;
+    r.dst_port = h.src_port;
+    r.src_port = h.dst_port;
+    r.type = WS_TYPE_RESULT;
+    r.flags = (uint8_t)((h.flags & WS_FLAG_SET) | (retx ? WS_FLAG_RETX : 0));
+    return ws_build(out, &r, sums);
+}
+
+/* Chunk i in slot i mod S with SET (i div S) mod 2, the sequence running on across tensors,
+ * tensor ids fresh, at most S chunks outstanding, chunk i+S only after the result of i. */
+static void test_sequence_and_sets(void **state)
+{
+    (void)state;
+    capture *c = malloc(sizeof *c);
+    assert_non_null(c);
+    const unsigned S = 3, K = 4;
+    ws_worker *w = solo(c, S, K, 0);
+    float buf[10] = {0};
+    uint32_t sums[4] = {1, 2, 3, 4};
+    uint64_t chunk = 0;
+    uint8_t res[WS_OFF_ELEMS + 16];
+    for (unsigned t = 0; t < 4; t++) {
+        size_t n = t == 2 ? 1 : 10; /* 3 chunks, or 1 */
+        unsigned nch = (unsigned)((n + K - 1) / K);
+        assert_int_equal(ws_worker_start(w, buf, buf, n, 0), 0);
+        for (unsigned i = 0; i < nch; i++, chunk++) {
+            /* each chunk was sent when its slot freed, which is now */
+            assert_true(c->n >= 1);
+            ws_hdr h;
+            ws_parse(c->f[0], &h);
+            assert_int_equal(h.slot, chunk % S);
+            assert_int_equal(h.flags & WS_FLAG_SET, (chunk / S) % 2);
+            assert_int_equal(h.flags & WS_FLAG_RETX, 0);
+            assert_int_equal(h.offset, i * K);
+            assert_int_equal(h.count, n - i * K < K ? n - i * K : K);
+            assert_int_equal(h.tensor, (7u << 16 | 1) + t);
+            assert_int_equal(h.worker, 1);
+            assert_int_equal(h.job, 7);
+            assert_true(c->n <= S); /* never more than S outstanding */
+            size_t len = result_for(c->f[0], sums, res, 0);
+            memmove(&c->f[0], &c->f[1], (c->n - 1) * sizeof c->f[0]);
+            memmove(&c->len[0], &c->len[1], (c->n - 1) * sizeof c->len[0]);
+            c->n--;
+            assert_int_equal(ws_worker_rx(w, res, len, 1), WS_RX_RESULT);
+        }
+        assert_int_equal(c->n, 0);
+        assert_true(ws_worker_done(w));
+        assert_int_equal(ws_worker_deadline(w), WS_NO_DEADLINE);
+    }
+    /* a zero-length all-reduce completes at once and takes a tensor id */
+    assert_int_equal(ws_worker_start(w, buf, buf, 0, 5), 0);
+    assert_true(ws_worker_done(w));
+    assert_int_equal(ws_worker_tensor(w), (7u << 16 | 1) + 5);
+    assert_int_equal(ws_worker_get_stats(w)->allreduces, 5);
+    ws_worker_free(w);
+    free(c);
+}
+
+/* Retransmissions carry RETX, the first transmission does not; each timeout doubles up to
+ * rto_max; max_retries ends the all-reduce with an error naming the chunk. */
+static void test_retx_and_backoff(void **state)
+{
+    (void)state;
+    capture *c = malloc(sizeof *c);
+    assert_non_null(c);
+    ws_worker *w = solo(c, 2, 4, 0);
+    float buf[4] = {1, 2, 3, 4};
+    assert_int_equal(ws_worker_start(w, buf, buf, 4, 1000), 0);
+    assert_int_equal(c->n, 1);
+    ws_hdr h0;
+    ws_parse(c->f[0], &h0);
+    assert_int_equal(h0.flags & WS_FLAG_RETX, 0);
+    assert_int_equal(ws_worker_deadline(w), 1100);
+    /* nothing happens before the deadline */
+    assert_int_equal(ws_worker_poll(w, 1099), 0);
+    assert_int_equal(c->n, 1);
+    uint64_t now = 1000, expect_gap[] = {100, 200, 400, 800, 800, 800, 800};
+    for (unsigned k = 0; k < 6; k++) {
+        uint64_t d = ws_worker_deadline(w);
+        assert_int_equal(d - now, expect_gap[k]);
+        now = d;
+        assert_int_equal(ws_worker_poll(w, now), 0);
+        assert_int_equal(c->n, 2 + k);
+        ws_hdr h;
+        ws_parse(c->f[1 + k], &h);
+        assert_int_equal(h.flags & WS_FLAG_RETX, WS_FLAG_RETX);
+        assert_int_equal(h.flags & WS_FLAG_SET, h0.flags & WS_FLAG_SET);
+        assert_int_equal(h.offset, h0.offset);
+        assert_int_equal(h.tensor, h0.tensor);
+        /* the same elements, a valid frame */
+        assert_memory_equal(c->f[1 + k] + WS_OFF_ELEMS, c->f[0] + WS_OFF_ELEMS, 16);
+        ws_config cfg;
+        make_cfg(&cfg, 2, 2, 4);
+        const ws_job *jb;
+        assert_int_equal(ws_validate(c->f[1 + k], c->len[1 + k], &cfg, &h, &jb), WS_OK);
+    }
+    const ws_worker_stats *s = ws_worker_get_stats(w);
+    assert_int_equal(s->retx_frames, 6);
+    assert_int_equal(s->max_timer, 800);
+    /* the seventh timeout exceeds max_retries = 6 */
+    assert_int_equal(ws_worker_poll(w, ws_worker_deadline(w)), -1);
+    assert_non_null(ws_worker_error(w));
+    assert_non_null(strstr(ws_worker_error(w), "after 6 retransmissions"));
+    assert_int_equal(ws_worker_start(w, buf, buf, 4, now), -1);
+    ws_worker_free(w);
+
+    /* a late result still completes the chunk; the timer of the next chunk starts afresh */
+    w = solo(c, 1, 4, 0);
+    float two[8] = {0};
+    assert_int_equal(ws_worker_start(w, two, two, 8, 0), 0);
+    assert_int_equal(ws_worker_poll(w, 100), 0);
+    assert_int_equal(ws_worker_poll(w, 300), 0);
+    assert_int_equal(c->n, 3);
+    uint32_t sums[4] = {5, 6, 7, 8};
+    uint8_t res[WS_OFF_ELEMS + 16];
+    size_t len = result_for(c->f[2], sums, res, 1);
+    assert_int_equal(ws_worker_rx(w, res, len, 350), WS_RX_RESULT);
+    assert_int_equal(c->n, 4); /* chunk 1 (SET 1, slot 0) went out at once */
+    ws_hdr h;
+    ws_parse(c->f[3], &h);
+    assert_int_equal(h.flags, WS_FLAG_SET);
+    assert_int_equal(ws_worker_deadline(w), 450);
+    ws_worker_free(w);
+    free(c);
+}
+
+/* Duplicate, stale, corrupted and foreign RESULTs are ignored and counted. */
+static void test_results_filtered(void **state)
+{
+    (void)state;
+    capture *c = malloc(sizeof *c);
+    assert_non_null(c);
+    ws_worker *w = solo(c, 2, 4, 0);
+    float buf[12];
+    for (int i = 0; i < 12; i++)
+        buf[i] = (float)i;
+    assert_int_equal(ws_worker_start(w, buf, buf, 12, 0), 0);
+    assert_int_equal(c->n, 2); /* chunks 0 and 1 */
+    uint32_t s0[4] = {0x3f800000, 0x40000000, 0x40400000, 0x40800000};
+    uint8_t res[WS_OFF_ELEMS + 16], bad[WS_OFF_ELEMS + 16];
+    size_t len = result_for(c->f[0], s0, res, 0);
+
+    /* every single-bit error anywhere in the frame is refused (or, in the Ethernet source or
+     * destination, not from the device / not for this worker) and stores nothing */
+    for (size_t bit = 0; bit < 8 * len; bit++) {
+        memcpy(bad, res, len);
+        bad[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+        ws_rx_kind k = ws_worker_rx(w, bad, len, 1);
+        if (bit < 96) /* destination and source MAC: not covered by a checksum */
+            assert_int_equal(k, WS_RX_FOREIGN);
+        else
+            assert_int_equal(k, WS_RX_BAD);
+    }
+    float zero = 0.0f;
+    assert_memory_equal(&buf[0], &zero, 4);
+    /* truncated and overlong copies */
+    assert_int_equal(ws_worker_rx(w, res, len - 1, 1), WS_RX_BAD);
+    assert_int_equal(ws_worker_rx(w, res, 10, 1), WS_RX_BAD);
+    /* another rank's copy */
+    memcpy(bad, res, len);
+    ws_put16(bad + WS_OFF_AGG + 6, 0);
+    ws_fix_checksums(bad, len);
+    assert_int_equal(ws_worker_rx(w, bad, len, 1), WS_RX_FOREIGN);
+    /* another job */
+    memcpy(bad, res, len);
+    ws_put16(bad + WS_OFF_AGG + 4, 8);
+    ws_fix_checksums(bad, len);
+    assert_int_equal(ws_worker_rx(w, bad, len, 1), WS_RX_FOREIGN);
+    /* the wrong SET, another tensor, another offset: stale */
+    memcpy(bad, res, len);
+    bad[WS_OFF_AGG + 2] ^= WS_FLAG_SET;
+    ws_fix_checksums(bad, len);
+    assert_int_equal(ws_worker_rx(w, bad, len, 1), WS_RX_STALE);
+    memcpy(bad, res, len);
+    ws_put32(bad + WS_OFF_AGG + 16, 12345);
+    ws_fix_checksums(bad, len);
+    assert_int_equal(ws_worker_rx(w, bad, len, 1), WS_RX_STALE);
+    memcpy(bad, res, len);
+    ws_put32(bad + WS_OFF_AGG + 12, 4);
+    ws_fix_checksums(bad, len);
+    assert_int_equal(ws_worker_rx(w, bad, len, 1), WS_RX_STALE);
+    /* a DATA frame is not a RESULT */
+    assert_int_equal(ws_worker_rx(w, c->f[1], c->len[1], 1), WS_RX_BAD);
+    /* the real one: stored, and chunk 2 takes slot 0 with SET 1 at once */
+    assert_int_equal(ws_worker_rx(w, res, len, 2), WS_RX_RESULT);
+    assert_memory_equal(&buf[0], s0, 16);
+    assert_int_equal(c->n, 3);
+    ws_hdr h;
+    ws_parse(c->f[2], &h);
+    assert_int_equal(h.slot, 0);
+    assert_int_equal(h.flags & WS_FLAG_SET, 1);
+    assert_int_equal(h.offset, 8);
+    /* so a re-send (RETX) of chunk 0's RESULT is stale now */
+    size_t len2 = result_for(c->f[0], s0, bad, 1);
+    assert_int_equal(ws_worker_rx(w, bad, len2, 3), WS_RX_STALE);
+    /* chunk 1 is the last of slot 1: its RESULT twice is a duplicate the second time */
+    uint32_t s1[4] = {5, 6, 7, 8};
+    len2 = result_for(c->f[1], s1, bad, 0);
+    assert_int_equal(ws_worker_rx(w, bad, len2, 4), WS_RX_RESULT);
+    bad[WS_OFF_AGG + 2] |= WS_FLAG_RETX;
+    ws_fix_checksums(bad, len2);
+    assert_int_equal(ws_worker_rx(w, bad, len2, 5), WS_RX_DUPLICATE);
+    assert_memory_equal(&buf[4], s1, 16);
+    const ws_worker_stats *s = ws_worker_get_stats(w);
+    assert_int_equal(s->results, 2);
+    assert_int_equal(s->dup_results, 1);
+    assert_int_equal(s->stale_results, 4);
+    assert_int_equal(s->foreign_frames, 96 + 2);
+    assert_int_equal(s->bad_frames, 8 * len - 96 + 3);
+    assert_false(ws_worker_done(w));
+    /* buffers untouched by all the refused frames: elements 4..11 are the inputs */
+    for (int i = 8; i < 12; i++)
+        assert_true(buf[i] == (float)i);
+    ws_worker_free(w);
+    free(c);
+}
+
+/* The hold: a slot's next chunk does not leave before hold after the last transmission of the
+ * previous one, and the deadline says when. */
+static void test_hold(void **state)
+{
+    (void)state;
+    capture *c = malloc(sizeof *c);
+    assert_non_null(c);
+    ws_worker *w = solo(c, 1, 4, 500);
+    float buf[8] = {0};
+    assert_int_equal(ws_worker_start(w, buf, buf, 8, 0), 0);
+    assert_int_equal(ws_worker_poll(w, 100), 0); /* a retransmission at 100 */
+    assert_int_equal(c->n, 2);
+    uint32_t s0[4] = {1, 2, 3, 4};
+    uint8_t res[WS_OFF_ELEMS + 16];
+    size_t len = result_for(c->f[0], s0, res, 0);
+    assert_int_equal(ws_worker_rx(w, res, len, 150), WS_RX_RESULT);
+    assert_int_equal(c->n, 2);                     /* held */
+    assert_int_equal(ws_worker_deadline(w), 600); /* last transmission 100, hold 500 */
+    assert_int_equal(ws_worker_poll(w, 599), 0);
+    assert_int_equal(c->n, 2);
+    assert_int_equal(ws_worker_poll(w, 600), 0);
+    assert_int_equal(c->n, 3);
+    ws_hdr h;
+    ws_parse(c->f[2], &h);
+    assert_int_equal(h.offset, 4);
+    assert_int_equal(h.flags, WS_FLAG_SET);
+    ws_worker_free(w);
+    free(c);
+}
+
+static void test_bad_use(void **state)
+{
+    (void)state;
+    char err[256];
+    ws_worker_cfg wc;
+    ws_worker_cfg_init(&wc);
+    assert_null(ws_worker_new(&wc, err, sizeof err)); /* no tx */
+    assert_non_null(strstr(err, "tx"));
+    capture *c = malloc(sizeof *c);
+    assert_non_null(c);
+    wc.tx = cap_tx;
+    wc.tx_ctx = c;
+    wc.slots = 0;
+    assert_null(ws_worker_new(&wc, err, sizeof err));
+    wc.slots = 4;
+    wc.count = 0;
+    assert_null(ws_worker_new(&wc, err, sizeof err));
+    wc.count = 4;
+    wc.rto = 0;
+    assert_null(ws_worker_new(&wc, err, sizeof err));
+    wc.rto = 100;
+    wc.rto_min = 10;
+    ws_config cfg;
+    make_cfg(&cfg, 2, 4, 4);
+    assert_int_equal(ws_worker_cfg_from_config(&wc, &cfg, 8, 0, err, sizeof err), -1);
+    assert_int_equal(ws_worker_cfg_from_config(&wc, &cfg, 7, 2, err, sizeof err), -1);
+    assert_non_null(strstr(err, "rank 2"));
+    memset(c, 0, sizeof *c);
+    ws_worker *w = ws_worker_new(&wc, err, sizeof err);
+    assert_non_null(w);
+    float buf[4] = {0};
+    assert_int_equal(ws_worker_start(w, buf, buf, 4, 0), 0);
+    assert_int_equal(ws_worker_start(w, buf, buf, 4, 0), -1); /* busy */
+    assert_non_null(strstr(ws_worker_error(w), "under way"));
+    ws_worker_free(w);
+    w = ws_worker_new(&wc, err, sizeof err);
+    assert_int_equal(ws_worker_start(w, buf, buf, (size_t)UINT32_MAX + 1, 0), -1);
+    assert_int_equal(ws_allreduce(w, buf, 4), -1); /* no clock, no wait */
+    ws_worker_free(w);
+    free(c);
+}
+
+/* ---- the blocking call, its wait driving the device and the other workers ---------------- */
+
+typedef struct {
+    loop *l;
+    float *bufs[MAXW];
+    size_t n;
+} block_io;
+
+static uint64_t io_clock(void *ctx) { return ((block_io *)ctx)->l->now; }
+
+/* Runs the world until a frame reaches worker 0 or the deadline passes. */
+static int io_wait(void *ctx, ws_worker *w0, uint64_t deadline)
+{
+    block_io *b = ctx;
+    loop *l = b->l;
+    (void)w0;
+    for (;;) {
+        int got0 = 0;
+        size_t k;
+        while ((k = q_first(l)) != SIZE_MAX && l->q[k].t <= l->now) {
+            msg m = l->q[k];
+            l->q[k] = l->q[--l->nq];
+            if (m.to_dev) {
+                ws_refdev_rx(l->dev, m.port, m.f, m.len, dev_emit, l);
+            } else {
+                l->cur_w = m.dst;
+                ws_worker_rx(l->w[m.dst], m.f, m.len, l->now);
+                got0 |= m.dst == 0;
+            }
+            free(m.f);
+        }
+        uint64_t next = deadline;
+        for (unsigned i = 1; i < l->nw; i++) {
+            l->cur_w = i;
+            if (ws_worker_deadline(l->w[i]) <= l->now && ws_worker_poll(l->w[i], l->now))
+                return -1;
+            if (ws_worker_deadline(l->w[i]) < next)
+                next = ws_worker_deadline(l->w[i]);
+        }
+        l->cur_w = 0;
+        if (got0 || l->now >= deadline)
+            return 0;
+        if ((k = q_first(l)) != SIZE_MAX && l->q[k].t < next)
+            next = l->q[k].t;
+        if (next == UINT64_MAX)
+            return -1;
+        l->now = next > l->now ? next : l->now;
+    }
+}
+
+static void test_blocking_allreduce(void **state)
+{
+    (void)state;
+    loop *l = calloc(1, sizeof *l);
+    assert_non_null(l);
+    faults f = {0.1, 0.1, 0.1, 0.1};
+    job_params p = {.workers = 3, .slots = 2, .count = 5, .tensors = 3, .n = 37, .up = f,
+                    .down = f, .seed = 9, .hold = 2 * LAT + 1};
+    l->p = &p;
+    l->nw = p.workers;
+    l->rng.s = 99;
+    make_cfg(&l->cfg, p.workers, p.slots, p.count);
+    char err[256];
+    l->dev = ws_refdev_new(&l->cfg, err, sizeof err);
+    assert_non_null(l->dev);
+    block_io io = {.l = l, .n = p.n};
+    for (unsigned w = 0; w < l->nw; w++) {
+        ws_worker_cfg wc;
+        ws_worker_cfg_init(&wc);
+        assert_int_equal(ws_worker_cfg_from_config(&wc, &l->cfg, 7, w, err, sizeof err), 0);
+        wc.rto = 8 * LAT;
+        wc.rto_min = 4 * LAT;
+        wc.rto_max = 32 * LAT;
+        wc.hold = p.hold;
+        wc.tx = tx_cb;
+        wc.tx_ctx = l;
+        wc.clock = io_clock;
+        wc.wait = io_wait;
+        wc.io_ctx = &io;
+        l->w[w] = ws_worker_new(&wc, err, sizeof err);
+        assert_non_null(l->w[w]);
+        io.bufs[w] = malloc(p.n * 4);
+        assert_non_null(io.bufs[w]);
+    }
+    for (unsigned t = 0; t < p.tensors; t++) {
+        for (unsigned w = 0; w < l->nw; w++)
+            for (size_t i = 0; i < p.n; i++) {
+                uint32_t b = value(p.seed, t, w, i);
+                memcpy(&io.bufs[w][i], &b, 4);
+            }
+        /* workers 1.. non-blocking, worker 0 blocking: its wait runs the others */
+        for (unsigned w = 1; w < l->nw; w++) {
+            l->cur_w = w;
+            assert_int_equal(ws_worker_start(l->w[w], io.bufs[w], io.bufs[w], p.n, l->now), 0);
+        }
+        l->cur_w = 0;
+        assert_int_equal(ws_allreduce(l->w[0], io.bufs[0], p.n), 0);
+        /* let the others finish too */
+        int all;
+        do {
+            all = 1;
+            for (unsigned w = 1; w < l->nw; w++)
+                all &= ws_worker_done(l->w[w]);
+            if (!all) {
+                l->cur_w = 0;
+                assert_int_equal(io_wait(&io, l->w[0], l->now + LAT), 0);
+            }
+        } while (!all);
+        for (size_t i = 0; i < p.n; i++) {
+            ws_xsum x;
+            ws_xsum_init(&x);
+            for (unsigned w = 0; w < l->nw; w++)
+                ws_xsum_add(&x, value(p.seed, t, w, i));
+            uint32_t e = ws_xsum_round(&x);
+            for (unsigned w = 0; w < l->nw; w++) {
+                uint32_t b;
+                memcpy(&b, &io.bufs[w][i], 4);
+                assert_int_equal(b, e);
+            }
+        }
+    }
+    for (size_t i = 0; i < l->nq; i++)
+        free(l->q[i].f);
+    free(l->q);
+    for (unsigned w = 0; w < l->nw; w++) {
+        ws_worker_free(l->w[w]);
+        free(io.bufs[w]);
+    }
+    ws_refdev_free(l->dev);
+    free(l);
+}
+
+/* ---- ws_dev on a register bus that records what it is asked ------------------------------ */
+
+typedef struct {
+    uint32_t addr[4096], data[4096];
+    unsigned n;
+    uint32_t job_ctrl[8];
+    uint32_t status;    /* returned for STATUS */
+    int refuse_commit;  /* STATUS code after an enabling commit */
+} fake_bus;
+
+static int fb_write(void *ctx, uint32_t addr, uint32_t data)
+{
+    fake_bus *b = ctx;
+    assert_true(b->n < 4096);
+    b->addr[b->n] = addr;
+    b->data[b->n++] = data;
+    for (unsigned j = 0; j < 8; j++)
+        if (addr == WS_REG_JOB_CTRL(j)) {
+            b->job_ctrl[j] = (data & 1) && !b->refuse_commit;
+            b->status = (data & 1) && b->refuse_commit ? (uint32_t)b->refuse_commit : 0;
+        }
+    return 0;
+}
+
+static int fb_read(void *ctx, uint32_t addr, uint32_t *data)
+{
+    fake_bus *b = ctx;
+    static const struct {
+        uint32_t a, v;
+    } params[] = {{WS_REG_ID, WS_ID_VALUE},      {WS_REG_PARAM_WIDTH, 256},
+                  {WS_REG_PARAM_PORTS, 4},       {WS_REG_PARAM_JOBS, 8},
+                  {WS_REG_PARAM_WORKERS, 64},    {WS_REG_PARAM_POOL, 64},
+                  {WS_REG_PARAM_COUNT, 256}};
+    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
+        if (addr == params[i].a) {
+            *data = params[i].v;
+            return 0;
+        }
+    if (addr == WS_REG_STATUS) {
+        *data = b->status;
+        return 0;
+    }
+    for (unsigned j = 0; j < 8; j++)
+        if (addr == WS_REG_JOB_CTRL(j)) {
+            *data = b->job_ctrl[j];
+            return 0;
+        }
+    *data = 0;
+    return 0;
+}
+
+static unsigned find_write(const fake_bus *b, uint32_t addr, unsigned from)
+{
+    for (unsigned i = from; i < b->n; i++)
+        if (b->addr[i] == addr)
+            return i;
+    return UINT32_MAX;
+}
+
+static void test_dev_job_setup_teardown(void **state)
+{
+    (void)state;
+    fake_bus *b = calloc(1, sizeof *b);
+    assert_non_null(b);
+    ws_regbus bus = {fb_write, fb_read, b};
+    ws_dev_params p;
+    char err[256];
+    assert_int_equal(ws_dev_open(&bus, &p, err, sizeof err), 0);
+    assert_int_equal(p.ports, 4);
+    assert_int_equal(p.workers, 64);
+    b->job_ctrl[3] = 1;
+    assert_int_equal(ws_dev_reset(&bus, &p, err, sizeof err), 0);
+    for (unsigned j = 0; j < 8; j++)
+        assert_int_equal(b->job_ctrl[j], 0);
+    assert_int_not_equal(find_write(b, WS_REG_CTRL, 0), UINT32_MAX);
+
+    ws_config cfg;
+    make_cfg(&cfg, 3, 4, 16);
+    b->n = 0;
+    b->job_ctrl[2] = 1; /* record 2 active: setup must disable it before touching members */
+    assert_int_equal(ws_dev_job_setup(&bus, &p, 2, &cfg.job[0], err, sizeof err), 0);
+    unsigned dis = find_write(b, WS_REG_JOB_CTRL(2), 0);
+    assert_int_equal(b->data[dis], 0);
+    for (unsigned w = 0; w < 3; w++) {
+        unsigned m = find_write(b, WS_REG_MEMBER_PORT(2 * 64 + w), 0);
+        assert_true(m != UINT32_MAX && m > dis);
+        assert_int_equal(b->data[m], (uint32_t)(w % 4) << 16 | 40000);
+        unsigned ip = find_write(b, WS_REG_MEMBER_IP(2 * 64 + w), 0);
+        assert_int_equal(b->data[ip], 0x0a000101u + w);
+    }
+    unsigned en = find_write(b, WS_REG_JOB_CTRL(2), dis + 1);
+    assert_true(en != UINT32_MAX && en > find_write(b, WS_REG_JOB_MAX_COUNT(2), 0));
+    assert_int_equal(b->data[en], 1);
+    assert_int_equal(b->data[find_write(b, WS_REG_JOB_ID(2), 0)], 7);
+    assert_int_equal(b->data[find_write(b, WS_REG_JOB_SLOTS(2), 0)], 4);
+    assert_int_equal(b->job_ctrl[2], 1);
+
+    assert_int_equal(ws_dev_job_disable(&bus, 2, err, sizeof err), 0);
+    int active = 1;
+    assert_int_equal(ws_dev_job_active(&bus, 2, &active, err, sizeof err), 0);
+    assert_int_equal(active, 0);
+
+    /* a refused commit is reported by the name of its status code */
+    b->refuse_commit = 6;
+    assert_int_equal(ws_dev_job_setup(&bus, &p, 1, &cfg.job[0], err, sizeof err), -1);
+    assert_non_null(strstr(err, "SLOT_OVERLAP"));
+    b->refuse_commit = 0;
+    /* what the device cannot hold is refused before any write */
+    b->n = 0;
+    ws_job big = cfg.job[0];
+    big.max_count = 300;
+    assert_int_equal(ws_dev_job_setup(&bus, &p, 1, &big, err, sizeof err), -1);
+    assert_int_equal(b->n, 0);
+    assert_int_equal(ws_dev_job_setup(&bus, &p, 8, &cfg.job[0], err, sizeof err), -1);
+    ws_member m = cfg.job[0].member[0];
+    m.port = 4;
+    assert_int_equal(ws_dev_set_member(&bus, &p, 0, 0, &m, err, sizeof err), -1);
+    assert_non_null(strstr(err, "port 4"));
+    free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_element),
+        cmocka_unit_test(test_shapes),
+        cmocka_unit_test(test_faults_both_ways),
+        cmocka_unit_test(test_sequence_and_sets),
+        cmocka_unit_test(test_retx_and_backoff),
+        cmocka_unit_test(test_results_filtered),
+        cmocka_unit_test(test_hold),
+        cmocka_unit_test(test_bad_use),
+        cmocka_unit_test(test_blocking_allreduce),
+        cmocka_unit_test(test_dev_job_setup_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
