@@ -248,7 +248,7 @@ dissector: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
 	@sh tests/run_dissector.sh $(BUILD)/wiresum
 
 # closed loop: workers running the driver's transport against the model, with faults
-runloop: deps $(BUILD)/wiresum
+runloop: deps $(BUILD)/wiresum $(BUILD)/allreduce
 	@sh tests/run_run.sh $(BUILD)/wiresum
 
 # randomized stress over seeds: mixed jobs, faults, idle insertion and backpressure

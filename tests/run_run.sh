@@ -73,6 +73,16 @@ rec record-replay       --workers 8 --elems 2000 --iters 2 $F10 --bypass 0.1 --s
 # shellcheck disable=SC2086
 rec record-ref-replay   --device ref --workers 6 --elems 1500 --iters 2 $F10 --bypass 0.1 --seed 22
 
+# the example program of docs/driver.md (host/examples/allreduce.c, built as build/allreduce)
+if [ -x build/allreduce ] && build/allreduce 3001 > "$tmp/example.log" 2>&1 &&
+   grep -q "every worker holds the exact sum" "$tmp/example.log"; then
+    ok example-allreduce
+else
+    [ -x build/allreduce ] || echo "build/allreduce not built (make build/allreduce)" > "$tmp/example-allreduce.log"
+    cp "$tmp/example.log" "$tmp/example-allreduce.log" 2>/dev/null
+    bad example-allreduce
+fi
+
 # the failure paths
 refuse retries-exhausted "after 1 retransmissions" --workers 4 --elems 500 --loss 0.6 --max-retries 1 --seed 30
 refuse bad-rate       "--loss 1.5"      --loss 1.5

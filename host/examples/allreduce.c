@@ -6,6 +6,7 @@
  * the non-blocking calls, every result checked against the exact sum (host/xsum.h).
  *
  * Build (from the top of the repository, after `make`):
+ *   make build/allreduce, which runs
  *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Ihost -Idriver -Isim -DWS_HAVE_SIM=1 \
  *      host/examples/allreduce.c build/libwshost.a build/libwssim.a \
  *      build/sim/V256/Vws256__ALL.a build/sim/V512/Vws512__ALL.a \
