@@ -192,7 +192,7 @@ sim-none:
 	@echo "$(WS_TOP_F) does not exist (yet): no model to build or lint" >&2; exit 1
 
 .PHONY: all deps deps-quiet test test-build unit unit-asan e2e rtl hw hwtest regmap-check demo clean \
-        wave wave-check runloop stress fuzz fuzz-short dissector
+        wave wave-check runloop stress fuzz fuzz-short dissector ux docs-check
 .DEFAULT_GOAL := all
 
 all: deps-quiet $(BUILD)/wiresum $(if $(WS_HAVE_TOP),$(WS_ICARUS))
@@ -217,7 +217,7 @@ e2e: deps $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS)
 test: deps
 	@rm -f $(BUILD)/results.txt
 	@$(MAKE) --no-print-directory -j2 test-build
-	@$(MAKE) --no-print-directory -k unit unit-asan e2e dissector $(if $(WS_HAVE_TOP),regmap-check lint rtl hw wave-check runloop stress fuzz-short); rc=$$?; \
+	@$(MAKE) --no-print-directory -k unit unit-asan e2e dissector docs-check $(if $(WS_HAVE_TOP),regmap-check lint rtl hw wave-check runloop stress fuzz-short ux); rc=$$?; \
 	  sh tests/summary.sh $(BUILD)/results.txt; s=$$?; [ $$rc -eq 0 ] && [ $$s -eq 0 ]
 
 test-build: $(PLAIN_TESTS) $(ASAN_TESTS) $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS) \
@@ -243,9 +243,18 @@ regmap-check: $(BUILD)/regmap_gen
 demo: deps $(BUILD)/wiresum
 	@sh scripts/demo.sh $(BUILD)/wiresum
 
+# the docs: docs/pipeline.svg up to date with docs/pipeline.dot, relative links resolve
+docs-check: deps
+	@sh tests/docs_check.sh
+
 # the Wireshark dissector host/wireshark/wiresum.lua against the C codec (needs tshark, mergecap)
 dissector: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
 	@sh tests/run_dissector.sh $(BUILD)/wiresum
+
+# the tool's debugging and reporting conveniences: sim --trace-on-mismatch, counters.txt and
+# `wiresum counters`, run --plot, the progress display (fst2vcd, gnuplot, script)
+ux: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
+	@sh tests/run_ux.sh $(BUILD)/wiresum
 
 # closed loop: workers running the driver's transport against the model, with faults
 runloop: deps $(BUILD)/wiresum $(BUILD)/allreduce

@@ -20,7 +20,7 @@ layout=sim/wiresum.gtkw
 
 if [ -z "$fst" ]; then
     fst=build/wave.fst
-    if [ ! -f "$fst" ]; then
+    if [ ! -f "$fst" ] || [ "$ws" -nt "$fst" ]; then   # none yet, or older than the model
         [ -x "$ws" ] || { echo "wave: $ws is not built: make build/wiresum" >&2; exit 1; }
         d=build/wave-trace
         rm -rf "$d"

@@ -1,0 +1,64 @@
+#!/bin/sh
+# docs_check.sh - the documentation cannot rot silently:
+#   docs diagram  docs/pipeline.svg is what Graphviz makes of docs/pipeline.dot today
+#                 (fix: sh scripts/diagram.sh, and check the SVG in)
+#   docs links    every relative link and image of README.md and docs/*.md names a file or
+#                 directory of the repository
+# Appends "docs <case> <passed> <failed>" to build/results.txt (WS_RESULTS: another file), like
+# the other suites, and exits 1 if a case failed. Needs dot (graphviz, scripts/deps.sh).
+set -u
+cd "$(dirname "$0")/.." || exit 1
+results=${WS_RESULTS:-build/results.txt}
+mkdir -p "$(dirname "$results")"
+rc=0
+
+record() { # case ok(0|1)
+    if [ "$2" -eq 0 ]; then echo "docs $1 1 0" >> "$results"; else echo "docs $1 0 1" >> "$results"; rc=1; fi
+}
+
+# 1. the diagram
+tmp=$(mktemp "${TMPDIR:-/tmp}/docs_check.XXXXXX")
+trap 'rm -f "$tmp"' EXIT
+if ! command -v dot > /dev/null 2>&1; then
+    echo "FAIL docs diagram: dot not found (Debian package graphviz: sh scripts/deps.sh)"
+    record diagram 1
+elif ! sh scripts/diagram.sh "$tmp"; then
+    echo "FAIL docs diagram: dot failed on docs/pipeline.dot"
+    record diagram 1
+elif ! cmp -s "$tmp" docs/pipeline.svg; then
+    echo "FAIL docs diagram: docs/pipeline.svg is not what docs/pipeline.dot gives: run sh scripts/diagram.sh"
+    diff "$tmp" docs/pipeline.svg | head -n 10
+    record diagram 1
+else
+    record diagram 0
+fi
+
+# 2. relative links: [text](path) and ![alt](path), outside code spans and fences; #anchors and
+# URLs with a scheme are not checked
+bad=$(for md in README.md docs/*.md; do
+    awk -v md="$md" '
+        /^[ \t]*```/ { fence = !fence; next }
+        fence { next }
+        {
+            line = $0
+            gsub(/`[^`]*`/, "", line)                  # code spans
+            while (match(line, /\]\([^) \t]+\)/)) {
+                target = substr(line, RSTART + 2, RLENGTH - 3)
+                line = substr(line, RSTART + RLENGTH)
+                if (target ~ /^[a-zA-Z][a-zA-Z0-9+.-]*:/ || target ~ /^#/) continue
+                sub(/#.*/, "", target)
+                print md "\t" FNR "\t" target
+            }
+        }' "$md"
+done | while IFS="$(printf '\t')" read -r md line target; do
+    dir=$(dirname "$md")
+    [ -e "$dir/$target" ] || echo "  $md:$line: $target"
+done)
+if [ -n "$bad" ]; then
+    echo "FAIL docs links: links to files that do not exist:"
+    printf '%s\n' "$bad"
+    record links 1
+else
+    record links 0
+fi
+exit $rc
