@@ -820,9 +820,17 @@ int ws_gen(const char *dir, const ws_gen_opts *opts, ws_gen_stats *st, char *err
     }
     if (!g->failed && (o.tensors < 1 || o.tensors > 65535))
         fail(g, "--tensors %u: must be 1..65535", o.tensors);
-    if (!g->failed && (o.dup < 0 || o.dup > 1 || o.loss < 0 || o.loss > 0.5 || o.malformed < 0 ||
-                       o.malformed > 1 || o.bypass < 0 || o.bypass > 1 || o.ecn < 0 || o.ecn > 1))
-        fail(g, "rates must be in 0..1 (loss at most 0.5)");
+    const struct {
+        const char *opt;
+        double v, max;
+    } rates[] = {{"--loss", o.loss, 0.5},
+                 {"--dup", o.dup, 1},
+                 {"--malformed", o.malformed, 1},
+                 {"--bypass", o.bypass, 1},
+                 {"--ecn", o.ecn, 1}};
+    for (size_t i = 0; i < sizeof rates / sizeof rates[0] && !g->failed; i++)
+        if (!(rates[i].v >= 0 && rates[i].v <= rates[i].max))
+            fail(g, "%s %g: must be in 0..%g", rates[i].opt, rates[i].v, rates[i].max);
     if (!g->failed)
         make_config(g);
     if (!g->failed && mkdir(dir, 0777) != 0 && errno != EEXIST)

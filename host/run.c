@@ -10,6 +10,9 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "counters.h"
+#include "plot.h"
+#include "progress.h"
 #include "refdev.h"
 #include "rng.h"
 #include "trace.h"
@@ -258,6 +261,8 @@ typedef struct {
     uint64_t rec_last_ts;
 
     unsigned reports;
+    ws_plot *plot;     /* --plot */
+    ws_progress prog;
     uint8_t scratch[WS_MAX_FRAME];
 } run;
 
@@ -506,10 +511,20 @@ typedef struct tx_ctx {
     unsigned w;
 } tx_ctx;
 
+/* --plot: the chunk number of a worker's DATA or RESULT frame, across its all-reduces */
+static uint64_t plot_chunk(const run *r, const uint8_t *f)
+{
+    ws_hdr h;
+    ws_parse(f, &h);
+    return (uint64_t)(h.tensor - ((uint32_t)JOB_ID << 16 | 1)) * r->nch + h.offset / r->o.count;
+}
+
 static void worker_tx(void *ctx, const uint8_t *f, size_t len)
 {
     tx_ctx *c = ctx;
     run *r = c->r;
+    if (r->plot && len >= WS_OFF_ELEMS)
+        ws_plot_sent(r->plot, c->w, plot_chunk(r, f), r->now);
     net_send(r, 0, r->w[c->w].port, f, len, r->now);
     if (r->o.bypass > 0 && ws_rng_chance(&r->rng, r->o.bypass))
         inject_bypass(r, r->now);
@@ -537,7 +552,8 @@ static void on_output(run *r, unsigned port, const uint8_t *f, size_t len, uint6
     }
     e->seen = 1;
     if (e->egress != port)
-        report(r, "bypass frame left on port %u, the bypass map says %u", port, e->egress);
+        report(r, "egress port %u, cycle %llu: a bypass frame of %zu bytes left on port %u, the "
+               "bypass map says %u", port, (unsigned long long)cycle, len, port, e->egress);
     if (e->must)
         r->st->bypass_out++;
     else
@@ -553,6 +569,8 @@ static void ref_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
         t = r->ref_free[egress];
     t += beats;
     r->ref_free[egress] = t;
+    if (r->plot)
+        ws_plot_beats(r->plot, 1, t - beats, beats);
     on_output(r, egress, f, len, t);
 }
 
@@ -599,6 +617,8 @@ static void model_step(run *r, uint64_t n)
     }
     ws_sim_stats ss;
     ws_sim_stats_get(r->sim, &ss);
+    if (r->plot)
+        ws_plot_beats_total(r->plot, r->now, ss.beats_in, ss.beats_out);
     if (ss.beats_in + ss.beats_out != r->last_beats) {
         r->last_beats = ss.beats_in + ss.beats_out;
         r->last_activity = r->now;
@@ -609,6 +629,67 @@ static void model_step(run *r, uint64_t n)
         uint64_t cyc;
         while (ws_sim_pop(r->sim, p, &f, &len, &cyc) == 1)
             on_output(r, p, f, len, cyc - r->cycle0 + r->skipped);
+    }
+}
+
+/* Whether feed() would push the frame at the head of to_dev now (it is due and the model's
+ * queues allow it). */
+static int feedable(const run *r)
+{
+    const event *e = &r->to_dev.a[0];
+    unsigned p = e->port, q = r->prev_port;
+    return !(ws_sim_pending(r->sim, p) >= 2 || (p != q && ws_sim_pending(r->sim, q) > 0));
+}
+
+/* The model has frames queued, or a frame waits at the head of to_dev: clock it cycle by cycle,
+ * without going round the main loop, for as long as the loop would only have clocked it again:
+ * until due (the earliest worker deadline or arrival of a frame, either way), the waiting frame
+ * becoming feedable, the queues running empty, or latency cycles (an output leaves for a
+ * worker at its own cycle + latency, so none is due within the stretch). The frames the model
+ * sent are then handled in the order of their cycles (ports in order within a cycle), as
+ * stepping one cycle at a time would: the same run, cycle for cycle. */
+static void model_busy(run *r, uint64_t due)
+{
+    uint64_t end = r->now + r->o.latency;
+    if (due < end)
+        end = due > r->now ? due : r->now + 1;
+    int waiting = heap_top(&r->to_dev) <= r->now;
+    uint64_t beats = r->last_beats;
+    do {
+        ws_sim_run(r->sim, 1);
+        r->now = ws_sim_cycle(r->sim) - r->cycle0 + r->skipped;
+        r->st->model_cycles++;
+        if (ws_sim_error(r->sim)) {
+            fail(r, "model: %s", ws_sim_error(r->sim));
+            return;
+        }
+        ws_sim_stats ss;
+        ws_sim_stats_get(r->sim, &ss);
+        if (r->plot)
+            ws_plot_beats_total(r->plot, r->now, ss.beats_in, ss.beats_out);
+        if (ss.beats_in + ss.beats_out != beats) {
+            beats = ss.beats_in + ss.beats_out;
+            r->last_activity = r->now;
+        }
+    } while (r->now < end && (waiting ? !feedable(r) : model_pending(r)));
+    r->last_beats = beats;
+
+    const uint8_t *f[WS_LIMIT_PORTS];
+    size_t len[WS_LIMIT_PORTS];
+    uint64_t cyc[WS_LIMIT_PORTS];
+    int have[WS_LIMIT_PORTS];
+    unsigned np = r->cfg.n_ports;
+    for (unsigned p = 0; p < np; p++)
+        have[p] = ws_sim_pop(r->sim, p, &f[p], &len[p], &cyc[p]) == 1;
+    for (;;) {
+        unsigned best = np;
+        for (unsigned p = 0; p < np; p++)
+            if (have[p] && (best == np || cyc[p] < cyc[best]))
+                best = p;
+        if (best == np)
+            break;
+        on_output(r, best, f[best], len[best], cyc[best] - r->cycle0 + r->skipped);
+        have[best] = ws_sim_pop(r->sim, best, &f[best], &len[best], &cyc[best]) == 1;
     }
 }
 #endif
@@ -635,6 +716,8 @@ static void feed(run *r)
         {
             uint64_t start = r->ref_busy > r->now ? r->ref_busy : r->now;
             r->ref_busy = start + (e->len + r->bytes - 1) / r->bytes;
+            if (r->plot)
+                ws_plot_beats(r->plot, 0, start, r->ref_busy - start);
             ws_refdev_rx(r->ref, e->port, e->f, e->len, ref_emit, r);
         }
         record_in(r, e->port, e->f, e->len);
@@ -652,8 +735,8 @@ static void deliver(run *r)
         for (unsigned i = 0; i < r->nw && !dst; i++)
             if (r->w[i].port == e.port && e.len >= 6 && !memcmp(e.f, r->job->member[i].mac, 6))
                 dst = &r->w[i];
-        if (dst)
-            ws_worker_rx(dst->w, e.f, e.len, r->now);
+        if (dst && ws_worker_rx(dst->w, e.f, e.len, r->now) == WS_RX_RESULT && r->plot)
+            ws_plot_done(r->plot, (unsigned)(dst - r->w), plot_chunk(r, e.f), r->now);
         else
             r->st->undeliverable++; /* a corrupted destination MAC: no host takes it */
         free(e.f);
@@ -730,7 +813,8 @@ static double wall(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static void progress(run *r, double t0, int final)
+/* The progress display (host/progress.h): chunks with their result in, of all. */
+static void progress(run *r, int final)
 {
     uint64_t done = 0, total = (uint64_t)r->nw * r->o.iters * (r->nch ? r->nch : 1);
     for (unsigned i = 0; i < r->nw; i++) {
@@ -742,21 +826,12 @@ static void progress(run *r, double t0, int final)
     uint64_t retx = 0;
     for (unsigned i = 0; i < r->nw; i++)
         retx += ws_worker_get_stats(r->w[i].w)->retx_frames;
-    if (r->o.progress_tty) {
-        char bar[41];
-        int fill = (int)(frac * 40);
-        for (int k = 0; k < 40; k++)
-            bar[k] = k < fill ? '#' : '.';
-        bar[40] = 0;
-        fprintf(stderr, "\rrun [%s] %5.1f%%  cycle %llu  retx %llu  %.0f s", bar, 100 * frac,
-                (unsigned long long)r->now, (unsigned long long)retx, wall() - t0);
-        if (final)
-            fputc('\n', stderr);
-    } else if (!final) {
-        fprintf(stderr, "run: %5.1f%% of chunks, cycle %llu, %llu retransmissions, %.0f s\n",
-                100 * frac, (unsigned long long)r->now, (unsigned long long)retx, wall() - t0);
-    }
-    fflush(stderr);
+    if (final)
+        ws_progress_end(&r->prog, frac, "cycle %llu, %llu retransmissions",
+                        (unsigned long long)r->now, (unsigned long long)retx);
+    else
+        ws_progress_show(&r->prog, frac, "cycle %llu, %llu retransmissions",
+                         (unsigned long long)r->now, (unsigned long long)retx);
 }
 
 /* ---- setup ----------------------------------------------------------------------------- */
@@ -962,6 +1037,22 @@ static int make_workers(run *r)
     return 0;
 }
 
+/* --record: DIR/counters.txt, the device's counters as read back (docs/traces.md) */
+static int save_counters(run *r)
+{
+    ws_counters_file cf;
+    memset(&cf, 0, sizeof cf);
+    cf.device.present = 1;
+    cf.device.ports = r->cfg.n_ports;
+    cf.device.c = r->st->ctr;
+    snprintf(cf.device.source, sizeof cf.device.source, "wiresum run: %s, DATA_WIDTH %u",
+             r->o.device == WS_RUN_RTL ? "RTL model" : "software reference with timing",
+             r->o.width);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", r->o.record, WS_COUNTERS_FILE);
+    return ws_counters_save(path, &cf, r->err, r->errlen) ? (r->failed = 1, -1) : 0;
+}
+
 /* ---- the report -------------------------------------------------------------------------- */
 
 static void check_counters(run *r)
@@ -1065,8 +1156,7 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
     }
     memset(st, 0, sizeof *st);
     r->o = *opts;
-    if (r->o.progress_tty < 0)
-        r->o.progress_tty = isatty(STDERR_FILENO);
+    ws_progress_init(&r->prog, "run", opts->progress, opts->progress_tty);
     r->st = st;
     r->out = out;
     r->err = err;
@@ -1081,6 +1171,17 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
     if (check_opts(r))
         goto done;
     r->nch = (opts->elems + opts->count - 1) / opts->count;
+    if (opts->plot) {
+        if (ws_plot_check(err, errlen)) {
+            r->failed = 1;
+            goto done;
+        }
+        r->plot = ws_plot_new(r->nw, r->nch * opts->iters);
+        if (!r->plot) {
+            fail(r, "--plot: out of memory");
+            goto done;
+        }
+    }
 #ifdef WS_HAVE_SIM
     if (new_model(r))
         goto done;
@@ -1104,12 +1205,11 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
         if (ws_worker_start(r->w[i].w, r->w[i].buf, r->w[i].buf, opts->elems, 0))
             fail(r, "worker %u: %s", i, ws_worker_error(r->w[i].w));
     }
-    double last_prog = wall();
     uint64_t loops = 0;
     int drained = 0;
     while (!r->failed) {
         deliver(r);
-        uint64_t next = service_workers(r);
+        uint64_t next = service_workers(r), wnext = next;
         feed(r);
         if (r->failed)
             break;
@@ -1118,13 +1218,8 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
                  (unsigned long long)opts->max_cycles);
             break;
         }
-        if (r->o.progress && (++loops & 1023) == 0) {
-            double t = wall();
-            if (t - last_prog >= (r->o.progress_tty ? 0.2 : 10.0)) {
-                progress(r, t0, 0);
-                last_prog = t;
-            }
-        }
+        if (r->o.progress && (++loops & 63) == 0 && ws_progress_due(&r->prog))
+            progress(r, 0);
         int finished = all_finished(r) && r->to_dev.n == 0;
         uint64_t tw = heap_top(&r->to_wkr), td = heap_top(&r->to_dev);
         if (tw < next)
@@ -1145,7 +1240,12 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
                 continue;
             }
             if (busy) {
-                model_step(r, 1);
+                /* next without a frame that waits to be fed (td <= now): it is fed once
+                 * feedable, which model_busy watches for */
+                uint64_t due = tw < wnext ? tw : wnext;
+                if (td > r->now && td < due)
+                    due = td;
+                model_busy(r, due);
                 continue;
             }
             uint64_t gap = next == NEVER ? MAX_STEP : next - r->now;
@@ -1169,8 +1269,8 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
         }
         r->now = next > r->now ? next : r->now + 1;
     }
-    if (r->o.progress && r->o.progress_tty)
-        progress(r, t0, 1);
+    if (r->w)
+        progress(r, 1);
     if (r->failed || !drained)
         goto done;
 
@@ -1210,11 +1310,23 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
         r->rec_in = NULL;
         bad |= ws_trace_finish(r->rec_exp, err, errlen);
         r->rec_exp = NULL;
-        if (bad)
+        if (bad || save_counters(r))
             goto done;
     }
     st->wall_s = wall() - t0;
     print_report(r, st->wall_s);
+    if (r->plot) {
+        char title[256];
+        snprintf(title, sizeof title, "wiresum run: %s, %u workers, %llu elements x %u, count %u, "
+                 "slots %u, latency %llu, loss %g", opts->device == WS_RUN_RTL ? "RTL" : "reference",
+                 opts->workers, (unsigned long long)opts->elems, opts->iters, opts->count,
+                 opts->slots, (unsigned long long)opts->latency, opts->loss);
+        if (ws_plot_write(r->plot, opts->plot, title, err, errlen)) {
+            r->failed = 1;
+            goto done;
+        }
+        fprintf(out, "  plot: %s (utilization and latency over time)\n", opts->plot);
+    }
     rc = (st->tensors_exact == st->tensors && st->tensors == (uint64_t)r->nw * opts->iters &&
           !st->check_failures)
              ? 0
@@ -1224,6 +1336,7 @@ done:
         rc = -1;
     ws_trace_finish(r->rec_in, NULL, 0);
     ws_trace_finish(r->rec_exp, NULL, 0);
+    ws_plot_free(r->plot);
     heap_free(&r->to_dev);
     heap_free(&r->to_wkr);
     free(r->bp.e);

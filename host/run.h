@@ -7,7 +7,9 @@
  * configured through its registers with driver/ws_dev.h) fed one frame at a time in one global
  * order exactly as `wiresum sim` replays a trace, or the software reference with a timing model;
  * the verification of every final tensor against the exact sum, of every bypass frame and of the
- * device counters; the optional recording of a trace directory; the report. docs/driver.md.
+ * device counters; the optional recording of a trace directory (with its counters.txt); the
+ * optional plot (host/plot.h); the progress display (host/progress.h); the report.
+ * docs/driver.md.
  */
 #ifndef WS_RUN_H
 #define WS_RUN_H
@@ -43,6 +45,7 @@ typedef struct {
     uint64_t trace_from, trace_to;
     int progress;          /* 1: progress bar (a terminal) or periodic lines; 0: none */
     int progress_tty;      /* the progress goes to a terminal; -1: stderr is one? */
+    const char *plot;      /* PNG of utilization and latency over time (gnuplot), or NULL */
 } ws_run_opts;
 
 typedef struct {

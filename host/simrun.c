@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "counters.h"
+#include "progress.h"
 #include "refdev.h"
 #include "trace.h"
 #include "wire.h"
@@ -24,6 +26,10 @@ void ws_simrun_defaults(ws_simrun_opts *o)
     o->width = 256;
     o->seed = 1;
     o->clock_mhz = 200.0;
+    o->trace_before = 2000;
+    o->trace_after = 200;
+    o->progress = 1;
+    o->progress_tty = -1;
 }
 
 /* ---- frames in memory --------------------------------------------------------------------- */
@@ -33,7 +39,13 @@ typedef struct {
     size_t len;
     uint64_t ts_ns;
     uint64_t index; /* 1-based frame number in its pcap */
+    uint64_t cycle; /* an RTL output: the cycle of its last beat */
+    size_t cause;   /* a reference output: the input (global order, 0-based) that made it;
+                     * NO_CAUSE if unknown */
 } frame;
+
+#define NO_CAUSE SIZE_MAX
+#define NEVER UINT64_MAX
 
 typedef struct {
     frame *f;
@@ -54,7 +66,7 @@ static int list_add(frame_list *l, const uint8_t *data, size_t len, uint64_t ts_
     if (!copy)
         return -1;
     memcpy(copy, data, len);
-    l->f[l->n] = (frame){copy, len, ts_ns, l->n + 1};
+    l->f[l->n] = (frame){copy, len, ts_ns, l->n + 1, 0, NO_CAUSE};
     l->n++;
     return 0;
 }
@@ -83,6 +95,7 @@ static int bus_read(void *ctx, uint32_t addr, uint32_t *data)
 typedef struct {
     frame_list *out; /* per egress port */
     uint64_t ts;
+    size_t input;    /* the input frame being processed */
     int failed;
 } ref_sink;
 
@@ -91,6 +104,8 @@ static void ref_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
     ref_sink *s = ctx;
     if (list_add(&s->out[egress], f, len, s->ts))
         s->failed = 1;
+    else
+        s->out[egress].f[s->out[egress].n - 1].cause = s->input;
 }
 
 static int is_result(const ws_config *cfg, const frame *f)
@@ -98,13 +113,220 @@ static int is_result(const ws_config *cfg, const frame *f)
     return ws_is_result(f->data, f->len, cfg->ip, cfg->udp_port);
 }
 
-/* ---- comparison ------------------------------------------------------------------------- */
+/* ---- the loaded trace and one pass of the model ----------------------------------------- */
 
 typedef struct {
     const char *dir;
+    const ws_simrun_opts *o;
+    FILE *out;
+    char *err;
+    size_t errlen;
+    ws_config cfg;
+    double ns_per_cycle;
+    /* the inputs in global order, each with its port, and per port in order (by_port) */
+    frame_list inputs;
+    unsigned *in_port;
+    size_t *by_port, port_off[WS_SIM_MAX_PORTS + 1];
+    uint64_t exp_total;
+    frame_list exp[WS_SIM_MAX_PORTS]; /* expected<P>.pcap */
+    ws_refdev *ref;
+    /* one pass */
+    ws_sim *sim;
+    unsigned ports; /* the model's */
+    ws_trace_out *actual_out; /* out<P>.pcap; NULL in a rerun */
+    frame_list act[WS_SIM_MAX_PORTS];
+    uint64_t *in_done; /* cycle at which input i was wholly in, 0 not yet */
+    size_t done[WS_SIM_MAX_PORTS], pushed[WS_SIM_MAX_PORTS], n_done;
+    uint64_t act_total, last_output_cycle, start_cycle;
+    ws_progress prog;
+} run;
+
+/* Move every collected egress frame into act[] (and out<P>.pcap). */
+static int collect(run *r)
+{
+    for (unsigned p = 0; p < r->ports; p++) {
+        const uint8_t *data;
+        size_t len;
+        uint64_t cyc;
+        while (ws_sim_pop(r->sim, p, &data, &len, &cyc) == 1) {
+            uint64_t ts = (uint64_t)((double)cyc * r->ns_per_cycle);
+            if (list_add(&r->act[p], data, len, ts)) {
+                snprintf(r->err, r->errlen, "out of memory");
+                return -1;
+            }
+            r->act[p].f[r->act[p].n - 1].cycle = cyc;
+            r->act_total++;
+            if (r->actual_out && ws_trace_write(r->actual_out, p, ts, data, len, r->err, r->errlen))
+                return -1;
+            r->last_output_cycle = cyc;
+        }
+    }
+    return 0;
+}
+
+/* Note the cycle at which each pushed input has gone wholly into the model (frames of a port
+ * go in in order). */
+static void note_inputs_done(run *r)
+{
+    uint64_t now = ws_sim_cycle(r->sim);
+    for (unsigned p = 0; p < r->cfg.n_ports; p++) {
+        size_t in = r->pushed[p] - ws_sim_pending(r->sim, p);
+        while (r->done[p] < in) {
+            r->in_done[r->by_port[r->port_off[p] + r->done[p]]] = now;
+            r->done[p]++;
+            r->n_done++;
+        }
+    }
+}
+
+static void show_progress(run *r)
+{
+    double total = (double)r->inputs.n + (double)r->exp_total;
+    ws_progress_show(&r->prog, total > 0 ? ((double)r->n_done + (double)r->act_total) / total : 1,
+                     "cycle %llu, %zu of %zu frames in, %llu of %llu out",
+                     (unsigned long long)ws_sim_cycle(r->sim), r->n_done, r->inputs.n,
+                     (unsigned long long)r->act_total, (unsigned long long)r->exp_total);
+}
+
+static int step(run *r, uint64_t cycles)
+{
+    ws_sim_run(r->sim, cycles);
+    if (ws_sim_error(r->sim)) {
+        snprintf(r->err, r->errlen, "model: %s", ws_sim_error(r->sim));
+        return -1;
+    }
+    note_inputs_done(r);
+    return collect(r);
+}
+
+static void pass_free(run *r)
+{
+    ws_trace_finish(r->actual_out, NULL, 0);
+    r->actual_out = NULL;
+    ws_sim_free(r->sim);
+    r->sim = NULL;
+    for (unsigned p = 0; p < WS_SIM_MAX_PORTS; p++)
+        list_free(&r->act[p]);
+    free(r->in_done);
+    r->in_done = NULL;
+}
+
+/* One pass: a new model, configured, fed every input in global order, drained. With
+ * write_out, out<P>.pcap is written. With trace, the cycles from..to are dumped there; with
+ * stop (a cycle), the pass ends once the model has reached it. 0, or -1 and err. */
+static int pass(run *r, int write_out, const char *trace, uint64_t from, uint64_t to,
+                uint64_t stop)
+{
+    const ws_simrun_opts *o = r->o;
+    char *err = r->err;
+    size_t errlen = r->errlen;
+    memset(r->done, 0, sizeof r->done);
+    memset(r->pushed, 0, sizeof r->pushed);
+    r->n_done = 0;
+    r->act_total = 0;
+    r->in_done = calloc(r->inputs.n + 1, sizeof *r->in_done);
+    if (!r->in_done) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    r->sim = ws_sim_new_engine(o->icarus ? WS_SIM_ICARUS : WS_SIM_VERILATOR, o->width, err,
+                               errlen);
+    if (!r->sim)
+        return -1;
+    r->ports = ws_sim_ports(r->sim);
+    if (r->cfg.n_ports > r->ports || r->ports > WS_SIM_MAX_PORTS) {
+        snprintf(err, errlen, "%s/job.ini: %u ports, but the model has %u", r->dir,
+                 r->cfg.n_ports, r->ports);
+        return -1;
+    }
+    ws_regbus bus = {bus_write, bus_read, r->sim};
+    if (ws_dev_configure(&bus, &r->cfg, err, errlen))
+        return -1;
+    /* frames enter in global order; a frame on another port than the previous one is offered
+     * only once the previous one is wholly in, so the device's first-come-first-served input
+     * arbiter sees them in the same order */
+    ws_sim_stress st = {o->idle_pct, o->bp_pct, o->seed};
+    ws_sim_set_stress(r->sim, &st);
+    if (write_out) {
+        r->actual_out = ws_trace_create(r->dir, "out", r->cfg.n_ports, 1, err, errlen);
+        if (!r->actual_out)
+            return -1;
+    }
+    if (trace && ws_sim_trace_open(r->sim, trace, from, to, err, errlen))
+        return -1;
+    r->start_cycle = ws_sim_cycle(r->sim);
+    uint64_t n = r->inputs.n;
+    uint64_t limit = o->max_cycles ? o->max_cycles : 1000000 + 64 * n + 40 * (n ? n : 1) * 64;
+    unsigned prev = 0;
+    uint64_t polls = 0;
+    for (size_t i = 0; i < r->inputs.n; i++) {
+        unsigned p = r->in_port[i];
+        while (ws_sim_pending(r->sim, p) >= 2 || (p != prev && ws_sim_pending(r->sim, prev) > 0)) {
+            if (step(r, 1))
+                return -1;
+            if (stop && ws_sim_cycle(r->sim) >= stop)
+                return 0;
+            if (ws_sim_cycle(r->sim) - r->start_cycle > limit) {
+                snprintf(err, errlen, "%s/in%u.pcap: frame %llu (input %zu of %zu in global "
+                         "order) not taken by the model after %llu cycles (--max-cycles)",
+                         r->dir, p, (unsigned long long)r->inputs.f[i].index, i + 1,
+                         r->inputs.n, (unsigned long long)limit);
+                return -1;
+            }
+            if ((++polls & 1023) == 0 && ws_progress_due(&r->prog))
+                show_progress(r);
+        }
+        ws_sim_push(r->sim, p, r->inputs.f[i].data, r->inputs.f[i].len);
+        r->pushed[p]++;
+        prev = p;
+    }
+    /* drain: everything in, then quiet (cycle by cycle while inputs are going in, so that
+     * their cycles are exact) */
+    r->last_output_cycle = ws_sim_cycle(r->sim);
+    for (;;) {
+        if (step(r, r->n_done < r->inputs.n ? 1 : 64))
+            return -1;
+        if (stop && ws_sim_cycle(r->sim) >= stop)
+            return 0;
+        int pending = 0, short_of = 0;
+        for (unsigned p = 0; p < r->ports; p++) {
+            pending |= ws_sim_pending(r->sim, p) > 0;
+            short_of |= r->act[p].n < r->exp[p].n;
+        }
+        uint64_t now = ws_sim_cycle(r->sim);
+        if (!pending && now - r->last_output_cycle > (short_of ? QUIET_CYCLES : QUIET_ALL_IN))
+            break;
+        if (now - r->start_cycle > limit) {
+            snprintf(err, errlen, "model did not finish within %llu cycles (--max-cycles): "
+                     "%zu of %zu frames in, %llu of %llu expected frames out",
+                     (unsigned long long)limit, r->n_done, r->inputs.n,
+                     (unsigned long long)r->act_total, (unsigned long long)r->exp_total);
+            return -1;
+        }
+        if ((++polls & 15) == 0 && ws_progress_due(&r->prog))
+            show_progress(r);
+    }
+    return 0;
+}
+
+/* ---- comparison ------------------------------------------------------------------------- */
+
+/* The first mismatching frame, in time: what to trace around. */
+typedef struct {
+    uint64_t cycle;   /* NEVER: none */
+    int kind;         /* 0 an RTL frame (port, index), 1 an input wholly in (input) */
+    unsigned port;
+    size_t index;     /* 0-based in act[port] */
+    size_t input;
+    char what[400];   /* the frame, and what its cycle is */
+} first_mismatch;
+
+typedef struct {
+    run *r;
     const ws_config *cfg;
     ws_trace_out *mis_exp, *mis_act, *mis_extra;
     uint64_t mismatches, reported;
+    first_mismatch first;
     FILE *out;
     char err[512];
     int failed;
@@ -129,6 +351,65 @@ static void put(comparer *c, ws_trace_out *t, unsigned port, const frame *f)
         c->failed = 1;
 }
 
+/* A mismatch of an RTL frame (a different or an extra one): its last beat's cycle. */
+static void first_actual(comparer *c, unsigned port, const char *cls, size_t i, const frame *a,
+                         const char *how)
+{
+    if (a->cycle >= c->first.cycle)
+        return;
+    c->first = (first_mismatch){.cycle = a->cycle, .kind = 0, .port = port, .index = a->index - 1};
+    snprintf(c->first.what, sizeof c->first.what,
+             "port %u, %s #%zu (%s): out%u.pcap frame %llu, its last beat at cycle %llu", port,
+             cls, i + 1, how, port, (unsigned long long)a->index, (unsigned long long)a->cycle);
+}
+
+/* A missing frame: the cycle at which the input that made the reference send it was wholly in
+ * the model; if that is not known (expected<P>.pcap from elsewhere), the last beat of the last
+ * frame of its class the RTL did send on the port, or the last input wholly in. */
+static void first_missing(comparer *c, unsigned port, const char *cls, size_t i, const frame *e,
+                          frame **act, size_t na)
+{
+    run *r = c->r;
+    size_t k = e->cause;
+    if (k != NO_CAUSE && k < r->inputs.n && r->in_done[k]) {
+        if (r->in_done[k] >= c->first.cycle)
+            return;
+        c->first = (first_mismatch){.cycle = r->in_done[k], .kind = 1, .input = k};
+        snprintf(c->first.what, sizeof c->first.what,
+                 "port %u, %s #%zu (missing): expected%u.pcap frame %llu, caused by in%u.pcap "
+                 "frame %llu, wholly in at cycle %llu", port, cls, i + 1, port,
+                 (unsigned long long)e->index, r->in_port[k],
+                 (unsigned long long)r->inputs.f[k].index, (unsigned long long)r->in_done[k]);
+        return;
+    }
+    if (na > 0) {
+        const frame *a = act[na - 1];
+        if (a->cycle >= c->first.cycle)
+            return;
+        c->first = (first_mismatch){.cycle = a->cycle, .kind = 0, .port = port,
+                                    .index = a->index - 1};
+        snprintf(c->first.what, sizeof c->first.what,
+                 "port %u, %s #%zu (missing): expected%u.pcap frame %llu; the last %s the RTL "
+                 "sent on the port, out%u.pcap frame %llu, ended at cycle %llu", port, cls, i + 1,
+                 port, (unsigned long long)e->index, cls, port, (unsigned long long)a->index,
+                 (unsigned long long)a->cycle);
+        return;
+    }
+    for (size_t j = r->inputs.n; j-- > 0;)
+        if (r->in_done[j]) {
+            if (r->in_done[j] < c->first.cycle) {
+                c->first = (first_mismatch){.cycle = r->in_done[j], .kind = 1, .input = j};
+                snprintf(c->first.what, sizeof c->first.what,
+                         "port %u, %s #%zu (missing): expected%u.pcap frame %llu; the last "
+                         "input, in%u.pcap frame %llu, was wholly in at cycle %llu", port, cls,
+                         i + 1, port, (unsigned long long)e->index, r->in_port[j],
+                         (unsigned long long)r->inputs.f[j].index,
+                         (unsigned long long)r->in_done[j]);
+            }
+            return;
+        }
+}
+
 /* Compare the subsequences of expected and actual frames of one class on one port. */
 static void compare_class(comparer *c, unsigned port, const char *cls, frame **exp, size_t ne,
                           frame **act, size_t na)
@@ -140,6 +421,7 @@ static void compare_class(comparer *c, unsigned port, const char *cls, frame **e
         c->mismatches++;
         put(c, c->mis_exp, port, exp[i]);
         put(c, c->mis_act, port, act[i]);
+        first_actual(c, port, cls, i, act[i], "different");
         if (c->reported++ < MAX_REPORTS) {
             char d1[160], d2[160];
             describe(c, exp[i], d1, sizeof d1);
@@ -149,14 +431,15 @@ static void compare_class(comparer *c, unsigned port, const char *cls, frame **e
                 at++;
             fprintf(c->out,
                     "mismatch: port %u, %s #%zu: expected%u.pcap frame %llu (%s), out%u.pcap "
-                    "frame %llu (%s), first difference at byte %zu\n",
+                    "frame %llu (%s, cycle %llu), first difference at byte %zu\n",
                     port, cls, i + 1, port, (unsigned long long)exp[i]->index, d1, port,
-                    (unsigned long long)act[i]->index, d2, at);
+                    (unsigned long long)act[i]->index, d2, (unsigned long long)act[i]->cycle, at);
         }
     }
     for (size_t i = n; i < ne; i++) {
         c->mismatches++;
         put(c, c->mis_exp, port, exp[i]);
+        first_missing(c, port, cls, i, exp[i], act, na);
         if (c->reported++ < MAX_REPORTS) {
             char d[160];
             describe(c, exp[i], d, sizeof d);
@@ -167,11 +450,13 @@ static void compare_class(comparer *c, unsigned port, const char *cls, frame **e
     for (size_t i = n; i < na; i++) {
         c->mismatches++;
         put(c, c->mis_extra, port, act[i]);
+        first_actual(c, port, cls, i, act[i], "extra");
         if (c->reported++ < MAX_REPORTS) {
             char d[160];
             describe(c, act[i], d, sizeof d);
-            fprintf(c->out, "extra: port %u, %s #%zu: out%u.pcap frame %llu (%s)\n", port, cls,
-                    i + 1, port, (unsigned long long)act[i]->index, d);
+            fprintf(c->out, "extra: port %u, %s #%zu: out%u.pcap frame %llu (%s, cycle %llu)\n",
+                    port, cls, i + 1, port, (unsigned long long)act[i]->index, d,
+                    (unsigned long long)act[i]->cycle);
         }
     }
 }
@@ -202,6 +487,21 @@ static int compare_port(comparer *c, unsigned port, const frame_list *exp, const
     for (int k = 0; k < 2; k++)
         free(e[k]), free(a[k]);
     return 0;
+}
+
+/* Frames on a port of the model that job.ini does not have: every one is extra. */
+static void extra_port(comparer *c, unsigned port, const frame_list *act)
+{
+    for (size_t i = 0; i < act->n; i++) {
+        c->mismatches++;
+        first_actual(c, port, "frame", i, &act->f[i], "extra, on a port job.ini does not have");
+        if (c->reported++ < MAX_REPORTS) {
+            char d[160];
+            describe(c, &act->f[i], d, sizeof d);
+            fprintf(c->out, "extra: port %u (not in job.ini), frame #%zu (%s, cycle %llu)\n",
+                    port, i + 1, d, (unsigned long long)act->f[i].cycle);
+        }
+    }
 }
 
 static int compare_counters(FILE *out, const ws_counters *ref, const ws_counters *dev,
@@ -237,263 +537,284 @@ static int compare_counters(FILE *out, const ws_counters *ref, const ws_counters
     return bad;
 }
 
-/* ---- the run ------------------------------------------------------------------------------ */
+/* ---- loading the trace -------------------------------------------------------------------- */
 
-typedef struct {
-    const char *dir;
-    const ws_simrun_opts *o;
-    FILE *out;
-    char *err;
-    size_t errlen;
-    ws_config cfg;
-    ws_sim *sim;
-    ws_trace_out *actual_out;
-    frame_list *act; /* collected per egress port */
-    unsigned ports;
-    double ns_per_cycle;
-    uint64_t last_output_cycle;
-} run;
-
-/* Move every collected egress frame into act[] and out<P>.pcap. */
-static int collect(run *r)
+/* job.ini, the inputs in global order through the reference, and expected<P>.pcap (written
+ * from the reference if absent, else read, the reference's causes kept where its frames agree). */
+static int load(run *r)
 {
-    for (unsigned p = 0; p < r->ports; p++) {
-        const uint8_t *data;
-        size_t len;
-        uint64_t cyc;
-        while (ws_sim_pop(r->sim, p, &data, &len, &cyc) == 1) {
-            uint64_t ts = (uint64_t)((double)cyc * r->ns_per_cycle);
-            if (list_add(&r->act[p], data, len, ts)) {
-                snprintf(r->err, r->errlen, "out of memory");
-                return -1;
-            }
-            if (ws_trace_write(r->actual_out, p, ts, data, len, r->err, r->errlen))
-                return -1;
-            r->last_output_cycle = cyc;
-        }
-    }
-    return 0;
-}
-
-static int step(run *r, uint64_t cycles)
-{
-    ws_sim_run(r->sim, cycles);
-    if (ws_sim_error(r->sim)) {
-        snprintf(r->err, r->errlen, "model: %s", ws_sim_error(r->sim));
+    char path[4096];
+    char *err = r->err;
+    size_t errlen = r->errlen;
+    snprintf(path, sizeof path, "%s/job.ini", r->dir);
+    if (ws_config_load(&r->cfg, path, err, errlen))
+        return -1;
+    if (r->cfg.n_ports > WS_SIM_MAX_PORTS) {
+        snprintf(err, errlen, "%s: %u ports; the harness takes at most %d", path, r->cfg.n_ports,
+                 WS_SIM_MAX_PORTS);
         return -1;
     }
-    return collect(r);
-}
-
-int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, size_t errlen)
-{
-    run r = {.dir = dir, .o = o, .out = out, .err = err, .errlen = errlen};
-    char path[4096];
-    int rc = -1;
-    ws_refdev *ref = NULL;
-    ws_trace_in *in = NULL;
-    frame_list *exp = NULL;
-    frame_list inputs = {0};
-    unsigned *in_port = NULL;
-    comparer cmp = {.dir = dir, .out = out};
-    r.ns_per_cycle = 1000.0 / o->clock_mhz;
-
-    snprintf(path, sizeof path, "%s/job.ini", dir);
-    if (ws_config_load(&r.cfg, path, err, errlen))
-        goto done;
-    cmp.cfg = &r.cfg;
-    r.sim = ws_sim_new_engine(o->icarus ? WS_SIM_ICARUS : WS_SIM_VERILATOR, o->width, err,
-                              errlen);
-    if (!r.sim)
-        goto done;
-    r.ports = ws_sim_ports(r.sim);
-    if (r.cfg.n_ports > r.ports) {
-        snprintf(err, errlen, "%s: %u ports, but the model has %u", path, r.cfg.n_ports, r.ports);
-        goto done;
-    }
-    ws_regbus bus = {bus_write, bus_read, r.sim};
-    if (ws_dev_configure(&bus, &r.cfg, err, errlen))
-        goto done;
-
-    /* the inputs, in global order, and the reference's outputs and counters */
-    ref = ws_refdev_new(&r.cfg, err, errlen);
-    in = ref ? ws_trace_open(dir, "in", r.cfg.n_ports, 1, err, errlen) : NULL;
-    exp = calloc(r.ports, sizeof *exp);
-    r.act = calloc(r.ports, sizeof *r.act);
-    if (!in || !exp || !r.act)
-        goto done;
-    ref_sink sink = {.out = exp};
+    r->ref = ws_refdev_new(&r->cfg, err, errlen);
+    ws_trace_in *in = r->ref ? ws_trace_open(r->dir, "in", r->cfg.n_ports, 1, err, errlen) : NULL;
+    if (!in)
+        return -1;
+    frame_list refout[WS_SIM_MAX_PORTS];
+    memset(refout, 0, sizeof refout);
+    ref_sink sink = {.out = refout};
     size_t in_cap = 0;
     ws_pkt pkt;
-    int got;
+    int got, rc = -1;
     while ((got = ws_trace_next(in, &pkt, err, errlen)) == 1) {
         if (pkt.len == 0 || pkt.len > WS_SIM_MAX_FRAME) {
             snprintf(err, errlen, "%s/in%u.pcap: frame %llu: a frame of %zu bytes cannot enter "
-                     "the model", dir, pkt.port, (unsigned long long)pkt.index, pkt.len);
-            goto done;
+                     "the model", r->dir, pkt.port, (unsigned long long)pkt.index, pkt.len);
+            goto out;
         }
-        if (list_add(&inputs, pkt.data, pkt.len, pkt.ts_ns))
+        if (list_add(&r->inputs, pkt.data, pkt.len, pkt.ts_ns))
             goto oom;
-        if (inputs.n > in_cap) {
-            in_cap = inputs.cap;
-            unsigned *np = realloc(in_port, in_cap * sizeof *np);
+        r->inputs.f[r->inputs.n - 1].index = pkt.index;
+        if (r->inputs.n > in_cap) {
+            in_cap = r->inputs.cap;
+            unsigned *np = realloc(r->in_port, in_cap * sizeof *np);
             if (!np)
                 goto oom;
-            in_port = np;
+            r->in_port = np;
         }
-        in_port[inputs.n - 1] = pkt.port;
+        r->in_port[r->inputs.n - 1] = pkt.port;
         sink.ts = pkt.ts_ns;
-        ws_refdev_rx(ref, pkt.port, pkt.data, pkt.len, ref_emit, &sink);
+        sink.input = r->inputs.n - 1;
+        ws_refdev_rx(r->ref, pkt.port, pkt.data, pkt.len, ref_emit, &sink);
         if (sink.failed)
             goto oom;
     }
     if (got < 0)
-        goto done;
+        goto out;
+    /* the inputs of each port, in order */
+    r->by_port = malloc((r->inputs.n + 1) * sizeof *r->by_port);
+    if (!r->by_port)
+        goto oom;
+    size_t fill[WS_SIM_MAX_PORTS + 1] = {0};
+    for (size_t i = 0; i < r->inputs.n; i++)
+        r->port_off[r->in_port[i] + 1]++;
+    for (unsigned p = 0; p < WS_SIM_MAX_PORTS; p++)
+        r->port_off[p + 1] += r->port_off[p];
+    for (size_t i = 0; i < r->inputs.n; i++) {
+        unsigned p = r->in_port[i];
+        r->by_port[r->port_off[p] + fill[p]++] = i;
+    }
 
-    /* expected<P>.pcap: written by the reference if absent, else read (another oracle's) */
-    snprintf(path, sizeof path, "%s/expected0.pcap", dir);
+    snprintf(path, sizeof path, "%s/expected0.pcap", r->dir);
     if (access(path, F_OK) != 0) {
-        ws_trace_out *eo = ws_trace_create(dir, "expected", r.cfg.n_ports, 0, err, errlen);
+        ws_trace_out *eo = ws_trace_create(r->dir, "expected", r->cfg.n_ports, 0, err, errlen);
         if (!eo)
-            goto done;
-        for (unsigned p = 0; p < r.cfg.n_ports; p++)
-            for (size_t i = 0; i < exp[p].n; i++)
-                if (ws_trace_write(eo, p, exp[p].f[i].ts_ns, exp[p].f[i].data, exp[p].f[i].len,
-                                   err, errlen)) {
+            goto out;
+        for (unsigned p = 0; p < r->cfg.n_ports; p++)
+            for (size_t i = 0; i < refout[p].n; i++)
+                if (ws_trace_write(eo, p, refout[p].f[i].ts_ns, refout[p].f[i].data,
+                                   refout[p].f[i].len, err, errlen)) {
                     ws_trace_finish(eo, NULL, 0);
-                    goto done;
+                    goto out;
                 }
         if (ws_trace_finish(eo, err, errlen))
-            goto done;
+            goto out;
+        memcpy(r->exp, refout, sizeof refout);
+        memset(refout, 0, sizeof refout);
     } else {
-        for (unsigned p = 0; p < r.ports; p++)
-            list_free(&exp[p]);
-        ws_trace_in *ei = ws_trace_open(dir, "expected", r.cfg.n_ports, 1, err, errlen);
+        ws_trace_in *ei = ws_trace_open(r->dir, "expected", r->cfg.n_ports, 1, err, errlen);
         if (!ei)
-            goto done;
-        uint64_t idx[WS_LIMIT_PORTS] = {0};
+            goto out;
         while ((got = ws_trace_next(ei, &pkt, err, errlen)) == 1) {
-            if (list_add(&exp[pkt.port], pkt.data, pkt.len, pkt.ts_ns)) {
+            frame_list *l = &r->exp[pkt.port];
+            if (list_add(l, pkt.data, pkt.len, pkt.ts_ns)) {
                 ws_trace_close(ei);
                 goto oom;
             }
-            exp[pkt.port].f[exp[pkt.port].n - 1].index = ++idx[pkt.port];
+            frame *f = &l->f[l->n - 1], *rf = l->n <= refout[pkt.port].n
+                                                   ? &refout[pkt.port].f[l->n - 1] : NULL;
+            f->index = pkt.index;
+            if (rf && rf->len == f->len && !memcmp(rf->data, f->data, f->len))
+                f->cause = rf->cause;
         }
         ws_trace_close(ei);
         if (got < 0)
-            goto done;
+            goto out;
     }
+    for (unsigned p = 0; p < WS_SIM_MAX_PORTS; p++)
+        r->exp_total += r->exp[p].n;
+    rc = 0;
+    goto out;
+oom:
+    snprintf(err, errlen, "out of memory");
+out:
+    for (unsigned p = 0; p < WS_SIM_MAX_PORTS; p++)
+        list_free(&refout[p]);
+    ws_trace_close(in);
+    return rc;
+}
 
-    /* the run: frames enter in global order; a frame on another port than the previous
-     * one is offered only once the previous one is wholly in, so the device's
-     * first-come-first-served input arbiter sees them in the same order */
-    ws_sim_stress st = {o->idle_pct, o->bp_pct, o->seed};
-    ws_sim_set_stress(r.sim, &st);
-    r.actual_out = ws_trace_create(dir, "out", r.cfg.n_ports, 1, err, errlen);
-    if (!r.actual_out)
+/* ---- the waveform of the first mismatch ------------------------------------------------------ */
+
+/* Rerun up to the end of the window around the first mismatch, dumping it to DIR/mismatch.fst,
+ * check that the frame came out at the same cycle again, and say how to look at it. */
+static int trace_mismatch(run *r, const first_mismatch *m)
+{
+    const ws_simrun_opts *o = r->o;
+    char fst[4096];
+    snprintf(fst, sizeof fst, "%s/%s", r->dir, WS_SIMRUN_MISMATCH_FST);
+    uint64_t from = m->cycle > o->trace_before ? m->cycle - o->trace_before : 0;
+    uint64_t to = m->cycle + (o->trace_after ? o->trace_after : 1);
+    ws_progress_init(&r->prog, "sim (waveform)", o->progress && !o->quiet, o->progress_tty);
+    int rc = pass(r, 0, fst, from, to, to + 1);
+    ws_progress_end(&r->prog, 1, "cycle %llu", r->sim ? (unsigned long long)ws_sim_cycle(r->sim) : 0ull);
+    if (rc) {
+        pass_free(r);
+        return -1;
+    }
+    uint64_t first = r->start_cycle; /* the trace opens after configuration */
+    int same = m->kind == 0
+                   ? m->index < r->act[m->port].n && r->act[m->port].f[m->index].cycle == m->cycle
+                   : r->in_done[m->input] == m->cycle;
+    pass_free(r);
+    /* the dump starts at the rising edge of cycle from (10 from - 5 ns), or, when the trace
+     * opens later (after configuration), at the falling edge of the cycle it opens in */
+    uint64_t t_from = from > first ? 10 * from - 5 : 10 * first;
+    if (from < first)
+        from = first;
+    fprintf(r->out, "  waveform: %s, cycles %llu..%llu (%llu..%llu ns in the waveform)\n", fst,
+            (unsigned long long)from, (unsigned long long)to, (unsigned long long)t_from,
+            (unsigned long long)(10 * to));
+    fprintf(r->out, "  the first mismatch is at cycle %llu = %llu ns in the waveform (rising "
+            "edge; 10 ns a cycle)\n", (unsigned long long)m->cycle,
+            (unsigned long long)(10 * m->cycle - 5));
+    if (!same)
+        fprintf(r->out, "  WARNING: the rerun did not reproduce that cycle: the run is not "
+                "deterministic, the waveform may not show the frame\n");
+    fprintf(r->out, "  gtkwave %s sim/wiresum.gtkw    (from the repository root; or: sh "
+            "scripts/wave.sh %s)\n", fst, fst);
+    return same ? 0 : 1;
+}
+
+/* ---- ws_simrun ---------------------------------------------------------------------------- */
+
+static void source_text(const run *r, const char *engine, char *buf, size_t n)
+{
+    snprintf(buf, n, "wiresum sim: %s model, DATA_WIDTH %u, idle %u%%, backpressure %u%%, seed "
+             "%llu", engine, r->o->width, r->o->idle_pct, r->o->bp_pct,
+             (unsigned long long)r->o->seed);
+}
+
+int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, size_t errlen)
+{
+    run *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    *r = (run){.dir = dir, .o = o, .out = out, .err = err, .errlen = errlen};
+    r->ns_per_cycle = 1000.0 / o->clock_mhz;
+    char path[4096];
+    int rc = -1;
+    comparer cmp = {.r = r, .out = out, .cfg = &r->cfg};
+    cmp.first.cycle = NEVER;
+
+    /* a waveform of an earlier mismatch would mislead */
+    snprintf(path, sizeof path, "%s/%s", dir, WS_SIMRUN_MISMATCH_FST);
+    unlink(path);
+    if (load(r))
         goto done;
-    if (o->trace && ws_sim_trace_open(r.sim, o->trace, o->trace_from, o->trace_to, err, errlen))
-        goto done;
-    uint64_t start_cycle = ws_sim_cycle(r.sim);
-    uint64_t limit = o->max_cycles ? o->max_cycles
-                                   : 1000000 + 64 * (uint64_t)inputs.n +
-                                         40 * (uint64_t)(inputs.n ? inputs.n : 1) * 64;
+
+    ws_progress_init(&r->prog, "sim", o->progress && !o->quiet, o->progress_tty);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    unsigned prev = 0;
-    for (size_t i = 0; i < inputs.n; i++) {
-        unsigned p = in_port[i];
-        while (ws_sim_pending(r.sim, p) >= 2 || (p != prev && ws_sim_pending(r.sim, prev) > 0)) {
-            if (step(&r, 1))
-                goto done;
-            if (ws_sim_cycle(r.sim) - start_cycle > limit) {
-                snprintf(err, errlen, "model stopped taking frames: frame %zu of %zu (port %u) "
-                         "not accepted after %llu cycles", i + 1, inputs.n, p,
-                         (unsigned long long)limit);
-                goto done;
-            }
-        }
-        ws_sim_push(r.sim, p, inputs.f[i].data, inputs.f[i].len);
-        prev = p;
-    }
-    /* drain: everything in, then quiet */
-    r.last_output_cycle = ws_sim_cycle(r.sim);
-    for (;;) {
-        if (step(&r, 64))
-            goto done;
-        int pending = 0, short_of = 0;
-        for (unsigned p = 0; p < r.ports; p++) {
-            pending |= ws_sim_pending(r.sim, p) > 0;
-            short_of |= r.act[p].n < exp[p].n;
-        }
-        uint64_t now = ws_sim_cycle(r.sim);
-        if (!pending && now - r.last_output_cycle > (short_of ? QUIET_CYCLES : QUIET_ALL_IN))
-            break;
-        if (now - start_cycle > limit) {
-            snprintf(err, errlen, "model did not finish within %llu cycles",
-                     (unsigned long long)limit);
-            goto done;
-        }
-    }
+    int prc = pass(r, 1, o->trace, o->trace_from, o->trace_to, 0);
+    ws_progress_end(&r->prog, 1, "cycle %llu, %zu of %zu frames in, %llu out",
+                    r->sim ? (unsigned long long)ws_sim_cycle(r->sim) : 0ull, r->n_done,
+                    r->inputs.n, (unsigned long long)r->act_total);
+    if (prc)
+        goto done;
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    uint64_t cycles = r.last_output_cycle > start_cycle ? r.last_output_cycle - start_cycle : 1;
+    uint64_t cycles =
+        r->last_output_cycle > r->start_cycle ? r->last_output_cycle - r->start_cycle : 1;
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    ws_sim_trace_close(r.sim);
-    if (ws_trace_finish(r.actual_out, err, errlen)) {
-        r.actual_out = NULL;
+    ws_sim_trace_close(r->sim);
+    if (ws_trace_finish(r->actual_out, err, errlen)) {
+        r->actual_out = NULL;
         goto done;
     }
-    r.actual_out = NULL;
+    r->actual_out = NULL;
 
     /* compare */
-    cmp.mis_exp = ws_trace_create(dir, "mismatch-expected", r.cfg.n_ports, 0, cmp.err,
+    cmp.mis_exp = ws_trace_create(dir, "mismatch-expected", r->cfg.n_ports, 0, cmp.err,
                                   sizeof cmp.err);
-    cmp.mis_act = ws_trace_create(dir, "mismatch-actual", r.cfg.n_ports, 1, cmp.err,
+    cmp.mis_act = ws_trace_create(dir, "mismatch-actual", r->cfg.n_ports, 1, cmp.err,
                                   sizeof cmp.err);
-    cmp.mis_extra = ws_trace_create(dir, "mismatch-extra", r.cfg.n_ports, 1, cmp.err,
+    cmp.mis_extra = ws_trace_create(dir, "mismatch-extra", r->cfg.n_ports, 1, cmp.err,
                                     sizeof cmp.err);
     if (!cmp.mis_exp || !cmp.mis_act || !cmp.mis_extra) {
         snprintf(err, errlen, "%s", cmp.err);
         goto done;
     }
-    for (unsigned p = 0; p < r.cfg.n_ports; p++)
-        if (compare_port(&cmp, p, &exp[p], &r.act[p]))
-            goto oom;
-    for (unsigned p = r.cfg.n_ports; p < r.ports; p++)
-        if (r.act[p].n)
-            cmp.mismatches += r.act[p].n;
-    ws_counters dev_ctr;
-    if (ws_dev_read_counters(&bus, r.cfg.n_ports, &dev_ctr, err, errlen))
+    for (unsigned p = 0; p < r->cfg.n_ports; p++)
+        if (compare_port(&cmp, p, &r->exp[p], &r->act[p])) {
+            snprintf(err, errlen, "out of memory");
+            goto done;
+        }
+    for (unsigned p = r->cfg.n_ports; p < r->ports; p++)
+        extra_port(&cmp, p, &r->act[p]);
+
+    /* the counters: compared, saved, shown */
+    ws_regbus bus = {bus_write, bus_read, r->sim};
+    ws_counters_file cf;
+    memset(&cf, 0, sizeof cf);
+    if (ws_dev_read_counters(&bus, r->cfg.n_ports, &cf.device.c, err, errlen))
         goto done;
-    int bad_ctr = compare_counters(out, ws_refdev_counters(ref), &dev_ctr, r.cfg.n_ports);
+    cf.device.present = cf.reference.present = 1;
+    cf.device.ports = cf.reference.ports = r->cfg.n_ports;
+    cf.reference.c = *ws_refdev_counters(r->ref);
+    source_text(r, ws_sim_engine_name(r->sim), cf.device.source, sizeof cf.device.source);
+    snprintf(cf.reference.source, sizeof cf.reference.source,
+             "software reference host/refdev.c, the same inputs");
+    int bad_ctr = compare_counters(out, &cf.reference.c, &cf.device.c, r->cfg.n_ports);
+    snprintf(path, sizeof path, "%s/%s", dir, WS_COUNTERS_FILE);
+    if (ws_counters_save(path, &cf, err, errlen))
+        goto done;
 
     ws_sim_stats ss;
-    ws_sim_stats_get(r.sim, &ss);
-    uint64_t exp_frames = 0, act_frames = 0;
-    for (unsigned p = 0; p < r.ports; p++)
-        exp_frames += exp[p].n, act_frames += r.act[p].n;
+    ws_sim_stats_get(r->sim, &ss);
+    uint64_t act_frames = 0;
+    for (unsigned p = 0; p < r->ports; p++)
+        act_frames += r->act[p].n;
     if (!o->quiet || cmp.mismatches || bad_ctr) {
         fprintf(out,
                 "sim %s: %s, width %u, %llu cycles (%.3f ms at %.0f MHz), %llu beats in "
                 "(utilization %.3f), %llu beats out\n",
-                dir, ws_sim_engine_name(r.sim), o->width, (unsigned long long)cycles,
-                (double)cycles * r.ns_per_cycle * 1e-6, o->clock_mhz, (unsigned long long)ss.beats_in,
-                (double)ss.beats_in / (double)cycles, (unsigned long long)ss.beats_out);
+                dir, ws_sim_engine_name(r->sim), o->width, (unsigned long long)cycles,
+                (double)cycles * r->ns_per_cycle * 1e-6, o->clock_mhz,
+                (unsigned long long)ss.beats_in, (double)ss.beats_in / (double)cycles,
+                (unsigned long long)ss.beats_out);
         fprintf(out,
                 "  frames: %zu in, %llu out, %llu expected; %llu mismatches, %d counters differ; "
                 "%.0f cycles/s\n",
-                inputs.n, (unsigned long long)act_frames, (unsigned long long)exp_frames,
+                r->inputs.n, (unsigned long long)act_frames, (unsigned long long)r->exp_total,
                 (unsigned long long)cmp.mismatches, bad_ctr,
-                secs > 0 ? (double)(ws_sim_cycle(r.sim) - start_cycle) / secs : 0.0);
+                secs > 0 ? (double)(ws_sim_cycle(r->sim) - r->start_cycle) / secs : 0.0);
         if (cmp.mismatches)
             fprintf(out, "  mismatching frames in %s/mismatch-{expected,actual,extra}<P>.pcap\n",
                     dir);
+        if (cmp.first.cycle != NEVER)
+            fprintf(out, "  first mismatch in time: %s\n", cmp.first.what);
+        fprintf(out, "  counters in %s (wiresum counters %s)\n", path, dir);
     }
+    if (o->counters)
+        ws_counters_table(out, &cf);
     rc = (cmp.mismatches || bad_ctr) ? 1 : 0;
-    goto done;
-oom:
-    snprintf(err, errlen, "out of memory");
-    rc = -1;
+    pass_free(r);
+    if (o->trace_on_mismatch && rc) {
+        if (cmp.first.cycle == NEVER)
+            fprintf(out, "  no mismatching frame (the counters differ): no waveform written\n");
+        else if (trace_mismatch(r, &cmp.first) < 0)
+            rc = -1;
+    }
 done:
     if (ws_trace_finish(cmp.mis_exp, cmp.err, sizeof cmp.err) |
         ws_trace_finish(cmp.mis_act, cmp.err, sizeof cmp.err) |
@@ -503,7 +824,7 @@ done:
             rc = -1;
         }
     if (rc == 0) { /* no mismatch: no mismatch files either */
-        for (unsigned p = 0; p < r.cfg.n_ports; p++) {
+        for (unsigned p = 0; p < r->cfg.n_ports; p++) {
             const char *pre[] = {"mismatch-expected", "mismatch-actual", "mismatch-extra"};
             for (int k = 0; k < 3; k++) {
                 snprintf(path, sizeof path, "%s/%s%u.pcap", dir, pre[k], p);
@@ -511,17 +832,13 @@ done:
             }
         }
     }
-    ws_trace_finish(r.actual_out, NULL, 0);
-    ws_trace_close(in);
-    ws_refdev_free(ref);
-    for (unsigned p = 0; exp && p < r.ports; p++)
-        list_free(&exp[p]);
-    for (unsigned p = 0; r.act && p < r.ports; p++)
-        list_free(&r.act[p]);
-    free(exp);
-    free(r.act);
-    list_free(&inputs);
-    free(in_port);
-    ws_sim_free(r.sim);
+    pass_free(r);
+    ws_refdev_free(r->ref);
+    for (unsigned p = 0; p < WS_SIM_MAX_PORTS; p++)
+        list_free(&r->exp[p]);
+    list_free(&r->inputs);
+    free(r->in_port);
+    free(r->by_port);
+    free(r);
     return rc;
 }

@@ -4,7 +4,9 @@
  * global order, collecting out<P>.pcap, comparing every egress port with expected<P>.pcap
  * (per port, the RESULT frames in order and the other frames in order), writing
  * mismatch-{expected,actual,extra}<P>.pcap on a difference, checking the device counters
- * against the reference's, and the summary.
+ * against the reference's and saving both to DIR/counters.txt (host/counters.h), the progress
+ * display, the summary, and on request the rerun that dumps the cycles around the first
+ * mismatching frame to DIR/mismatch.fst (docs/debugging.md).
  */
 #ifndef WS_SIMRUN_H
 #define WS_SIMRUN_H
@@ -23,7 +25,14 @@ typedef struct {
     uint64_t trace_from, trace_to; /* cycle window of the trace (to 0: to the end) */
     uint64_t max_cycles;   /* 0: a limit derived from the trace */
     int quiet;
+    int trace_on_mismatch; /* on a frame mismatch, rerun and write DIR/mismatch.fst */
+    uint64_t trace_before, trace_after; /* its window: cycles before and after the frame */
+    int counters;          /* print the counters table after the run */
+    int progress;          /* 1: progress bar (a terminal) or periodic lines on stderr */
+    int progress_tty;      /* 1 bar, 0 lines, -1: a bar if stderr is a terminal */
 } ws_simrun_opts;
+
+#define WS_SIMRUN_MISMATCH_FST "mismatch.fst"
 
 void ws_simrun_defaults(ws_simrun_opts *o);
 

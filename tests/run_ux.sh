@@ -1,0 +1,204 @@
+#!/bin/sh
+# run_ux.sh WIRESUM - the debugging and reporting conveniences of the tool:
+#  - `sim --trace-on-mismatch`: a trace whose expected<P>.pcap has one byte of one RESULT
+#    flipped on purpose (tests/tool_pcap_edit) must mismatch at that frame; the rerun must write
+#    DIR/mismatch.fst covering exactly the window around the frame's last beat (timestamps read
+#    back with fst2vcd), and the printed cycle must be the frame's (its out<P>.pcap timestamp);
+#    with backpressure too (the rerun must reproduce the cycle); no waveform without a mismatch;
+#  - DIR/counters.txt of `sim` and `run --record`, `wiresum counters` and its errors, --counters;
+#  - `run --plot`: a valid PNG (magic, size) and its data, with the RTL and the reference, and
+#    a clear error without gnuplot;
+#  - the progress display: a bar on a terminal (script(1)), plain lines otherwise, none with -q
+#    or --no-progress.
+# Appends "ux <case> <passed> <failed>" lines to build/results.txt and ends with a summary line.
+set -u
+ws=$1
+edit=${PCAP_EDIT:-build/tests/tool_pcap_edit}
+results=${WS_RESULTS:-build/results.txt}
+tmp=build/ux
+rm -rf "$tmp"
+mkdir -p "$tmp"
+pass=0; fail=0
+
+ok()  { echo "ok   ux $1"; pass=$((pass + 1)); echo "ux $1 1 0" >> "$results"; }
+bad() { [ -f "$tmp/$1.log" ] && tail -n 25 "$tmp/$1.log"; echo "FAIL ux $1: $2"
+        fail=$((fail + 1)); echo "ux $1 0 1" >> "$results"; }
+
+# the first and the last timestamp of an FST, in ps (fst2vcd of the gtkwave package)
+fst_span() { fst2vcd "$1" 2> /dev/null | awk '/^#[0-9]+$/ { t = substr($0, 2); if (f == "") f = t } END { print f, t }'; }
+
+# mismatch NAME BEFORE AFTER STRESS...: flip byte 100 (an element) of RESULT 20 of port 2
+mismatch() {
+    name=$1; before=$2; after=$3; shift 3
+    d=$tmp/$name
+    log=$tmp/$name.log
+    { "$ws" gen "$d" -q --workers 4 --elems 2000 --count 64 && "$ws" ref "$d" -q &&
+      "$edit" flip "$d/expected2.pcap" 20 100; } > "$log" 2>&1 || { bad "$name" "setup"; return; }
+    "$ws" sim "$d" --no-progress --trace-on-mismatch --trace-window "$before,$after" "$@" \
+        >> "$log" 2>&1
+    rc=$?
+    [ $rc -eq 1 ] || { bad "$name" "sim exit $rc, expected 1"; return; }
+    grep -q "^mismatch: port 2, RESULT #20: expected2.pcap frame 20 (.*), out2.pcap frame 20 (.*), first difference at byte 100$" "$log" ||
+        { bad "$name" "no mismatch line for frame 20 of port 2"; return; }
+    grep -q "first mismatch in time: port 2, RESULT #20 (different): out2.pcap frame 20" "$log" ||
+        { bad "$name" "the first mismatch is not frame 20 of port 2"; return; }
+    ! grep -q WARNING "$log" || { bad "$name" "the rerun did not reproduce the cycle"; return; }
+    c=$(sed -n 's/.*the first mismatch is at cycle \([0-9]*\) = \([0-9]*\) ns.*/\1 \2/p' "$log")
+    cyc=${c% *}; ns=${c#* }
+    [ -n "$cyc" ] || { bad "$name" "no cycle printed"; return; }
+    [ "$ns" -eq $((10 * cyc - 5)) ] || { bad "$name" "waveform time $ns ns is not 10 x $cyc - 5"; return; }
+    ts=$("$edit" ts "$d/out2.pcap" 20) || { bad "$name" "no timestamp of out2.pcap frame 20"; return; }
+    [ "$ts" -eq $((5 * cyc)) ] ||
+        { bad "$name" "printed cycle $cyc, but out2.pcap frame 20 is stamped $ts ns (5 ns a cycle)"; return; }
+    grep -q "gtkwave $d/mismatch.fst sim/wiresum.gtkw" "$log" || { bad "$name" "no gtkwave command"; return; }
+    [ -s "$d/mismatch.fst" ] || { bad "$name" "no $d/mismatch.fst"; return; }
+    span=$(fst_span "$d/mismatch.fst")
+    want="$(( (10 * (cyc - before) - 5) * 1000 )) $(( 10 * (cyc + after) * 1000 ))"
+    [ "$span" = "$want" ] ||
+        { bad "$name" "mismatch.fst spans [$span] ps, expected [$want] (cycles $((cyc - before))..$((cyc + after)))"; return; }
+    # the rising edge of the frame's last beat is in the dump
+    fst2vcd "$d/mismatch.fst" 2> /dev/null | grep -qx "#$(( (10 * cyc - 5) * 1000 ))" ||
+        { bad "$name" "no dump at the frame's cycle"; return; }
+    ok "$name"
+}
+mismatch trace-on-mismatch 300 50
+mismatch trace-on-mismatch-backpressure 400 100 --backpressure 40 --idle 20 --seed 5
+
+# a missing RESULT (expected2.pcap gets a copy of its frame 5 appended, with editcap and
+# mergecap of the wireshark tools): its cycle is the last RESULT the RTL sent on the port
+if command -v editcap > /dev/null 2>&1 && command -v mergecap > /dev/null 2>&1; then
+    d=$tmp/missing; log=$tmp/missing.log
+    if "$ws" gen "$d" -q --workers 4 --elems 2000 --count 64 > "$log" 2>&1 && "$ws" ref "$d" -q &&
+       editcap -r "$d/expected2.pcap" "$d/five.pcap" 5 >> "$log" 2>&1 &&
+       mergecap -F pcap -a -w "$d/e2.pcap" "$d/expected2.pcap" "$d/five.pcap" >> "$log" 2>&1 &&
+       mv "$d/e2.pcap" "$d/expected2.pcap"; then
+        "$ws" sim "$d" --no-progress --trace-on-mismatch >> "$log" 2>&1
+        rc=$?
+        n=$("$edit" count "$d/out2.pcap")
+        cyc=$(sed -n "s/.*first mismatch in time: port 2, RESULT #33 (missing): expected2.pcap frame 33; the last RESULT the RTL sent on the port, out2.pcap frame $n, ended at cycle \([0-9]*\)$/\1/p" "$log")
+        ts=$("$edit" ts "$d/out2.pcap" "$n")
+        if [ $rc -eq 1 ] && [ -n "$cyc" ] && [ "$ts" -eq $((5 * cyc)) ] && [ -s "$d/mismatch.fst" ] &&
+           grep -q "the first mismatch is at cycle $cyc = " "$log"; then
+            ok missing-frame
+        else
+            bad missing-frame "exit $rc, cycle '$cyc', out2.pcap frame $n at $ts ns"
+        fi
+    else
+        bad missing-frame "setup"
+    fi
+else
+    echo "skip ux missing-frame: editcap or mergecap is missing (wireshark tools)"
+fi
+
+# no mismatch: exit 0 and no waveform (nor a stale one)
+d=$tmp/clean; log=$tmp/clean.log
+if "$ws" gen "$d" -q --workers 3 --elems 500 --count 32 > "$log" 2>&1 &&
+   : > "$d/mismatch.fst" && "$ws" sim "$d" -q --trace-on-mismatch >> "$log" 2>&1 &&
+   [ ! -e "$d/mismatch.fst" ]; then ok clean-no-waveform; else bad clean-no-waveform "exit or stale mismatch.fst"; fi
+
+# counters: saved by sim, read back, shown against the reference; --counters
+d=$tmp/ctr; log=$tmp/ctr.log
+if "$ws" gen "$d" -q --workers 4 --elems 1500 --count 32 --dup 0.1 --malformed 0.1 --bypass 0.1 > "$log" 2>&1 &&
+   "$ws" sim "$d" -q --counters > "$tmp/ctr.sim" 2>&1 &&
+   grep -q "0 counters differ from the reference" "$tmp/ctr.sim" &&
+   "$ws" counters "$d" > "$tmp/ctr.out" 2>> "$log" &&
+   grep -q "^  0 counters differ from the reference$" "$tmp/ctr.out" &&
+   grep -q "^    duplicate  *[1-9][0-9]*  *[1-9][0-9]*$" "$tmp/ctr.out" &&
+   grep -q "^  all  " "$tmp/ctr.out" &&
+   [ "$(grep -c '^    [a-z_0-9]*  *[0-9]*  *[0-9]*$' "$tmp/ctr.out")" -eq "$(grep -c '^    X(' host/ws_reasons.h)" ]; then
+    ok counters-sim
+else
+    cat "$tmp/ctr.sim" "$tmp/ctr.out" >> "$log" 2> /dev/null; bad counters-sim "counters table"
+fi
+
+# a device counter changed in the file: the table marks it
+f=$tmp/ctr-changed.txt
+sed '/^\[device\]/,/^\[reference\]/ s/^accepted *= *\([0-9]*\)$/accepted = 99999/' "$d/counters.txt" > "$f"
+if "$ws" counters "$f" > "$tmp/ctr-changed.log" 2>&1 &&
+   grep -q "^  accepted  *99999  *[0-9]*  <- differs$" "$tmp/ctr-changed.log" &&
+   grep -q "^  1 counters differ from the reference$" "$tmp/ctr-changed.log"; then
+    ok counters-differ
+else
+    bad counters-differ "a changed counter is not marked"
+fi
+
+# refuse NAME SED PATTERN: counters.txt edited by SED must be refused with PATTERN
+refuse() {
+    name=$1; f=$tmp/$name.txt
+    sed "$2" "$d/counters.txt" > "$f"
+    "$ws" counters "$f" > "$tmp/$name.log" 2>&1; rc=$?
+    if [ $rc -eq 1 ] && grep -q -- "$3" "$tmp/$name.log"; then ok "$name"; else
+        bad "$name" "exit $rc, expected 1 and a message matching '$3'"; fi
+}
+refuse counters-unknown-key  's/^resends /resent /'            "^wiresum counters: $tmp/counters-unknown-key.txt:[0-9]*: \[device\] unknown key 'resent'"
+refuse counters-not-a-count  's/^bypass *= .*/bypass = 12x/'   "counters-not-a-count.txt:[0-9]*: \[device\] bypass: '12x' is not a count"
+refuse counters-port-fields  's/^port1 *= \([0-9]*\) .*/port1 = \1/' "counters-port-fields.txt:[0-9]*: \[device\] port1: .* is not four counts"
+refuse counters-missing-port '/^port3 /d'                      "counters-missing-port.txt:[0-9]*: \[device\]: key 'port3' missing (ports = 4)"
+refuse counters-bad-reason   's/^drop\.early /drop.late /'     "counters-bad-reason.txt:[0-9]*: \[device\] drop.late: no drop reason 'late'"
+refuse counters-twice        '/^results /p'                    "counters-twice.txt:[0-9]*: \[device\] results: given twice (first on line [0-9]*)"
+"$ws" counters "$tmp/none" > "$tmp/counters-no-file.log" 2>&1
+if [ $? -eq 1 ] && grep -q "$tmp/none/counters.txt: No such file\|$tmp/none: No such file" "$tmp/counters-no-file.log"; then
+    ok counters-no-file; else bad counters-no-file "no message naming the file"; fi
+
+# run --record saves the counters; run --counters prints them; plot with the RTL
+r=$tmp/rec; log=$tmp/run-plot.log
+if "$ws" run --no-progress --workers 4 --elems 3000 --loss 0.05 --dup 0.05 --record "$r" \
+        --plot "$tmp/rtl.png" --counters > "$log" 2>&1 &&
+   grep -q "^device counters (wiresum run, RTL model), 4 ports$" "$log" &&
+   "$ws" counters "$r" > "$tmp/rec-ctr.log" 2>&1 &&
+   grep -q "^device counters (wiresum run: RTL model, DATA_WIDTH 256), 4 ports$" "$tmp/rec-ctr.log" &&
+   ! grep -q "^reference" "$tmp/rec-ctr.log"; then
+    ok counters-run-record
+else
+    bad counters-run-record "run --record --counters"
+fi
+
+# png NAME FILE: a PNG signature, a real image, and its data file with both blocks
+png() {
+    sig=$(od -An -tx1 -N8 "$2" 2> /dev/null | tr -d ' \n')
+    size=$(wc -c < "$2" 2> /dev/null || echo 0)
+    dat=${2%.png}.dat
+    if [ "$sig" = 89504e470d0a1a0a ] && [ "$size" -gt 10000 ] &&
+       [ "$(awk '/^#/ { b++ } /^[0-9]/ { n[b]++ } END { print (n[1] > 2 && n[2] > 2) }' "$dat")" = 1 ]; then
+        ok "$1"
+    else
+        bad "$1" "$2: signature $sig, $size bytes, or $dat without both blocks"
+    fi
+}
+png plot-rtl "$tmp/rtl.png"
+log=$tmp/plot-ref.log
+"$ws" run -q --device ref --workers 6 --elems 5000 --iters 3 --loss 0.05 --plot "$tmp/ref.png" > "$log" 2>&1 ||
+    echo "(run exit $?)" >> "$log"
+png plot-ref "$tmp/ref.png"
+# without gnuplot: a clear error before the run
+PATH=/nonexistent "$ws" run --device ref --plot "$tmp/none.png" > "$tmp/plot-no-gnuplot.log" 2>&1; rc=$?
+if [ $rc -eq 1 ] && grep -q "^wiresum run: --plot: gnuplot not found in PATH" "$tmp/plot-no-gnuplot.log" &&
+   [ ! -e "$tmp/none.png" ]; then ok plot-no-gnuplot; else bad plot-no-gnuplot "exit $rc"; fi
+
+# progress: lines when stderr is not a terminal (every WIRESUM_PROGRESS_INTERVAL s here), none
+# with -q or --no-progress, a bar redrawn in place on a terminal
+d=$tmp/ctr
+WIRESUM_PROGRESS_INTERVAL=0.0001 "$ws" sim "$d" > /dev/null 2> "$tmp/prog-lines.log"
+WIRESUM_PROGRESS_INTERVAL=0.0001 "$ws" sim "$d" -q > /dev/null 2> "$tmp/prog-quiet.log"
+WIRESUM_PROGRESS_INTERVAL=0.0001 "$ws" sim "$d" --no-progress > /dev/null 2> "$tmp/prog-off.log"
+WIRESUM_PROGRESS_INTERVAL=0.0001 "$ws" run --device ref --elems 3000 > /dev/null 2> "$tmp/prog-run.log"
+if grep -q "^sim:  *[0-9.]*%, cycle [0-9]*, [0-9]* of [0-9]* frames in, [0-9]* of [0-9]* out, [0-9]* s$" "$tmp/prog-lines.log" &&
+   grep -q "^run:  *[0-9.]*%, cycle [0-9]*, [0-9]* retransmissions, [0-9]* s$" "$tmp/prog-run.log" &&
+   ! grep -q '\[#' "$tmp/prog-lines.log" &&
+   [ ! -s "$tmp/prog-quiet.log" ] && [ ! -s "$tmp/prog-off.log" ]; then
+    ok progress-lines
+else
+    cat "$tmp/prog-lines.log" "$tmp/prog-quiet.log" "$tmp/prog-off.log" > "$tmp/progress-lines.log"
+    bad progress-lines "periodic lines, or output with -q / --no-progress"
+fi
+if command -v script > /dev/null 2>&1; then
+    script -qec "$ws sim $d" /dev/null > "$tmp/prog-tty.raw" 2>&1
+    tr '\r' '\n' < "$tmp/prog-tty.raw" > "$tmp/progress-tty.log"
+    if grep -q "^sim \[#*\.*\] 100.0%  cycle [0-9]*, [0-9]* of [0-9]* frames in" "$tmp/progress-tty.log" &&
+       ! grep -q "^sim: " "$tmp/progress-tty.log"; then ok progress-tty; else bad progress-tty "no bar on a terminal"; fi
+else
+    echo "skip ux progress-tty: script(1) is missing (util-linux)"
+fi
+
+echo "ux: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
