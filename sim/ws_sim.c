@@ -17,6 +17,7 @@ typedef struct frame {
     struct frame *next;
     size_t len;
     uint64_t cycle; /* egress: cycle of the tlast beat */
+    uint64_t cycle_first; /* egress: cycle of the first beat (ws_sim_pop_stamped) */
     uint8_t data[];
 } frame;
 
@@ -39,6 +40,7 @@ typedef struct {
     size_t len;        /* bytes of it so far */
     uint64_t beats;    /* beats of it so far */
     unsigned tuser_len; /* tuser length of its first beat */
+    uint64_t first_cycle; /* cycle of its first beat (ws_sim_pop_stamped) */
     int bad;           /* a protocol error hit it: dropped at its end */
 } out_port;
 
@@ -50,6 +52,11 @@ typedef struct {
     unsigned resp;
     uint32_t rdata;
 } axil_state;
+
+typedef struct {
+    uint64_t *c;
+    size_t head, n, cap; /* a ring of cycles */
+} stamp_ring;
 
 struct ws_sim {
     const ws_shim_ops *ops;
@@ -66,6 +73,11 @@ struct ws_sim {
     /* input port values, set at every falling edge */
     uint32_t *s_tdata, *s_tkeep, *s_tuser;
     uint32_t s_tvalid, s_tlast, m_tready, rst;
+    /* the values last handed to the simulator, per input port (clk aside): set_inputs passes
+     * on only what changed, and an eval without a clock edge is skipped when nothing did */
+    uint32_t *in_cache[WS_SHIM_N_PORTS];
+    unsigned in_words[WS_SHIM_N_PORTS];
+    int in_cached; /* in_cache holds what the simulator has */
     /* egress bus this cycle and, for the stability check, last cycle */
     uint32_t *m_tdata, *m_tkeep, *m_tuser;
     uint32_t *p_tdata, *p_tkeep, *p_tuser;
@@ -82,6 +94,10 @@ struct ws_sim {
     ws_sim_stats st;
     char err[ERRMAX];
     int has_err;
+
+    /* ws_sim_stamps: per ingress port, the cycles of the frames' last beats not yet popped */
+    int stamps_on;
+    stamp_ring in_done[WS_SIM_MAX_PORTS];
 };
 
 /* ---- small helpers ---- */
@@ -122,12 +138,13 @@ static uint64_t bits_get(const uint32_t *w, unsigned lsb, unsigned n) /* 1 <= n 
 
 static void bits_put(uint32_t *w, unsigned lsb, unsigned n, uint64_t v) /* n <= 64 */
 {
-    for (unsigned i = 0; i < n; i++) {
-        uint32_t bit = 1u << ((lsb + i) % 32);
-        if ((v >> i) & 1u)
-            w[(lsb + i) / 32] |= bit;
-        else
-            w[(lsb + i) / 32] &= ~bit;
+    while (n > 0) { /* a word at a time */
+        unsigned o = lsb % 32, k = 32 - o < n ? 32 - o : n;
+        uint32_t mask = (k == 32 ? 0xFFFFFFFFu : (1u << k) - 1u) << o;
+        w[lsb / 32] = (w[lsb / 32] & ~mask) | ((uint32_t)v << o & mask);
+        v >>= k;
+        lsb += k;
+        n -= k;
     }
 }
 
@@ -184,29 +201,45 @@ static void q_clear(fqueue *q)
 
 /* ---- the cycle ---- */
 
-static void set_inputs(ws_sim *s)
+/* Hand input port p the value w if it differs from what the simulator has; 1 if it did. */
+static int put_input(ws_sim *s, ws_shim_port p, const uint32_t *w)
+{
+    uint32_t *c = s->in_cache[p];
+    size_t n = s->in_words[p];
+    if (s->in_cached && memcmp(c, w, n * sizeof *c) == 0)
+        return 0;
+    memcpy(c, w, n * sizeof *c);
+    s->ops->set(s->m, p, w);
+    return 1;
+}
+
+/* Apply the input values (all but clk); 1 if any of them changed. */
+static int set_inputs(ws_sim *s)
 {
     uint32_t zero = 0;
-    s->ops->set(s->m, WS_SHIM_RST, &s->rst);
-    s->ops->set(s->m, WS_SHIM_S_TDATA, s->s_tdata);
-    s->ops->set(s->m, WS_SHIM_S_TKEEP, s->s_tkeep);
-    s->ops->set(s->m, WS_SHIM_S_TVALID, &s->s_tvalid);
-    s->ops->set(s->m, WS_SHIM_S_TLAST, &s->s_tlast);
-    s->ops->set(s->m, WS_SHIM_S_TUSER, s->s_tuser);
-    s->ops->set(s->m, WS_SHIM_M_TREADY, &s->m_tready);
+    int changed = 0;
+    changed |= put_input(s, WS_SHIM_RST, &s->rst);
+    changed |= put_input(s, WS_SHIM_S_TDATA, s->s_tdata);
+    changed |= put_input(s, WS_SHIM_S_TKEEP, s->s_tkeep);
+    changed |= put_input(s, WS_SHIM_S_TVALID, &s->s_tvalid);
+    changed |= put_input(s, WS_SHIM_S_TLAST, &s->s_tlast);
+    changed |= put_input(s, WS_SHIM_S_TUSER, s->s_tuser);
+    changed |= put_input(s, WS_SHIM_M_TREADY, &s->m_tready);
     uint32_t awv = (uint32_t)s->ax.aw, wv = (uint32_t)s->ax.w, arv = (uint32_t)s->ax.ar;
     uint32_t bready = (uint32_t)(s->ax.busy && s->ax.write);
     uint32_t rready = (uint32_t)(s->ax.busy && !s->ax.write);
     uint32_t strb = 0xFu;
-    s->ops->set(s->m, WS_SHIM_AWADDR, &s->ax.addr);
-    s->ops->set(s->m, WS_SHIM_AWVALID, &awv);
-    s->ops->set(s->m, WS_SHIM_WDATA, &s->ax.data);
-    s->ops->set(s->m, WS_SHIM_WSTRB, s->ax.busy ? &strb : &zero);
-    s->ops->set(s->m, WS_SHIM_WVALID, &wv);
-    s->ops->set(s->m, WS_SHIM_BREADY, &bready);
-    s->ops->set(s->m, WS_SHIM_ARADDR, &s->ax.addr);
-    s->ops->set(s->m, WS_SHIM_ARVALID, &arv);
-    s->ops->set(s->m, WS_SHIM_RREADY, &rready);
+    changed |= put_input(s, WS_SHIM_AWADDR, &s->ax.addr);
+    changed |= put_input(s, WS_SHIM_AWVALID, &awv);
+    changed |= put_input(s, WS_SHIM_WDATA, &s->ax.data);
+    changed |= put_input(s, WS_SHIM_WSTRB, s->ax.busy ? &strb : &zero);
+    changed |= put_input(s, WS_SHIM_WVALID, &wv);
+    changed |= put_input(s, WS_SHIM_BREADY, &bready);
+    changed |= put_input(s, WS_SHIM_ARADDR, &s->ax.addr);
+    changed |= put_input(s, WS_SHIM_ARVALID, &arv);
+    changed |= put_input(s, WS_SHIM_RREADY, &rready);
+    s->in_cached = 1;
+    return changed;
 }
 
 /* Put the next beat of port p's head frame on the bus. */
@@ -220,12 +253,19 @@ static void offer_beat(ws_sim *s, unsigned p)
     const uint8_t *b = f->data + ip->off;
     uint32_t *d = s->s_tdata + (size_t)p * (s->width / 32);
     uint32_t *k = s->s_tkeep + (size_t)p * (s->bytes / 32);
-    for (unsigned j = 0; j < s->bytes / 4; j++) {
-        uint32_t v = 0;
-        for (unsigned i = 0; i < 4; i++)
-            if (4 * j + i < n)
-                v |= (uint32_t)b[4 * j + i] << (8 * i);
-        d[j] = v;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (n == s->bytes) { /* a whole beat: byte k is bits 8k.. of the words as they lie */
+        memcpy(d, b, n);
+    } else
+#endif
+    {
+        for (unsigned j = 0; j < s->bytes / 4; j++) {
+            uint32_t v = 0;
+            for (unsigned i = 0; i < 4; i++)
+                if (4 * j + i < n)
+                    v |= (uint32_t)b[4 * j + i] << (8 * i);
+            d[j] = v;
+        }
     }
     for (unsigned j = 0; j < s->bytes / 32; j++) {
         size_t lo = 32 * (size_t)j;
@@ -243,6 +283,29 @@ static void offer_beat(ws_sim *s, unsigned p)
     ip->offering = 1;
 }
 
+/* ws_sim_stamps: the last beat of port p's head frame was taken at rising edge s->cycle. */
+static void stamp_ingress_done(ws_sim *s, unsigned p)
+{
+    stamp_ring *q = &s->in_done[p];
+    if (q->n == q->cap) {
+        size_t cap = q->cap ? 2 * q->cap : 64;
+        uint64_t *c = malloc(cap * sizeof *c);
+        if (!c) {
+            sim_err(s, "port %u: out of memory recording an ingress stamp at cycle %llu", p,
+                    (unsigned long long)s->cycle);
+            return;
+        }
+        for (size_t i = 0; i < q->n; i++)
+            c[i] = q->c[(q->head + i) % q->cap];
+        free(q->c);
+        q->c = c;
+        q->cap = cap;
+        q->head = 0;
+    }
+    q->c[(q->head + q->n) % q->cap] = s->cycle;
+    q->n++;
+}
+
 /* Falling edge: account the beats accepted at the rising edge, choose the next ones. */
 static void drive_ingress(ws_sim *s, uint32_t fired)
 {
@@ -258,6 +321,8 @@ static void drive_ingress(ws_sim *s, uint32_t fired)
                 free(q_pop(&ip->q));
                 ip->off = 0;
                 s->st.frames_in++;
+                if (s->stamps_on)
+                    stamp_ingress_done(s, p);
             }
         }
         if (ip->offering)
@@ -283,6 +348,7 @@ static void out_end_frame(ws_sim *s, unsigned p, int deliver)
         } else {
             f->len = op->len;
             f->cycle = s->cycle;
+            f->cycle_first = op->first_cycle;
             memcpy(f->data, op->buf, op->len);
             q_push(&op->done, f);
             s->st.frames_out++;
@@ -301,18 +367,21 @@ static void collect_beat(ws_sim *s, unsigned p)
     const uint32_t *k = s->m_tkeep + (size_t)p * (s->bytes / 32);
     const uint32_t *d = s->m_tdata + (size_t)p * (s->width / 32);
     int last = (int)(s->m_tlast >> p & 1u);
-    unsigned n = 0, contiguous = 1;
-    for (unsigned i = 0; i < s->bytes; i++) {
-        if (k[i / 32] >> (i % 32) & 1u) {
-            if (n != i)
-                contiguous = 0;
-            n++;
-        }
+    unsigned n = 0, contiguous = 1, words = s->bytes / 32;
+    for (unsigned j = 0; j < words; j++)
+        n += (unsigned)__builtin_popcount(k[j]);
+    for (unsigned j = 0; j < words; j++) { /* bytes 0..n-1 exactly */
+        size_t lo = 32 * (size_t)j;
+        uint32_t want = n >= lo + 32 ? 0xFFFFFFFFu : n > lo ? (1u << (n - lo)) - 1u : 0u;
+        if (k[j] != want)
+            contiguous = 0;
     }
     s->st.beats_out++;
     s->st.bytes_out += n;
     if (op->beats == 0)
         op->tuser_len = (unsigned)bits_get(s->m_tuser, p * s->tuser_w, 16);
+    if (op->beats == 0)
+        op->first_cycle = s->cycle;
     op->beats++;
     if (!contiguous || n == 0) {
         sim_err(s, "port %u: m_axis_tkeep not contiguous from bit 0 at cycle %llu (beat %llu of "
@@ -321,8 +390,12 @@ static void collect_beat(ws_sim *s, unsigned p)
     }
     size_t room = WS_SIM_MAX_FRAME - op->len;
     size_t take = n < room ? n : room;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(op->buf + op->len, d, take); /* byte i is bits 8i.. of the words as they lie */
+#else
     for (size_t i = 0; i < take; i++)
         op->buf[op->len + i] = (uint8_t)(d[i / 4] >> (8 * (i % 4)));
+#endif
     op->len += take;
     if (last) {
         if (!op->bad && op->len != op->tuser_len) {
@@ -444,8 +517,8 @@ static void trace_dump(ws_sim *s)
 static void refresh_inputs(ws_sim *s)
 {
     drive_ingress(s, 0);
-    set_inputs(s);
-    s->ops->eval(s->m);
+    if (set_inputs(s)) /* unchanged inputs: the design is settled as it is */
+        s->ops->eval(s->m);
 }
 
 static void clock_cycle(ws_sim *s)
@@ -650,6 +723,10 @@ ws_sim *ws_sim_new_engine(ws_sim_engine engine, unsigned width, char *err, size_
     s->p_tuser = calloc(uw, 4);
     int ok = s->s_tdata && s->s_tkeep && s->s_tuser && s->m_tdata && s->m_tkeep && s->m_tuser &&
              s->p_tdata && s->p_tkeep && s->p_tuser;
+    for (int p = 0; p < WS_SHIM_N_PORTS && ok; p++) {
+        s->in_words[p] = ops->words(m, (ws_shim_port)p);
+        ok = (s->in_cache[p] = calloc(s->in_words[p] ? s->in_words[p] : 1, 4)) != NULL;
+    }
     for (unsigned p = 0; p < s->ports && ok; p++)
         ok = (s->out[p].buf = malloc(WS_SIM_MAX_FRAME)) != NULL;
     if (!ok) {
@@ -673,12 +750,19 @@ ws_sim *ws_sim_new_engine(ws_sim_engine engine, unsigned width, char *err, size_
     return s;
 }
 
+static void stamps_clear(ws_sim *s)
+{
+    for (unsigned p = 0; p < WS_SIM_MAX_PORTS; p++)
+        s->in_done[p].head = s->in_done[p].n = 0;
+}
+
 void ws_sim_free(ws_sim *s)
 {
     if (!s)
         return;
     ws_sim_trace_close(s);
     for (unsigned p = 0; p < WS_SIM_MAX_PORTS; p++) {
+        free(s->in_done[p].c);
         q_clear(&s->in[p].q);
         q_clear(&s->out[p].done);
         free(s->out[p].popped);
@@ -693,6 +777,8 @@ void ws_sim_free(ws_sim *s)
     free(s->p_tdata);
     free(s->p_tkeep);
     free(s->p_tuser);
+    for (int p = 0; p < WS_SHIM_N_PORTS; p++)
+        free(s->in_cache[p]);
     s->ops->free(s->m);
     free(s);
 }
@@ -712,6 +798,7 @@ void ws_sim_reset(ws_sim *s)
         op->beats = 0;
         op->bad = 0;
     }
+    stamps_clear(s);
     memset(&s->ax, 0, sizeof s->ax);
     s->s_tvalid = 0;
     s->s_tlast = 0;
@@ -892,4 +979,33 @@ void ws_sim_stats_get(const ws_sim *s, ws_sim_stats *st)
 const char *ws_sim_error(const ws_sim *s)
 {
     return s->has_err ? s->err : NULL;
+}
+
+/* ---- stamps for benchmarks (ws_sim_stamps) ---- */
+
+void ws_sim_stamps(ws_sim *s, int on)
+{
+    s->stamps_on = on != 0;
+}
+
+int ws_sim_pop_ingress_done(ws_sim *s, unsigned port, uint64_t *cycle_last_beat)
+{
+    if (port >= s->ports || s->in_done[port].n == 0)
+        return 0;
+    stamp_ring *q = &s->in_done[port];
+    if (cycle_last_beat)
+        *cycle_last_beat = q->c[q->head];
+    q->head = (q->head + 1) % q->cap;
+    q->n--;
+    return 1;
+}
+
+int ws_sim_pop_stamped(ws_sim *s, unsigned port, const uint8_t **frame_data, size_t *len,
+                       uint64_t *cycle_first_beat, uint64_t *cycle_last_beat)
+{
+    if (!ws_sim_pop(s, port, frame_data, len, cycle_last_beat))
+        return 0;
+    if (cycle_first_beat)
+        *cycle_first_beat = s->out[port].popped->cycle_first;
+    return 1;
 }

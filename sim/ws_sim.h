@@ -133,4 +133,18 @@ void ws_sim_stats_get(const ws_sim *s, ws_sim_stats *st);
 /* The first error since ws_sim_new or ws_sim_reset, or NULL if none. */
 const char *ws_sim_error(const ws_sim *s);
 
+/* Stamps, for benchmarks (host/bench.c). Off by default.
+ * ws_sim_stamps(s, 1): from the next cycle on, record per ingress port the cycle of the last
+ * beat of every frame the device takes wholly (in push order, so the k-th record of a port is
+ * the k-th frame pushed there since stamps went on, if none was pending then); 0 stops
+ * recording (records already taken stay). ws_sim_reset discards the records, keeps the setting.
+ * ws_sim_pop_ingress_done: the oldest record of port, removed: 1 and *cycle_last_beat (may be
+ * NULL), 0 if there is none or port is bad.
+ * ws_sim_pop_stamped: ws_sim_pop, plus the cycle of the frame's first beat (*cycle_first_beat,
+ * may be NULL); always available, whether stamps are on or not. */
+void ws_sim_stamps(ws_sim *s, int on);
+int ws_sim_pop_ingress_done(ws_sim *s, unsigned port, uint64_t *cycle_last_beat);
+int ws_sim_pop_stamped(ws_sim *s, unsigned port, const uint8_t **frame, size_t *len,
+                       uint64_t *cycle_first_beat, uint64_t *cycle_last_beat);
+
 #endif
