@@ -735,10 +735,10 @@ static void deliver(run *r)
         for (unsigned i = 0; i < r->nw && !dst; i++)
             if (r->w[i].port == e.port && e.len >= 6 && !memcmp(e.f, r->job->member[i].mac, 6))
                 dst = &r->w[i];
-        if (dst && ws_worker_rx(dst->w, e.f, e.len, r->now) == WS_RX_RESULT && r->plot)
-            ws_plot_done(r->plot, (unsigned)(dst - r->w), plot_chunk(r, e.f), r->now);
-        else
+        if (!dst)
             r->st->undeliverable++; /* a corrupted destination MAC: no host takes it */
+        else if (ws_worker_rx(dst->w, e.f, e.len, r->now) == WS_RX_RESULT && r->plot)
+            ws_plot_done(r->plot, (unsigned)(dst - r->w), plot_chunk(r, e.f), r->now);
         free(e.f);
     }
 }

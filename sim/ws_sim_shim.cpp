@@ -7,7 +7,11 @@
 #include <memory>
 
 #include "verilated.h"
+#if VM_TRACE
 #include "verilated_fst_c.h"
+#else
+class VerilatedFstC {}; // models Verilated without --trace-fst: trace_open fails
+#endif
 
 #ifdef WS_SIM_HAVE_256
 #include "Vws256.h"
@@ -82,9 +86,11 @@ template <class M> struct shim final : ws_shim {
     ~shim() override
     {
         context();
+#if VM_TRACE
         if (fst)
             fst->close();
         fst.reset();
+#endif
         top->final();
         top.reset();
         ctx.reset();
@@ -138,7 +144,11 @@ template <class M> struct shim final : ws_shim {
         Verilated::threadContextp(ctx.get());
         return *ctx;
     }
+#if VM_TRACE
     void trace(VerilatedFstC *f) override { top->trace(f, 99); }
+#else
+    void trace(VerilatedFstC *) override {}
+#endif
 };
 
 struct entry {
@@ -187,6 +197,10 @@ int vl_trace_open(void *vm, const char *path)
     ws_shim *m = S(vm);
     if (m->fst)
         return -1;
+#if !VM_TRACE
+    (void)path;
+    return -1;
+#else
     try {
         std::unique_ptr<VerilatedFstC> f(new VerilatedFstC);
         m->trace(f.get());
@@ -198,22 +212,31 @@ int vl_trace_open(void *vm, const char *path)
     } catch (...) {
         return -1;
     }
+#endif
 }
 
 void vl_trace_dump(void *vm)
 {
     ws_shim *m = S(vm);
+#if VM_TRACE
     if (m->fst)
         m->fst->dump(m->context().time());
+#else
+    (void)m;
+#endif
 }
 
 void vl_trace_close(void *vm)
 {
     ws_shim *m = S(vm);
+#if VM_TRACE
     if (m->fst) {
         m->fst->close();
         m->fst.reset();
     }
+#else
+    (void)m;
+#endif
 }
 
 } // namespace

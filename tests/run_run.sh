@@ -50,6 +50,14 @@ one special-values      --workers 6 --elems 1000 --values special --iters 3 --lo
 one one-port            --workers 6 --ports 1 --elems 1000 --dup 0.1 --reorder 0.1 --seed 11
 one many-iters          --workers 3 --elems 100 --count 16 --slots 2 --iters 12 $F10 --seed 12
 one width-512           --width 512 --workers 4 --elems 1000 $F10 --seed 13
+# without corruption every frame reaches its host: nothing undeliverable, no retransmission
+if "$ws" run --no-progress --workers 4 --elems 3000 --iters 2 --loss 0 > "$tmp/clean.log" 2>&1 &&
+   grep -q ", 0 undeliverable$" "$tmp/clean.log" && grep -q "tensors: 8 of 8 exact$" "$tmp/clean.log" &&
+   grep -q " 0 retransmissions" "$tmp/clean.log"; then
+    ok clean
+else
+    bad clean
+fi
 one ref-device          --device ref --workers 16 --elems 20000 --iters 3 $F10 --bypass 0.05 --seed 14
 }
 
