@@ -16,9 +16,10 @@
 // in cycle t (stage s = registers loaded at the clock edge that ends cycle t+s-1):
 //   t+1+k  RAM read (registered read; chunk 0 takes in_addr straight to the RAM)
 //   t+2+k  RAM output register
+//   t+2+k  the value decoded and its significand negated (ws_f32_to_fx, first half)
 //   t+3+k  operand preselect: 0 (in_first), the sum of the newest older operation to the same
 //          address at distance 2..4 (from the chunk's result history), or the RAM word;
-//          the chunk of the converted value (ws_f32_to_fx)
+//          the chunk of the converted value (ws_f32_to_fx, the shifter)
 //   t+4+k  add: (distance 1 ? own previous result : preselected operand) + value + carry in
 //   t+5+k  RAM write
 // A read at t+1+k sees the writes of operations at distance >= 5 (for distance 4 the write
@@ -89,7 +90,7 @@ module ws_acc_lane #(
     reg  [NCTL:1]     c_first;
     reg  [NCTL:1]     c_last;
     reg  [ADDR_W-1:0] c_addr  [1:NCTL];
-    reg  [31:0]       c_value [1:C+1];     // chunk k converts it in stage 2+k
+    reg  [31:0]       c_value [1:C];       // chunk k decodes it in stage 2+k, shifts in 3+k
     reg  [FWD:1]      c_hit   [2:C+2];     // one-hot: distance of the newest older op, same address
 
     // stage 1: the newest operation at distance d (in stage 1+d) with the same address
@@ -113,7 +114,7 @@ module ws_acc_lane #(
             c_last[s]  <= c_last[s-1];
             c_addr[s]  <= c_addr[s-1];
         end
-        for (s = 2; s <= C + 1; s = s + 1)
+        for (s = 2; s <= C; s = s + 1)
             c_value[s] <= c_value[s-1];
         c_hit[2] <= s1_hit;
         for (s = 3; s <= C + 2; s = s + 1)
@@ -144,14 +145,15 @@ module ws_acc_lane #(
             localparam AGE = C - 1 - k;                 // deskew to the top chunk's stage
             localparam HN  = (AGE > 2) ? AGE : 2;       // result history depth
 
-            // the value, converted in this chunk's stage 2+k; only this chunk's slice (and
-            // the flags in the top chunk) is used: synthesis removes the rest of the converter
+            // the value, converted in this chunk's stages 2+k (decode and negate, registered
+            // inside) and 3+k (shift); only this chunk's slice (and the flags in the top
+            // chunk) is used: synthesis removes the rest of the converter
             /* verilator lint_off UNUSEDSIGNAL */
             wire [ACC_W-1:0] cv_fx;
             wire [3:0]       cv_fl;
             /* verilator lint_on UNUSEDSIGNAL */
-            ws_f32_to_fx #(.ACC_W(ACC_W)) conv (
-                .f(c_value[2+k]), .fx(cv_fx),
+            ws_f32_to_fx #(.ACC_W(ACC_W), .PIPELINE(1)) conv (
+                .clk(clk), .f(c_value[1+k]), .fx(cv_fx),
                 .nan(cv_fl[3]), .pinf(cv_fl[2]), .ninf(cv_fl[1]), .notnegzero(cv_fl[0])
             );
             wire [RW-1:0] cv;

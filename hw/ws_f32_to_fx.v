@@ -1,4 +1,4 @@
-// ws_f32_to_fx - binary32 to the exact fixed-point term of a Kulisch accumulator (LSB 2^-149), combinational.
+// ws_f32_to_fx - binary32 to the exact fixed-point term of a Kulisch accumulator (LSB 2^-149), 0 or 1 register stage.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -12,9 +12,16 @@
 // then shifted left by one barrel shifter: -(M << k) == (-M) << k in two's complement because
 // the bits shifted in are zeros. The shift amount max(E-1, 0) is formed without a subtractor:
 // shift by max(E, 1) into an (ACC_W+1)-bit word and drop its bit 0, which is always 0.
+// With PIPELINE = 1 the decoded, negated significand, the shift amount and the flags are
+// registered before the shifter (the carry chain of the negation and the shifter's mux levels
+// are then in different cycles; outputs one cycle after f).
 module ws_f32_to_fx #(
-    parameter ACC_W = 284  // accumulator bits, two's complement; >= 278 (largest term 2^277 - 2^253, plus sign)
+    parameter ACC_W    = 284, // accumulator bits, two's complement; >= 278 (largest term 2^277 - 2^253, plus sign)
+    parameter PIPELINE = 0    // register stages inside: 0 combinational, 1 after the negation
 ) (
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire             clk,        // used only when PIPELINE > 0
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [31:0]      f,          // binary32 bit pattern
     output wire [ACC_W-1:0] fx,         // (-1)^s * M << max(E-1, 0); 0 for zeros, NaN and Inf
     output wire             nan,        // f is a NaN (any payload, either sign)
@@ -29,6 +36,12 @@ module ws_f32_to_fx #(
             $finish;
         end
     end endgenerate
+    generate if (PIPELINE < 0 || PIPELINE > 1) begin : g_bad_pipeline
+        initial begin
+            $error("ws_f32_to_fx %m: PIPELINE = %0d, must be 0 or 1", PIPELINE);
+            $finish;
+        end
+    end endgenerate
 
     wire        s = f[31];
     wire [7:0]  e = f[30:23];
@@ -37,17 +50,32 @@ module ws_f32_to_fx #(
     wire e_max  = &e;
     wire e_zero = ~|e;
 
-    assign nan        = e_max && (m != 23'd0);
-    assign pinf       = e_max && (m == 23'd0) && !s;
-    assign ninf       = e_max && (m == 23'd0) && s;
-    assign notnegzero = f != 32'h8000_0000;
+    wire a_nan        = e_max && (m != 23'd0);
+    wire a_pinf       = e_max && (m == 23'd0) && !s;
+    wire a_ninf       = e_max && (m == 23'd0) && s;
+    wire a_notnegzero = f != 32'h8000_0000;
 
     // significand with the hidden bit; forced to 0 for NaN and Inf
     wire [23:0] sig = e_max ? 24'd0 : {!e_zero, m};
     // signed significand: 25-bit two's complement, |value| < 2^24
-    wire [24:0] ssig = s ? (25'd0 - {1'b0, sig}) : {1'b0, sig};
+    wire [24:0] a_ssig = s ? (25'd0 - {1'b0, sig}) : {1'b0, sig};
     // max(E, 1): E with bit 0 forced for subnormals and zeros
-    wire [7:0]  sh = {e[7:1], e[0] | e_zero};
+    wire [7:0]  a_sh = {e[7:1], e[0] | e_zero};
+
+    // the optional register: {ssig, sh, flags}
+    localparam P_W = 25 + 8 + 4;
+    wire [P_W-1:0] p_d = {a_ssig, a_sh, a_nan, a_pinf, a_ninf, a_notnegzero};
+    wire [P_W-1:0] p_q;
+    generate if (PIPELINE >= 1) begin : g_reg
+        reg [P_W-1:0] r;
+        always @(posedge clk) r <= p_d;
+        assign p_q = r;
+    end else begin : g_wire
+        assign p_q = p_d;
+    end endgenerate
+    wire [24:0] ssig;
+    wire [7:0]  sh;
+    assign {ssig, sh, nan, pinf, ninf, notnegzero} = p_q;
 
     // sign-extend to ACC_W+1 bits, shift by max(E, 1), drop bit 0 (shift by max(E-1, 0));
     // procedural: Icarus evaluates a wide shift in a continuous assignment ~100x slower.
