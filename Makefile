@@ -192,7 +192,7 @@ sim-none:
 	@echo "$(WS_TOP_F) does not exist (yet): no model to build or lint" >&2; exit 1
 
 .PHONY: all deps deps-quiet test test-build unit unit-asan e2e rtl hw hwtest regmap-check demo clean \
-        wave wave-check runloop stress fuzz fuzz-short dissector ux docs-check
+        wave wave-check runloop stress fuzz fuzz-short dissector ux docs-check bench
 .DEFAULT_GOAL := all
 
 all: deps-quiet $(BUILD)/wiresum $(if $(WS_HAVE_TOP),$(WS_ICARUS))
@@ -242,6 +242,13 @@ regmap-check: $(BUILD)/regmap_gen
 
 demo: deps $(BUILD)/wiresum
 	@sh scripts/demo.sh $(BUILD)/wiresum
+
+# `make bench` (not part of `make test`): docs/performance.md and docs/perf/*.png (bench/run.sh);
+# the rows with 1024 elements per packet need a model with MAX_COUNT 1024, built here
+bench: deps $(BUILD)/wiresum
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/bench/mc1024 WS_SIM_WIDTHS="256 512 1024" \
+	  WS_VFLAGS=-GMAX_COUNT=1024 $(BUILD)/bench/mc1024/wiresum
+	@WS=$(BUILD)/wiresum WS_MC1024=$(BUILD)/bench/mc1024/wiresum sh bench/run.sh $(BENCH_ARGS)
 
 # the docs: docs/pipeline.svg up to date with docs/pipeline.dot, relative links resolve
 docs-check: deps
