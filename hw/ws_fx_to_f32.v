@@ -83,7 +83,11 @@ module ws_fx_to_f32 #(
     // that the preferred half has it. t = 0 prefers the high half (leading one of
     // y[ACC_W-2:24]), t = 1 the low half (trailing one of fx). Every node is its own net, not
     // a bit of a level vector or a loop: Icarus then runs it 10x to 100x faster.
+    // The trees' nodes are left out of waveforms (/* verilator tracing_off */): ~1000 nets
+    // per lane that nobody debugs one by one, which were most of the model's trace code (and
+    // of its compile time); their results a_big, a_q, a_tz, a_zero are traced.
     genvar t, l, j;
+    /* verilator tracing_off */
     generate
         for (t = 0; t < 2; t = t + 1) begin : g_pe
             for (l = 1; l <= IW; l = l + 1) begin : g_lvl
@@ -109,6 +113,7 @@ module ws_fx_to_f32 #(
             end
         end
     endgenerate
+    /* verilator tracing_on */
 
     assign a_big = g_pe[0].g_lvl[IW].g_n[0].v;
     assign a_q   = g_pe[0].g_lvl[IW].g_n[0].ix;
