@@ -13,6 +13,9 @@
 # Icarus row, build/icarus/ws256.vvp: `make` builds both); SIMSPEED_ELEMS overrides the
 # all-reduce's elements; SIMSPEED_CPU (default 0) the core the all-reduce is held to.
 #
+# Models: `wiresum sim` and `run` without --trace use the model built without FST tracing for the
+# widths in make's WS_SIM_FAST_WIDTHS (default 256), the traced model otherwise (the table says
+# which).
 # Rates: "cycles/s" is what `wiresum sim` reports for its model pass (cycles clocked / wall
 # time of the pass, the final quiet drain included); gradient bytes are the binary32 elements
 # the workers contribute (workers x elements x 4), over the wall time of the whole command
@@ -33,6 +36,9 @@ B=build/bench
 D=$B/simspeed
 OUT=$B/simspeed.md
 [ -x "$WS" ] || { echo "bench/simspeed.sh: $WS not built (make build/wiresum)" >&2; exit 1; }
+# the widths built without tracing (build/sim/V<width>f next to the binary's build directory)
+FAST_NOTE=$(for w in 256 512 1024; do [ -d "$(dirname "$WS")/sim/V${w}f" ] && printf '%s ' "$w"; done)
+FAST_NOTE=${FAST_NOTE:-none}
 rm -rf "$D"
 mkdir -p "$D"
 
@@ -119,6 +125,7 @@ echo "simspeed: all-reduce $ELEMS elements: $AR_SIM cycles, $AR_WALL s" >&2
     echo "elements (workers x elements x 4 bytes) over the wall time of the whole command. The"
     echo "pass includes starting the simulator and configuring the device through its registers,"
     echo "which weighs on the small trace (Icarus: a vvp process and a socket round trip a clock edge)."
+    echo "Verilator models: without FST tracing (make's WS_SIM_FAST_WIDTHS) where built: $FAST_NOTE."
     echo
     echo "| simulator | width | trace | simulated cycles | cycles/s | wall s | gradient MB/s |"
     echo "|---|---|---|---|---|---|---|"

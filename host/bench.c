@@ -372,7 +372,9 @@ static int setup(bench *b, unsigned window)
 {
     const ws_bench_opts *o = b->o;
     b->window = window;
-    b->sim = ws_sim_new(o->width, b->err, b->errlen);
+    /* without --trace, the model built without tracing (if the binary has one): faster */
+    b->sim = o->trace ? ws_sim_new(o->width, b->err, b->errlen)
+                      : ws_sim_new_untraced(WS_SIM_VERILATOR, o->width, b->err, b->errlen);
     if (!b->sim)
         return b->failed = 1, -1;
     b->bus = (ws_regbus){bus_write, bus_read, b->sim};

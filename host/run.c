@@ -939,7 +939,9 @@ static int new_model(run *r)
 {
     if (r->o.device != WS_RUN_RTL)
         return 0;
-    r->sim = ws_sim_new(r->o.width, r->err, r->errlen);
+    /* without --trace, the model built without tracing (if the binary has one): faster */
+    r->sim = r->o.trace ? ws_sim_new(r->o.width, r->err, r->errlen)
+                        : ws_sim_new_untraced(WS_SIM_VERILATOR, r->o.width, r->err, r->errlen);
     if (!r->sim)
         return r->failed = 1, -1;
     r->bus = (ws_regbus){bus_write, bus_read, r->sim};

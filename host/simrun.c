@@ -229,8 +229,10 @@ static int pass(run *r, int write_out, const char *trace, uint64_t from, uint64_
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    r->sim = ws_sim_new_engine(o->icarus ? WS_SIM_ICARUS : WS_SIM_VERILATOR, o->width, err,
-                               errlen);
+    /* a pass that dumps no trace takes the model built without tracing, if there is one */
+    ws_sim_engine engine = o->icarus ? WS_SIM_ICARUS : WS_SIM_VERILATOR;
+    r->sim = trace ? ws_sim_new_engine(engine, o->width, err, errlen)
+                   : ws_sim_new_untraced(engine, o->width, err, errlen);
     if (!r->sim)
         return -1;
     r->ports = ws_sim_ports(r->sim);

@@ -146,21 +146,21 @@ module ws_acc_lane #(
             localparam HN  = (AGE > 2) ? AGE : 2;       // result history depth
 
             // the value, converted in this chunk's stages 2+k (decode and negate, registered
-            // inside) and 3+k (shift); only this chunk's slice (and the flags in the top
-            // chunk) is used: synthesis removes the rest of the converter
+            // inside) and 3+k (shift); the converter makes only this chunk's slice (a W-bit
+            // shifter); the flags are used in the top chunk only
+            wire [W-1:0] cv_fx;
             /* verilator lint_off UNUSEDSIGNAL */
-            wire [ACC_W-1:0] cv_fx;
-            wire [3:0]       cv_fl;
+            wire [3:0]   cv_fl;
             /* verilator lint_on UNUSEDSIGNAL */
-            ws_f32_to_fx #(.ACC_W(ACC_W), .PIPELINE(1)) conv (
+            ws_f32_to_fx #(.ACC_W(ACC_W), .PIPELINE(1), .OUT_LO(LO), .OUT_W(W)) conv (
                 .clk(clk), .f(c_value[1+k]), .fx(cv_fx),
                 .nan(cv_fl[3]), .pinf(cv_fl[2]), .ninf(cv_fl[1]), .notnegzero(cv_fl[0])
             );
             wire [RW-1:0] cv;
             if (TOP) begin : g_cv_top
-                assign cv = {cv_fl, cv_fx[LO +: W]};
+                assign cv = {cv_fl, cv_fx};
             end else begin : g_cv
-                assign cv = cv_fx[LO +: W];
+                assign cv = cv_fx;
             end
 
             // RAM: simple dual port, registered read plus output register (block RAM)

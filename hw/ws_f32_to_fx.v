@@ -17,13 +17,15 @@
 // are then in different cycles; outputs one cycle after f).
 module ws_f32_to_fx #(
     parameter ACC_W    = 284, // accumulator bits, two's complement; >= 278 (largest term 2^277 - 2^253, plus sign)
-    parameter PIPELINE = 0    // register stages inside: 0 combinational, 1 after the negation
+    parameter PIPELINE = 0,   // register stages inside: 0 combinational, 1 after the negation
+    parameter OUT_LO   = 0,   // fx is bits OUT_LO.. of the term (a slice: one chunk of a lane) ..
+    parameter OUT_W    = ACC_W - OUT_LO  // .. OUT_W of them; OUT_LO + OUT_W <= ACC_W
 ) (
     /* verilator lint_off UNUSEDSIGNAL */
     input  wire             clk,        // used only when PIPELINE > 0
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire [31:0]      f,          // binary32 bit pattern
-    output wire [ACC_W-1:0] fx,         // (-1)^s * M << max(E-1, 0); 0 for zeros, NaN and Inf
+    output wire [OUT_W-1:0] fx,         // ((-1)^s * M << max(E-1, 0))[OUT_LO +: OUT_W]; 0 for zeros, NaN and Inf
     output wire             nan,        // f is a NaN (any payload, either sign)
     output wire             pinf,       // f is +Inf
     output wire             ninf,       // f is -Inf
@@ -33,6 +35,13 @@ module ws_f32_to_fx #(
     generate if (ACC_W < 278) begin : g_bad_acc_w
         initial begin
             $error("ws_f32_to_fx %m: ACC_W = %0d, must be >= 278 to hold one binary32 term", ACC_W);
+            $finish;
+        end
+    end endgenerate
+    generate if (OUT_LO < 0 || OUT_W < 1 || OUT_LO + OUT_W > ACC_W) begin : g_bad_slice
+        initial begin
+            $error("ws_f32_to_fx %m: OUT_LO = %0d, OUT_W = %0d: the slice must lie in ACC_W = %0d bits",
+                   OUT_LO, OUT_W, ACC_W);
             $finish;
         end
     end endgenerate
@@ -62,31 +71,77 @@ module ws_f32_to_fx #(
     // max(E, 1): E with bit 0 forced for subnormals and zeros
     wire [7:0]  a_sh = {e[7:1], e[0] | e_zero};
 
-    // the optional register: {ssig, sh, flags}
-    localparam P_W = 25 + 8 + 4;
-    wire [P_W-1:0] p_d = {a_ssig, a_sh, a_nan, a_pinf, a_ninf, a_notnegzero};
-    wire [P_W-1:0] p_q;
-    generate if (PIPELINE >= 1) begin : g_reg
-        reg [P_W-1:0] r;
-        always @(posedge clk) r <= p_d;
-        assign p_q = r;
-    end else begin : g_wire
-        assign p_q = p_d;
+    generate if (OUT_LO == 0 && OUT_W == ACC_W) begin : g_full
+        // the whole term
+        // the optional register: {ssig, sh, flags}
+        localparam P_W = 25 + 8 + 4;
+        wire [P_W-1:0] p_d = {a_ssig, a_sh, a_nan, a_pinf, a_ninf, a_notnegzero};
+        wire [P_W-1:0] p_q;
+        if (PIPELINE >= 1) begin : g_reg
+            reg [P_W-1:0] r;
+            always @(posedge clk) r <= p_d;
+            assign p_q = r;
+        end else begin : g_wire
+            assign p_q = p_d;
+        end
+        wire [24:0] ssig;
+        wire [7:0]  sh;
+        assign {ssig, sh, nan, pinf, ninf, notnegzero} = p_q;
+
+        // sign-extend to ACC_W+1 bits, shift by max(E, 1), drop bit 0 (shift by max(E-1, 0));
+        // procedural: Icarus evaluates a wide shift in a continuous assignment ~100x slower.
+        // shifted[0] is always 0 and is dropped: the waiver covers this declaration only
+        /* verilator lint_off UNUSEDSIGNAL */
+        reg [ACC_W:0] shifted;
+        /* verilator lint_on UNUSEDSIGNAL */
+        always @(*)
+            shifted = {{(ACC_W + 1 - 25){ssig[24]}}, ssig} << sh;
+
+        assign fx = shifted[ACC_W:1];
+    end else begin : g_slice
+        // Only the slice: bit i of fx is bit j = OUT_LO + 1 + i - sh of the sign-extended
+        // significand (0 below bit 0, the sign above bit 24). In the window
+        // win = {OUT_W sign bits, ssig, OUT_W zeros} that bit is win[a + i] with
+        // a = OUT_W + OUT_LO + 1 - sh, so fx = win >> a while 0 <= a <= OUT_W + 25; a < 0 puts
+        // the whole slice below the significand (0), a > OUT_W + 25 above it (sign bits, as
+        // a = OUT_W + 25 gives). The shift amount is formed next to the negation, before the
+        // optional register; the shifter is OUT_W bits wide instead of ACC_W.
+        localparam K    = OUT_W + OUT_LO + 1;   // a = K - sh
+        localparam AMAX = OUT_W + 25;
+        localparam AW   = $clog2(AMAX + 1);
+        localparam DW   = (K > 255 ? $clog2(K + 1) : 8) + 1;  // K - sh, two's complement
+        localparam [DW-1:0] KD = K[DW-1:0];
+        localparam [DW-1:0] AMAXD = AMAX[DW-1:0];
+        wire [DW-1:0] a_d    = KD - {{(DW - 8){1'b0}}, a_sh};
+        wire          a_low  = a_d[DW-1];                          // a < 0: the slice is 0
+        wire          a_high = !a_low && a_d > AMAXD;              // a > OUT_W + 25: sign bits
+        wire [AW-1:0] a_amt  = a_high ? AMAXD[AW-1:0] : a_d[AW-1:0];
+
+        // the optional register: {ssig, zero, amt, flags}
+        localparam P_W = 25 + 1 + AW + 4;
+        wire [P_W-1:0] p_d = {a_ssig, a_low, a_amt, a_nan, a_pinf, a_ninf, a_notnegzero};
+        wire [P_W-1:0] p_q;
+        if (PIPELINE >= 1) begin : g_reg
+            reg [P_W-1:0] r;
+            always @(posedge clk) r <= p_d;
+            assign p_q = r;
+        end else begin : g_wire
+            assign p_q = p_d;
+        end
+        wire [24:0]   ssig;
+        wire          low;
+        wire [AW-1:0] amt;
+        assign {ssig, low, amt, nan, pinf, ninf, notnegzero} = p_q;
+
+        // procedural, as above; bits above OUT_W of the shifted window are not used
+        /* verilator lint_off UNUSEDSIGNAL */
+        reg [2*OUT_W+24:0] shifted;
+        /* verilator lint_on UNUSEDSIGNAL */
+        always @(*)
+            shifted = {{OUT_W{ssig[24]}}, ssig, {OUT_W{1'b0}}} >> amt;
+
+        assign fx = low ? {OUT_W{1'b0}} : shifted[OUT_W-1:0];
     end endgenerate
-    wire [24:0] ssig;
-    wire [7:0]  sh;
-    assign {ssig, sh, nan, pinf, ninf, notnegzero} = p_q;
-
-    // sign-extend to ACC_W+1 bits, shift by max(E, 1), drop bit 0 (shift by max(E-1, 0));
-    // procedural: Icarus evaluates a wide shift in a continuous assignment ~100x slower.
-    // shifted[0] is always 0 and is dropped: the waiver covers this declaration only
-    /* verilator lint_off UNUSEDSIGNAL */
-    reg [ACC_W:0] shifted;
-    /* verilator lint_on UNUSEDSIGNAL */
-    always @(*)
-        shifted = {{(ACC_W + 1 - 25){ssig[24]}}, ssig} << sh;
-
-    assign fx = shifted[ACC_W:1];
 
 endmodule
 

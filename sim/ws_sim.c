@@ -64,6 +64,7 @@ struct ws_sim {
     unsigned width, bytes, ports, tuser_w;
     unsigned data_words, keep_words, user_words; /* of the flattened multi-port buses */
     uint64_t half;  /* half a clock period in time units */
+    int untraced;   /* made by ws_sim_new_untraced: the model may have no tracing */
     uint64_t cycle;
     int in_reset, finished;
 
@@ -661,7 +662,8 @@ static int check_ports(ws_sim *s, char *err, size_t errlen)
     return 0;
 }
 
-ws_sim *ws_sim_new_engine(ws_sim_engine engine, unsigned width, char *err, size_t errlen)
+static ws_sim *sim_new(ws_sim_engine engine, unsigned width, int untraced, char *err,
+                       size_t errlen)
 {
     const ws_shim_ops *ops;
     void *m = NULL;
@@ -682,7 +684,7 @@ ws_sim *ws_sim_new_engine(ws_sim_engine engine, unsigned width, char *err, size_
         for (size_t i = 0; i < nb && i < 8; i++)
             found |= built[i] == width;
         if (found)
-            m = ws_shim_verilator_new(width);
+            m = ws_shim_verilator_new_model(width, untraced);
         if (!m) {
             if (found) {
                 set_err(err, errlen, "DATA_WIDTH %u: out of memory creating the model", width);
@@ -705,6 +707,7 @@ ws_sim *ws_sim_new_engine(ws_sim_engine engine, unsigned width, char *err, size_
     }
     s->ops = ops;
     s->m = m;
+    s->untraced = untraced && engine == WS_SIM_VERILATOR;
     s->width = width;
     s->bytes = width / 8;
     if (check_ports(s, err, errlen) != 0) {
@@ -748,6 +751,16 @@ ws_sim *ws_sim_new_engine(ws_sim_engine engine, unsigned width, char *err, size_
     ops->eval(m);
     ws_sim_reset(s);
     return s;
+}
+
+ws_sim *ws_sim_new_engine(ws_sim_engine engine, unsigned width, char *err, size_t errlen)
+{
+    return sim_new(engine, width, 0, err, errlen);
+}
+
+ws_sim *ws_sim_new_untraced(ws_sim_engine engine, unsigned width, char *err, size_t errlen)
+{
+    return sim_new(engine, width, 1, err, errlen);
 }
 
 static void stamps_clear(ws_sim *s)
@@ -952,7 +965,11 @@ int ws_sim_trace_open(ws_sim *s, const char *fst_path, uint64_t from_cycle, uint
     }
     fclose(f);
     if (s->ops->trace_open(s->m, fst_path) != 0) {
-        set_err(err, errlen, "trace %s: the FST writer could not open it", fst_path);
+        if (s->untraced)
+            set_err(err, errlen, "trace %s: this simulation was created without tracing "
+                    "(ws_sim_new_untraced)", fst_path);
+        else
+            set_err(err, errlen, "trace %s: the FST writer could not open it", fst_path);
         return -1;
     }
     s->tr_open = 1;

@@ -22,6 +22,16 @@ class VerilatedFstC {}; // models Verilated without --trace-fst: trace_open fail
 #ifdef WS_SIM_HAVE_1024
 #include "Vws1024.h"
 #endif
+// the same models Verilated without --trace-fst (WS_SIM_FAST_WIDTHS): faster, no trace
+#ifdef WS_SIM_HAVE_FAST_256
+#include "Vws256f.h"
+#endif
+#ifdef WS_SIM_HAVE_FAST_512
+#include "Vws512f.h"
+#endif
+#ifdef WS_SIM_HAVE_FAST_1024
+#include "Vws1024f.h"
+#endif
 
 namespace {
 
@@ -66,13 +76,13 @@ struct ws_shim {
     // The context, made the calling thread's: Verilator's runtime ($finish, $stop, messages)
     // acts on Verilated::threadContextp(), which is otherwise the last context created.
     virtual VerilatedContext &context() const = 0;
-    virtual void trace(VerilatedFstC *fst) = 0;
+    virtual bool trace(VerilatedFstC *fst) = 0; // false: the model was Verilated without tracing
     std::unique_ptr<VerilatedFstC> fst; // closed by the derived destructor, before the model goes
 };
 
 namespace {
 
-template <class M> struct shim final : ws_shim {
+template <class M, bool Traced> struct shim final : ws_shim {
     std::unique_ptr<VerilatedContext> ctx;
     std::unique_ptr<M> top;
     const char *name;
@@ -145,9 +155,18 @@ template <class M> struct shim final : ws_shim {
         return *ctx;
     }
 #if VM_TRACE
-    void trace(VerilatedFstC *f) override { top->trace(f, 99); }
+    bool trace(VerilatedFstC *f) override
+    {
+        if constexpr (Traced) {
+            top->trace(f, 99);
+            return true;
+        } else {
+            (void)f;
+            return false;
+        }
+    }
 #else
-    void trace(VerilatedFstC *) override {}
+    bool trace(VerilatedFstC *) override { return false; }
 #endif
 };
 
@@ -156,10 +175,15 @@ struct entry {
     ws_shim *(*make)();
 };
 
-template <class M> ws_shim *make_shim(const char *name) { return new shim<M>(name); }
+template <class M, bool Traced> ws_shim *make_shim(const char *name)
+{
+    return new shim<M, Traced>(name);
+}
 
 #define WS_SHIM_ENTRY_(w)                                                                          \
-    { w, [] { return make_shim<Vws##w>("Vws" #w); } }
+    { w, [] { return make_shim<Vws##w, true>("Vws" #w); } }
+#define WS_SHIM_FAST_ENTRY_(w)                                                                     \
+    { w, [] { return make_shim<Vws##w##f, false>("Vws" #w "f"); } }
 
 const entry models[] = {
 #ifdef WS_SIM_HAVE_256
@@ -170,6 +194,19 @@ const entry models[] = {
 #endif
 #ifdef WS_SIM_HAVE_1024
     WS_SHIM_ENTRY_(1024),
+#endif
+    {0, nullptr},
+};
+
+const entry fast_models[] = {
+#ifdef WS_SIM_HAVE_FAST_256
+    WS_SHIM_FAST_ENTRY_(256),
+#endif
+#ifdef WS_SIM_HAVE_FAST_512
+    WS_SHIM_FAST_ENTRY_(512),
+#endif
+#ifdef WS_SIM_HAVE_FAST_1024
+    WS_SHIM_FAST_ENTRY_(1024),
 #endif
     {0, nullptr},
 };
@@ -203,7 +240,8 @@ int vl_trace_open(void *vm, const char *path)
 #else
     try {
         std::unique_ptr<VerilatedFstC> f(new VerilatedFstC);
-        m->trace(f.get());
+        if (!m->trace(f.get()))
+            return -1;
         f->open(path);
         if (!f->isOpen())
             return -1;
@@ -252,8 +290,19 @@ size_t ws_shim_verilator_widths(unsigned *widths, size_t max)
     return n;
 }
 
-void *ws_shim_verilator_new(unsigned data_width)
+void *ws_shim_verilator_new(unsigned data_width) { return ws_shim_verilator_new_model(data_width, 0); }
+
+void *ws_shim_verilator_new_model(unsigned data_width, int untraced)
 {
+    if (untraced)
+        for (const entry *e = fast_models; e->make; e++)
+            if (e->width == data_width) {
+                try {
+                    return e->make();
+                } catch (...) { // std::bad_alloc
+                    return nullptr;
+                }
+            }
     for (const entry *e = models; e->make; e++) {
         if (e->width == data_width) {
             try {

@@ -95,6 +95,9 @@ size_t ws_shim_verilator_widths(unsigned *widths, size_t max);
 /* A new model of that DATA_WIDTH at time 0, not yet evaluated; NULL if that width is not built
  * in or memory ran out. Free with ws_shim_verilator.free. */
 void *ws_shim_verilator_new(unsigned data_width);
+/* The same; untraced != 0 takes the model of that width Verilated without tracing (faster; its
+ * trace_open fails) when the binary has one (WS_SIM_FAST_WIDTHS), else the traced one. */
+void *ws_shim_verilator_new_model(unsigned data_width, int untraced);
 
 /* Icarus Verilog (sim/ws_shim_icarus.c): the same top compiled by iverilog (build/icarus/
  * ws<width>.vvp, testbench sim/icarus/ws_icarus_tb.v), run by vvp in a child process and driven

@@ -455,6 +455,62 @@ static void test_icarus_lockstep(void **state)
     ws_sim_free(v);
 }
 
+/* The model built without tracing (ws_sim_new_untraced; the traced one when the build has none)
+ * in lockstep with the traced one at every width: the same egress frames at the same cycles,
+ * the same statistics; a trace cannot be opened on it, or, without a fast model, can. */
+static void test_untraced(void **state)
+{
+    fx *f = *state;
+    static const size_t len[] = {14, 60, 64, 95, 200, 1514};
+    uint8_t b[1514];
+    for (size_t w = 0; w < n_widths; w++) {
+        ws_sim *u = ws_sim_new_untraced(WS_SIM_VERILATOR, widths[w], f->err, sizeof f->err);
+        if (!u)
+            fail_msg("ws_sim_new_untraced(%u): %s", widths[w], f->err);
+        ws_sim *t = open_sim(f, widths[w]);
+        assert_string_equal(ws_sim_engine_name(u), "verilator");
+        ws_sim *both[2] = {t, u};
+        ws_sim_stress st = {25, 35, 11};
+        for (int k = 0; k < 2; k++) {
+            bypass_to_self(both[k]);
+            ws_sim_set_stress(both[k], &st);
+            for (unsigned p = 0; p < ws_sim_ports(both[k]); p++)
+                for (size_t i = 0; i < sizeof len / sizeof len[0]; i++) {
+                    make_frame(b, len[i], p, (unsigned)i);
+                    assert_int_equal(ws_sim_push(both[k], p, b, len[i]), 0);
+                }
+            ws_sim_run(both[k], 1500);
+            no_error(both[k]);
+        }
+        assert_int_equal(ws_sim_cycle(u), ws_sim_cycle(t));
+        size_t frames = 0;
+        for (unsigned p = 0; p < ws_sim_ports(t); p++) {
+            const uint8_t *dt, *du;
+            size_t lt, lu;
+            uint64_t ct, cu;
+            while (ws_sim_pop(t, p, &dt, &lt, &ct) == 1) {
+                assert_int_equal(ws_sim_pop(u, p, &du, &lu, &cu), 1);
+                assert_int_equal(lu, lt);
+                assert_memory_equal(du, dt, lt);
+                assert_int_equal(cu, ct);
+                frames++;
+            }
+            assert_int_equal(ws_sim_collected(u, p), 0);
+        }
+        assert_int_equal(frames, ws_sim_ports(t) * (sizeof len / sizeof len[0]));
+        ws_sim_stats su, stt;
+        ws_sim_stats_get(u, &su);
+        ws_sim_stats_get(t, &stt);
+        assert_memory_equal(&su, &stt, sizeof su);
+        char path[160];
+        snprintf(path, sizeof path, "%s/untraced.fst", f->dir);
+        if (ws_sim_trace_open(u, path, 0, 0, f->err, sizeof f->err) != 0)
+            assert_non_null(strstr(f->err, "without tracing"));
+        ws_sim_free(u);
+        ws_sim_free(t);
+    }
+}
+
 static int tmpdir_setup(void **state)
 {
     fx *f = calloc(1, sizeof *f);
@@ -574,6 +630,7 @@ int main(void)
         cmocka_unit_test(test_side_by_side),
         cmocka_unit_test(test_icarus_lockstep),
         cmocka_unit_test_setup_teardown(test_trace, tmpdir_setup, tmpdir_teardown),
+        cmocka_unit_test_setup_teardown(test_untraced, tmpdir_setup, tmpdir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
