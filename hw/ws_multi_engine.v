@@ -9,7 +9,8 @@
 //   * the judge: the slot state of every set (complete, bitmap, offset, tensor, count, ECN, and
 //     per engine a "touched in this round" bit). Frames are judged in the order they became
 //     whole on their ports (s_frame_ready, as ws_input_arbiter orders them): each parser sends a
-//     token for every frame it passes (bypass, drop or aggregation, with the header), the judge
+//     token for every frame as soon as its verdict is known (bypass, drop or aggregation, with the
+//     header; ahead of the frame's beats), the judge
 //     walks the oldest arrival record port by port and takes the token of that port's engine;
 //     up to one per engine per cycle, each judgment seeing the state the earlier ones of the
 //     cycle left. Bypass and drop tokens are skipped in order. The verdict goes to the engine
@@ -146,7 +147,7 @@ reg  [N_PORTS-1:0] served;   // ports of the head record already judged
 wire [N_PORTS-1:0] todo = ord_valid ? ord_head & ~served : {N_PORTS{1'b0}};
 
 localparam TF_W = 1 + HDR_W;
-localparam TF_DEPTH = 16;
+localparam TF_DEPTH = 32;
 wire [E-1:0]      tf_valid;
 wire [E*TF_W-1:0] tf_data;
 wire [E-1:0]      tf_pop;
@@ -161,13 +162,16 @@ wire [E-1:0]      dc_space;
 genvar ge;
 generate
     for (ge = 0; ge < E; ge = ge + 1) begin : g_tok
-        /* verilator lint_off UNUSEDSIGNAL */  // occupancy not needed
         wire [$clog2(TF_DEPTH):0] cnt;
+        /* verilator lint_off UNUSEDSIGNAL */  // never full: the parser takes beats only with room
+        wire                      ready;
         /* verilator lint_on UNUSEDSIGNAL */
+        // room for the two tokens the parser may still have in flight, and this cycle's push
+        assign s_tok_ready[ge] = cnt < TF_DEPTH - 4;
         ws_fifo #(.WIDTH(TF_W), .DEPTH(TF_DEPTH)) token_fifo (
             .clk(clk), .rst(rst),
             .s_data({s_tok_agg[ge], s_tok_hdr[ge*HDR_W +: HDR_W]}), .s_valid(s_tok_valid[ge]),
-            .s_ready(s_tok_ready[ge]),
+            .s_ready(ready),
             .m_data(tf_data[ge*TF_W +: TF_W]), .m_valid(tf_valid[ge]), .m_ready(tf_pop[ge]),
             .count(cnt)
         );

@@ -63,8 +63,9 @@ module ws_parser #(
     output wire                            m_agg_tlast,
     output wire [HDR_W-1:0]                m_agg_hdr,
 
-    // one token per frame as its first beat leaves (bypass, aggregation or drop), for a judge that
-    // orders frames across several parsers (ENGINES > 1); a first beat leaves only with tok_ready
+    // one token per frame as its verdict is known (bypass, aggregation or drop; in frame order, ahead
+    // of the frame's beats), for a judge that orders frames across several parsers (ENGINES > 1);
+    // beats come in only with tok_ready (which must leave room for 2 more tokens in flight)
     output wire                            tok_valid,
     output wire                            tok_agg,      // the frame goes to m_agg
     output wire [HDR_W-1:0]                tok_hdr,      // its header (m_agg_hdr), when tok_agg
@@ -118,13 +119,13 @@ wire             bf_m_valid;
 wire             bf_m_ready;
 wire [BEAT_W-1:0] bf_m_data;
 
-assign s_axis_tready = bf_s_ready;
-wire in_fire = s_axis_tvalid && bf_s_ready;
+assign s_axis_tready = bf_s_ready && tok_ready;
+wire in_fire = s_axis_tvalid && bf_s_ready && tok_ready;
 
 ws_fifo #(.WIDTH(BEAT_W), .DEPTH(FIFO_DEPTH)) beat_fifo (
     .clk(clk), .rst(rst),
     .s_data({s_axis_tuser[TU_IN-1:0], s_axis_tlast, s_axis_tkeep, s_axis_tdata}),
-    .s_valid(s_axis_tvalid), .s_ready(bf_s_ready),
+    .s_valid(s_axis_tvalid && tok_ready), .s_ready(bf_s_ready),
     .m_data(bf_m_data), .m_valid(bf_m_valid), .m_ready(bf_m_ready),
     /* verilator lint_off PINCONNECTEMPTY */  // occupancy not needed
     .count()
@@ -375,6 +376,10 @@ assign v1_hdr[H_WORKERS +: WC_W] = j_workers;
 
 wire [PORT_W-1:0] byp_dst = cfg_bypass[v1_src_idx*PORT_W +: PORT_W];
 
+assign tok_valid = v1_valid;
+assign tok_agg   = verdict == V_AGG;
+assign tok_hdr   = v1_hdr;
+
 // verdict FIFO: {bypass destination, reason, verdict, header}
 localparam VD_W = PORT_W + 4 + 2 + HDR_W;
 wire              vf_m_valid;
@@ -410,15 +415,11 @@ wire [PORT_W-1:0] o_dst     = vf_m_data[HDR_W + 6 +: PORT_W];
 wire byp_s_ready, agg_s_ready;
 wire go       = bf_m_valid && vf_m_valid;
 wire o_ready  = o_verdict == V_BYPASS ? byp_s_ready : (o_verdict == V_AGG ? agg_s_ready : 1'b1);
-reg o_first;  // the next beat out is a frame's first
-wire o_tok    = !o_first || tok_ready;
-wire o_fire   = go && o_ready && o_tok;
-assign bf_m_ready = o_fire;
+wire o_fire   = go && o_ready;
+assign bf_m_ready = go && o_ready;
 assign vf_m_ready = o_fire && o_last;   // the verdict leaves with its frame's last beat
-assign tok_valid  = o_fire && o_first;
-assign tok_agg    = o_verdict == V_AGG;
-assign tok_hdr    = o_hdr;
 
+reg o_first;  // the next beat out is a frame's first
 always @(posedge clk) begin
     if (rst)
         o_first <= 1'b1;
@@ -437,7 +438,7 @@ wire [N_PORTS-1:0] dst_onehot = {{(N_PORTS-1){1'b0}}, 1'b1} << o_dst;
 ws_skid #(.WIDTH(DATA_WIDTH + BYTES + 1 + TUSER_W)) byp_skid (
     .clk(clk), .rst(rst),
     .s_data({dst_onehot, o_user[16 +: N_PORTS], o_user[15:0], o_last, o_keep, o_data}),
-    .s_valid(go && o_tok && o_verdict == V_BYPASS), .s_ready(byp_s_ready),
+    .s_valid(go && o_verdict == V_BYPASS), .s_ready(byp_s_ready),
     .m_data({m_byp_tuser, m_byp_tlast, m_byp_tkeep, m_byp_tdata}),
     .m_valid(m_byp_tvalid), .m_ready(m_byp_tready)
 );
@@ -445,7 +446,7 @@ ws_skid #(.WIDTH(DATA_WIDTH + BYTES + 1 + TUSER_W)) byp_skid (
 ws_skid #(.WIDTH(DATA_WIDTH + BYTES + 1 + HDR_W)) agg_skid (
     .clk(clk), .rst(rst),
     .s_data({o_hdr, o_last, o_keep, o_data}),
-    .s_valid(go && o_tok && o_verdict == V_AGG), .s_ready(agg_s_ready),
+    .s_valid(go && o_verdict == V_AGG), .s_ready(agg_s_ready),
     .m_data({m_agg_hdr, m_agg_tlast, m_agg_tkeep, m_agg_tdata}),
     .m_valid(m_agg_tvalid), .m_ready(m_agg_tready)
 );
