@@ -22,8 +22,9 @@ TOOL_SRC := $(wildcard tests/tool_*.c)
 # sim/ws_sim.h) takes effect. WS_TOP_F: filelist of wiresum_top (one hw/*.v a line, options such
 # as -Ihw allowed, read with verilator -f; point it elsewhere to try another top). WS_SIM_WIDTHS:
 # the DATA_WIDTHs built in. WS_VFLAGS: more verilator flags for the models, e.g. -GMAX_COUNT=2048.
-# WS_SIM_OPT: C++ optimisation of the models. WS_LINT: DATA_WIDTH:MAX_COUNT configurations that
-# `make lint` checks.
+# WS_SIM_OPT: C++ optimisation of the models. WS_LINT: DATA_WIDTH:MAX_COUNT[:ENGINES]
+# configurations that `make lint` checks (ENGINES 1 when left out). A model with several engines:
+# make WS_VFLAGS=-GENGINES=4 (the Icarus build takes -GENGINES and -GMAX_COUNT from WS_VFLAGS too).
 WS_TOP_F      ?= hw/wiresum_top.f
 WS_SIM_WIDTHS ?= 256 512 1024
 # WS_SIM_FAST_WIDTHS: widths (of WS_SIM_WIDTHS) also built without FST tracing, ~1.3x faster:
@@ -32,7 +33,8 @@ WS_SIM_WIDTHS ?= 256 512 1024
 WS_SIM_FAST_WIDTHS ?= 256
 WS_VFLAGS     ?=
 WS_SIM_OPT    ?= -O2
-WS_LINT       ?= 256:256 512:256 1024:256 256:2048 512:2048 1024:2048
+WS_LINT       ?= 256:256 512:256 1024:256 256:2048 512:2048 1024:2048 \
+                 256:256:4 512:256:4 1024:256:4 256:2048:4 256:256:2 512:256:2
 VERILATOR     ?= verilator
 WS_HAVE_TOP   := $(wildcard $(WS_TOP_F))
 INC           += -Isim
@@ -167,10 +169,11 @@ WS_IV_SRC  := $(shell sed -e 's://.*::' -e '/^[[:space:]]*-/d' $(WS_TOP_F))
 WS_IV_INC  := $(filter -I%,$(shell sed 's://.*::' $(WS_TOP_F)))
 WS_IV_CINC := $(filter -I%,$(shell iverilog-vpi --cflags 2>/dev/null))
 WS_ICARUS  := $(foreach w,$(WS_SIM_WIDTHS),$(IVB)/ws$(w).vvp) $(IVB)/ws_vpi.vpi
+WS_IV_PAR  := $(patsubst -G%,-P TOP.%,$(filter -GENGINES=% -GMAX_COUNT=%,$(WS_VFLAGS)))
 
 $(IVB)/ws%.vvp: sim/icarus/ws_icarus_tb.v $(WS_TOP_F) $(WS_IV_SRC)
 	@mkdir -p $(IVB)
-	iverilog -g2012 $(WS_IV_INC) -s TOP -P TOP.DATA_WIDTH=$* -o $@ $(WS_IV_SRC) $<
+	iverilog -g2012 $(WS_IV_INC) -s TOP -P TOP.DATA_WIDTH=$* $(WS_IV_PAR) -o $@ $(WS_IV_SRC) $<
 
 $(IVB)/ws_vpi.vpi: sim/icarus/ws_vpi.c sim/ws_sim_shim.h
 	@mkdir -p $(IVB)
@@ -190,11 +193,12 @@ sim: $(if $(WS_HAVE_TOP),$(BUILD)/libwssim.a $(WS_SIM_LIBS),sim-none)
 lint: $(if $(WS_HAVE_TOP),,sim-none)
 	@mkdir -p $(BUILD)/lint; rc=0; \
 	for c in $(WS_LINT); do \
+	  w=$${c%%:*}; r=$${c#*:}; m=$${r%%:*}; e=1; case $$r in *:*) e=$${r#*:};; esac; \
 	  ( $(VERILATOR) --lint-only -Wall -f $(WS_TOP_F) --top-module wiresum_top \
-	      -GDATA_WIDTH=$${c%:*} -GMAX_COUNT=$${c#*:} > $(BUILD)/lint/$$c.log 2>&1 ) & \
+	      -GDATA_WIDTH=$$w -GMAX_COUNT=$$m -GENGINES=$$e > $(BUILD)/lint/$$c.log 2>&1 ) & \
 	done; wait; \
 	for c in $(WS_LINT); do \
-	  if [ -s $(BUILD)/lint/$$c.log ]; then echo "lint: DATA_WIDTH=$${c%:*} MAX_COUNT=$${c#*:}:"; \
+	  if [ -s $(BUILD)/lint/$$c.log ]; then echo "lint: DATA_WIDTH:MAX_COUNT:ENGINES $$c:"; \
 	    cat $(BUILD)/lint/$$c.log; rc=1; fi; \
 	done; echo "lint $$((1 - rc)) $$rc" >> $(BUILD)/results.txt; exit $$rc
 

@@ -7,6 +7,8 @@
 //   -> bypass frames ------------------------------------------------> ws_egress_arbiter -> egress ports
 //   -> aggregation frames -> ws_engine (slot state, exact lanes) -> ws_result_gen --^
 // ws_regs holds the configuration and the counters (AXI4-Lite).
+// ENGINES > 1: one input arbiter, parser, engine and result generator per group of ports, the
+// engines judged in global arrival order and combined by ws_multi_engine (docs/architecture.md §9).
 module wiresum_top #(
     parameter DATA_WIDTH  = 256,   // datapath width, bits: 256, 512 or 1024
     parameter N_PORTS     = 4,     // device ports
@@ -14,7 +16,9 @@ module wiresum_top #(
     parameter MAX_WORKERS = 64,    // workers per job (<= 64)
     parameter POOL_SLOTS  = 64,    // slots shared by the jobs' ranges
     parameter MAX_COUNT   = 256,   // largest count (elements per frame), <= 2048
-    parameter MAX_FRAME   = 9216   // largest frame carried, bytes
+    parameter MAX_FRAME   = 9216,  // largest frame carried, bytes
+    parameter ENGINES     = 1      // aggregation engines, 1..N_PORTS dividing N_PORTS: engine e serves
+                                   // ports e*N_PORTS/ENGINES .. (e+1)*N_PORTS/ENGINES-1
 ) (
     input  wire                             clk,
     input  wire                             rst,
@@ -74,6 +78,14 @@ localparam RA_W    = $clog2(2 * POOL_SLOTS * PAY_BEATS);
 `include "ws_agg_hdr.vh"
 /* verilator lint_on UNUSEDPARAM */
 localparam FIFO_BYTES = 1 << $clog2(2 * MAX_FRAME);
+localparam PPE        = N_PORTS / ENGINES;   // ports per engine
+localparam RS_W       = 4;                   // a drop reason
+
+generate
+    if (ENGINES < 1 || ENGINES > N_PORTS || N_PORTS % ENGINES != 0) begin : g_bad_engines
+        initial $fatal(1, "%m: ENGINES = %0d must be 1..N_PORTS and divide N_PORTS = %0d", ENGINES, N_PORTS);
+    end
+endgenerate
 
 // ---- configuration and counters ----------------------------------------------------------
 wire [47:0]              cfg_dev_mac;
@@ -88,18 +100,18 @@ wire [MAX_JOBS*SL_W-1:0] cfg_job_base;
 wire [MAX_JOBS*CN_W-1:0] cfg_job_maxcount;
 wire                     job_clear;
 wire [JI_W-1:0]          job_clear_idx;
-wire [MA_W-1:0]          mem_rda_addr, mem_rdb_addr;
-wire [MEM_W-1:0]         mem_rda_data, mem_rdb_data;
+wire [ENGINES*MA_W-1:0]  mem_rda_addr, mem_rdb_addr;
+wire [ENGINES*MEM_W-1:0] mem_rda_data, mem_rdb_data;
 
 wire [N_PORTS-1:0]       stat_rx, stat_tx, stat_oversize;
 wire [N_PORTS*16-1:0]    stat_rx_len, stat_tx_len;
-wire                     stat_accepted, stat_result, stat_resend, stat_bypass;
-wire                     stat_pdrop, stat_edrop;
-wire [3:0]               stat_pdrop_reason, stat_edrop_reason;
+wire [ENGINES-1:0]       stat_accepted, stat_result, stat_resend, stat_bypass;
+wire [ENGINES-1:0]       stat_pdrop, stat_edrop;
+wire [ENGINES*RS_W-1:0]  stat_pdrop_reason, stat_edrop_reason;
 
 ws_regs #(
     .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
-    .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
+    .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT), .ENGINES(ENGINES)
 ) regs (
     .clk(clk), .rst(rst),
     .s_axil_awaddr(s_axil_awaddr), .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
@@ -152,121 +164,319 @@ generate
     end
 endgenerate
 
-wire [DATA_WIDTH-1:0] arb_tdata;
-wire [BYTES-1:0]      arb_tkeep;
-wire                  arb_tvalid, arb_tready, arb_tlast;
-wire [TUSER_W-1:0]    arb_tuser;
-wire [META_W-1:0]     arb_tmeta;
-
-ws_input_arbiter #(
-    .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .TUSER_WIDTH(TUSER_W), .META_WIDTH(META_W),
-    .ORDER_DEPTH(1 << $clog2(N_PORTS * FIFO_BYTES / BYTES))
-) input_arbiter (
-    .clk(clk), .rst(rst),
-    .s_axis_tdata(rx_tdata), .s_axis_tkeep(rx_tkeep), .s_axis_tvalid(rx_tvalid),
-    .s_axis_tready(rx_tready), .s_axis_tlast(rx_tlast), .s_axis_tuser(rx_tuser),
-    .s_axis_tmeta(rx_tmeta), .s_frame_ready(rx_frame_ready),
-    .m_axis_tdata(arb_tdata), .m_axis_tkeep(arb_tkeep), .m_axis_tvalid(arb_tvalid),
-    .m_axis_tready(arb_tready), .m_axis_tlast(arb_tlast), .m_axis_tuser(arb_tuser),
-    .m_axis_tmeta(arb_tmeta)
-);
-
-// ---- parser: bypass, aggregation or drop -------------------------------------------------
-wire [DATA_WIDTH-1:0] byp_tdata, agg_tdata;
-wire [BYTES-1:0]      byp_tkeep, agg_tkeep;
-wire                  byp_tvalid, byp_tready, byp_tlast, agg_tvalid, agg_tready, agg_tlast;
-wire [TUSER_W-1:0]    byp_tuser;
-wire [HDR_W-1:0]      agg_hdr;
-
-ws_parser #(
-    .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
-    .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
-) parser (
-    .clk(clk), .rst(rst),
-    .s_axis_tdata(arb_tdata), .s_axis_tkeep(arb_tkeep), .s_axis_tvalid(arb_tvalid),
-    .s_axis_tready(arb_tready), .s_axis_tlast(arb_tlast), .s_axis_tuser(arb_tuser),
-    .s_axis_tmeta(arb_tmeta),
-    .cfg_dev_ip(cfg_dev_ip), .cfg_dev_udp(cfg_dev_udp), .cfg_bypass(cfg_bypass),
-    .cfg_job_en(cfg_job_en), .cfg_job_id(cfg_job_id), .cfg_job_workers(cfg_job_workers),
-    .cfg_job_slots(cfg_job_slots), .cfg_job_base(cfg_job_base), .cfg_job_maxcount(cfg_job_maxcount),
-    .mem_rd_addr(mem_rda_addr), .mem_rd_data(mem_rda_data),
-    .m_byp_tdata(byp_tdata), .m_byp_tkeep(byp_tkeep), .m_byp_tvalid(byp_tvalid),
-    .m_byp_tready(byp_tready), .m_byp_tlast(byp_tlast), .m_byp_tuser(byp_tuser),
-    .m_agg_tdata(agg_tdata), .m_agg_tkeep(agg_tkeep), .m_agg_tvalid(agg_tvalid),
-    .m_agg_tready(agg_tready), .m_agg_tlast(agg_tlast), .m_agg_hdr(agg_hdr),
-    .stat_bypass(stat_bypass), .stat_drop(stat_pdrop), .stat_drop_reason(stat_pdrop_reason)
-);
-
-// ---- aggregation engine and result generator ---------------------------------------------
-wire                  cmd_valid, cmd_ready, cmd_retx;
-wire [Q_W-1:0]        cmd_q;
-wire [JI_W-1:0]       cmd_job_idx;
-wire [15:0]           cmd_job_id, cmd_slot, cmd_csum;
-wire [31:0]           cmd_offset, cmd_tensor;
-wire [CN_W-1:0]       cmd_count;
-wire [1:0]            cmd_ecn;
-wire [WK_W-1:0]       cmd_rank_lo, cmd_rank_hi;
-wire [RA_W-1:0]       res_rd_addr;
-wire [DATA_WIDTH-1:0] res_rd_data;
-wire                  res_frame_done;
-
-ws_engine #(
-    .DATA_WIDTH(DATA_WIDTH), .MAX_JOBS(MAX_JOBS),
-    .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
-) engine (
-    .clk(clk), .rst(rst),
-    .s_agg_tdata(agg_tdata), .s_agg_tkeep(agg_tkeep), .s_agg_tvalid(agg_tvalid),
-    .s_agg_tready(agg_tready), .s_agg_tlast(agg_tlast), .s_agg_hdr(agg_hdr),
-    .job_clear(job_clear), .job_clear_idx(job_clear_idx),
-    .cfg_job_slots(cfg_job_slots), .cfg_job_base(cfg_job_base),
-    .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_q(cmd_q), .cmd_job_idx(cmd_job_idx),
-    .cmd_job_id(cmd_job_id), .cmd_slot(cmd_slot), .cmd_offset(cmd_offset), .cmd_tensor(cmd_tensor),
-    .cmd_count(cmd_count), .cmd_ecn(cmd_ecn), .cmd_csum(cmd_csum), .cmd_rank_lo(cmd_rank_lo),
-    .cmd_rank_hi(cmd_rank_hi), .cmd_retx(cmd_retx), .frame_done(res_frame_done),
-    .res_rd_addr(res_rd_addr), .res_rd_data(res_rd_data),
-    .stat_accepted(stat_accepted), .stat_drop(stat_edrop), .stat_drop_reason(stat_edrop_reason)
-);
-
-wire [DATA_WIDTH-1:0] res_tdata;
-wire [BYTES-1:0]      res_tkeep;
-wire                  res_tvalid, res_tready, res_tlast;
-wire [TUSER_W-1:0]    res_tuser;
-
-ws_result_gen #(
-    .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
-    .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
-) result_gen (
-    .clk(clk), .rst(rst),
-    .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_q(cmd_q), .cmd_job_idx(cmd_job_idx),
-    .cmd_job_id(cmd_job_id), .cmd_slot(cmd_slot), .cmd_offset(cmd_offset), .cmd_tensor(cmd_tensor),
-    .cmd_count(cmd_count), .cmd_ecn(cmd_ecn), .cmd_csum(cmd_csum), .cmd_rank_lo(cmd_rank_lo),
-    .cmd_rank_hi(cmd_rank_hi), .cmd_retx(cmd_retx),
-    .cfg_dev_mac(cfg_dev_mac), .cfg_dev_ip(cfg_dev_ip), .cfg_dev_udp(cfg_dev_udp),
-    .mem_rd_addr(mem_rdb_addr), .mem_rd_data(mem_rdb_data),
-    .res_rd_addr(res_rd_addr), .res_rd_data(res_rd_data),
-    .m_axis_tdata(res_tdata), .m_axis_tkeep(res_tkeep), .m_axis_tvalid(res_tvalid),
-    .m_axis_tready(res_tready), .m_axis_tlast(res_tlast), .m_axis_tuser(res_tuser),
-    .stat_result(stat_result), .stat_resend(stat_resend), .frame_done(res_frame_done)
-);
-
-// ---- egress: per port, bypass frames and results, round-robin ----------------------------
-// The bypass and result streams are steered by their tuser destination (one-hot).
-wire [N_PORTS-1:0] byp_dst = byp_tuser[16 + N_PORTS +: N_PORTS];
-wire [N_PORTS-1:0] res_dst = res_tuser[16 + N_PORTS +: N_PORTS];
-wire [N_PORTS-1:0] eg_byp_tready, eg_res_tready;
-assign byp_tready = |(eg_byp_tready & byp_dst);
-assign res_tready = |(eg_res_tready & res_dst);
-
 generate
+if (ENGINES == 1) begin : g_one
+// ---- one engine: the pipeline of docs/architecture.md section 1 ------------------------
+    wire [DATA_WIDTH-1:0] arb_tdata;
+    wire [BYTES-1:0]      arb_tkeep;
+    wire                  arb_tvalid, arb_tready, arb_tlast;
+    wire [TUSER_W-1:0]    arb_tuser;
+    wire [META_W-1:0]     arb_tmeta;
+
+    ws_input_arbiter #(
+        .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .TUSER_WIDTH(TUSER_W), .META_WIDTH(META_W),
+        .ORDER_DEPTH(1 << $clog2(N_PORTS * FIFO_BYTES / BYTES))
+    ) input_arbiter (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(rx_tdata), .s_axis_tkeep(rx_tkeep), .s_axis_tvalid(rx_tvalid),
+        .s_axis_tready(rx_tready), .s_axis_tlast(rx_tlast), .s_axis_tuser(rx_tuser),
+        .s_axis_tmeta(rx_tmeta), .s_frame_ready(rx_frame_ready),
+        .m_axis_tdata(arb_tdata), .m_axis_tkeep(arb_tkeep), .m_axis_tvalid(arb_tvalid),
+        .m_axis_tready(arb_tready), .m_axis_tlast(arb_tlast), .m_axis_tuser(arb_tuser),
+        .m_axis_tmeta(arb_tmeta)
+    );
+
+    // ---- parser: bypass, aggregation or drop -------------------------------------------------
+    wire [DATA_WIDTH-1:0] byp_tdata, agg_tdata;
+    wire [BYTES-1:0]      byp_tkeep, agg_tkeep;
+    wire                  byp_tvalid, byp_tready, byp_tlast, agg_tvalid, agg_tready, agg_tlast;
+    wire [TUSER_W-1:0]    byp_tuser;
+    wire [HDR_W-1:0]      agg_hdr;
+
+    ws_parser #(
+        .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
+        .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
+    ) parser (
+        .clk(clk), .rst(rst),
+        .s_axis_tdata(arb_tdata), .s_axis_tkeep(arb_tkeep), .s_axis_tvalid(arb_tvalid),
+        .s_axis_tready(arb_tready), .s_axis_tlast(arb_tlast), .s_axis_tuser(arb_tuser),
+        .s_axis_tmeta(arb_tmeta),
+        .cfg_dev_ip(cfg_dev_ip), .cfg_dev_udp(cfg_dev_udp), .cfg_bypass(cfg_bypass),
+        .cfg_job_en(cfg_job_en), .cfg_job_id(cfg_job_id), .cfg_job_workers(cfg_job_workers),
+        .cfg_job_slots(cfg_job_slots), .cfg_job_base(cfg_job_base), .cfg_job_maxcount(cfg_job_maxcount),
+        .mem_rd_addr(mem_rda_addr), .mem_rd_data(mem_rda_data),
+        .m_byp_tdata(byp_tdata), .m_byp_tkeep(byp_tkeep), .m_byp_tvalid(byp_tvalid),
+        .m_byp_tready(byp_tready), .m_byp_tlast(byp_tlast), .m_byp_tuser(byp_tuser),
+        .m_agg_tdata(agg_tdata), .m_agg_tkeep(agg_tkeep), .m_agg_tvalid(agg_tvalid),
+        .m_agg_tready(agg_tready), .m_agg_tlast(agg_tlast), .m_agg_hdr(agg_hdr),
+        /* verilator lint_off PINCONNECTEMPTY */  // one engine: frames are judged as they come
+        .tok_valid(), .tok_agg(), .tok_hdr(),
+        /* verilator lint_on PINCONNECTEMPTY */
+        .tok_ready(1'b1),
+        .stat_bypass(stat_bypass), .stat_drop(stat_pdrop), .stat_drop_reason(stat_pdrop_reason)
+    );
+
+    // ---- aggregation engine and result generator ---------------------------------------------
+    wire                  cmd_valid, cmd_ready, cmd_retx;
+    wire [Q_W-1:0]        cmd_q;
+    wire [JI_W-1:0]       cmd_job_idx;
+    wire [15:0]           cmd_job_id, cmd_slot, cmd_csum;
+    wire [31:0]           cmd_offset, cmd_tensor;
+    wire [CN_W-1:0]       cmd_count;
+    wire [1:0]            cmd_ecn;
+    wire [WK_W-1:0]       cmd_rank_lo, cmd_rank_hi;
+    wire [RA_W-1:0]       res_rd_addr;
+    wire [DATA_WIDTH-1:0] res_rd_data;
+    wire                  res_frame_done;
+
+    ws_engine #(
+        .DATA_WIDTH(DATA_WIDTH), .MAX_JOBS(MAX_JOBS),
+        .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
+    ) engine (
+        .clk(clk), .rst(rst),
+        .s_agg_tdata(agg_tdata), .s_agg_tkeep(agg_tkeep), .s_agg_tvalid(agg_tvalid),
+        .s_agg_tready(agg_tready), .s_agg_tlast(agg_tlast), .s_agg_hdr(agg_hdr),
+        .job_clear(job_clear), .job_clear_idx(job_clear_idx),
+        .cfg_job_slots(cfg_job_slots), .cfg_job_base(cfg_job_base),
+        .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_q(cmd_q), .cmd_job_idx(cmd_job_idx),
+        .cmd_job_id(cmd_job_id), .cmd_slot(cmd_slot), .cmd_offset(cmd_offset), .cmd_tensor(cmd_tensor),
+        .cmd_count(cmd_count), .cmd_ecn(cmd_ecn), .cmd_csum(cmd_csum), .cmd_rank_lo(cmd_rank_lo),
+        .cmd_rank_hi(cmd_rank_hi), .cmd_retx(cmd_retx), .frame_done(res_frame_done),
+        .res_rd_addr(res_rd_addr), .res_rd_data(res_rd_data),
+        .stat_accepted(stat_accepted), .stat_drop(stat_edrop), .stat_drop_reason(stat_edrop_reason)
+    );
+
+    wire [DATA_WIDTH-1:0] res_tdata;
+    wire [BYTES-1:0]      res_tkeep;
+    wire                  res_tvalid, res_tready, res_tlast;
+    wire [TUSER_W-1:0]    res_tuser;
+
+    ws_result_gen #(
+        .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
+        .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
+    ) result_gen (
+        .clk(clk), .rst(rst),
+        .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_q(cmd_q), .cmd_job_idx(cmd_job_idx),
+        .cmd_job_id(cmd_job_id), .cmd_slot(cmd_slot), .cmd_offset(cmd_offset), .cmd_tensor(cmd_tensor),
+        .cmd_count(cmd_count), .cmd_ecn(cmd_ecn), .cmd_csum(cmd_csum), .cmd_rank_lo(cmd_rank_lo),
+        .cmd_rank_hi(cmd_rank_hi), .cmd_retx(cmd_retx),
+        .cfg_dev_mac(cfg_dev_mac), .cfg_dev_ip(cfg_dev_ip), .cfg_dev_udp(cfg_dev_udp),
+        .mem_rd_addr(mem_rdb_addr), .mem_rd_data(mem_rdb_data),
+        .res_rd_addr(res_rd_addr), .res_rd_data(res_rd_data),
+        .m_axis_tdata(res_tdata), .m_axis_tkeep(res_tkeep), .m_axis_tvalid(res_tvalid),
+        .m_axis_tready(res_tready), .m_axis_tlast(res_tlast), .m_axis_tuser(res_tuser),
+        .stat_result(stat_result), .stat_resend(stat_resend), .frame_done(res_frame_done),
+        /* verilator lint_off PINCONNECTEMPTY */  // one engine: its guard counts frames in order
+        .frame_done_q(), .skip_done(), .skip_done_q()
+        /* verilator lint_on PINCONNECTEMPTY */
+    );
+
+    // ---- egress: per port, bypass frames and results, round-robin ----------------------------
+    // The bypass and result streams are steered by their tuser destination (one-hot).
+    wire [N_PORTS-1:0] byp_dst = byp_tuser[16 + N_PORTS +: N_PORTS];
+    wire [N_PORTS-1:0] res_dst = res_tuser[16 + N_PORTS +: N_PORTS];
+    wire [N_PORTS-1:0] eg_byp_tready, eg_res_tready;
+    assign byp_tready = |(eg_byp_tready & byp_dst);
+    assign res_tready = |(eg_res_tready & res_dst);
+
+        for (p = 0; p < N_PORTS; p = p + 1) begin : g_egress
+            ws_egress_arbiter #(.DATA_WIDTH(DATA_WIDTH), .TUSER_WIDTH(TUSER_W)) egress (
+                .clk(clk), .rst(rst),
+                .s0_axis_tdata(byp_tdata), .s0_axis_tkeep(byp_tkeep),
+                .s0_axis_tvalid(byp_tvalid && byp_dst[p]), .s0_axis_tready(eg_byp_tready[p]),
+                .s0_axis_tlast(byp_tlast), .s0_axis_tuser(byp_tuser),
+                .s1_axis_tdata(res_tdata), .s1_axis_tkeep(res_tkeep),
+                .s1_axis_tvalid(res_tvalid && res_dst[p]), .s1_axis_tready(eg_res_tready[p]),
+                .s1_axis_tlast(res_tlast), .s1_axis_tuser(res_tuser),
+                .m_axis_tdata(m_axis_tdata[p*DATA_WIDTH +: DATA_WIDTH]),
+                .m_axis_tkeep(m_axis_tkeep[p*BYTES +: BYTES]),
+                .m_axis_tvalid(m_axis_tvalid[p]), .m_axis_tready(m_axis_tready[p]),
+                .m_axis_tlast(m_axis_tlast[p]), .m_axis_tuser(m_axis_tuser[p*TUSER_W +: TUSER_W]),
+                .stat_tx(stat_tx[p]), .stat_tx_len(stat_tx_len[p*16 +: 16])
+            );
+        end
+end else begin : g_multi
+    // ---- ENGINES engines: per group of ports an input arbiter, a parser, exact partial lanes
+    // (in ws_multi_engine) and a result generator; shared judge, combine and result RAM copies
+    localparam ORD_E = 1 << $clog2(PPE * FIFO_BYTES / BYTES);
+    wire [ENGINES*DATA_WIDTH-1:0] agg_tdata, byp_tdata, res_tdata;
+    wire [ENGINES*BYTES-1:0]      agg_tkeep, byp_tkeep, res_tkeep;
+    wire [ENGINES-1:0]            agg_tvalid, agg_tready, agg_tlast;
+    wire [ENGINES-1:0]            byp_tvalid, byp_tready, byp_tlast;
+    wire [ENGINES-1:0]            res_tvalid, res_tready, res_tlast;
+    wire [ENGINES*TUSER_W-1:0]    byp_tuser, res_tuser;
+    wire [ENGINES-1:0]            tok_valid, tok_agg, tok_ready;
+    wire [ENGINES*HDR_W-1:0]      tok_hdr;
+
+    wire [ENGINES-1:0]            cmd_valid, cmd_ready;
+    wire                          cmd_retx;
+    wire [Q_W-1:0]                cmd_q;
+    wire [JI_W-1:0]               cmd_job_idx;
+    wire [15:0]                   cmd_job_id, cmd_slot, cmd_csum;
+    wire [31:0]                   cmd_offset, cmd_tensor;
+    wire [CN_W-1:0]               cmd_count;
+    wire [1:0]                    cmd_ecn;
+    wire [WK_W-1:0]               cmd_rank_lo, cmd_rank_hi;
+    wire [ENGINES*RA_W-1:0]       res_rd_addr;
+    wire [ENGINES*DATA_WIDTH-1:0] res_rd_data;
+    wire [ENGINES-1:0]            res_frame_done, res_skip_done;
+    wire [ENGINES*Q_W-1:0]        res_frame_done_q, res_skip_done_q;
+
+    genvar e;
+    for (e = 0; e < ENGINES; e = e + 1) begin : g_eng
+        localparam [N_PORTS-1:0] MASK = {{(N_PORTS-PPE){1'b0}}, {PPE{1'b1}}} << (e * PPE);
+        wire [DATA_WIDTH-1:0] arb_tdata;
+        wire [BYTES-1:0]      arb_tkeep;
+        wire                  arb_tvalid, arb_tready, arb_tlast;
+        wire [TUSER_W-1:0]    arb_tuser;
+        wire [META_W-1:0]     arb_tmeta;
+
+        ws_input_arbiter #(
+            .DATA_WIDTH(DATA_WIDTH), .N_PORTS(PPE), .TUSER_WIDTH(TUSER_W), .META_WIDTH(META_W),
+            .ORDER_DEPTH(ORD_E)
+        ) input_arbiter (
+            .clk(clk), .rst(rst),
+            .s_axis_tdata(rx_tdata[e*PPE*DATA_WIDTH +: PPE*DATA_WIDTH]),
+            .s_axis_tkeep(rx_tkeep[e*PPE*BYTES +: PPE*BYTES]),
+            .s_axis_tvalid(rx_tvalid[e*PPE +: PPE]), .s_axis_tready(rx_tready[e*PPE +: PPE]),
+            .s_axis_tlast(rx_tlast[e*PPE +: PPE]), .s_axis_tuser(rx_tuser[e*PPE*TUSER_W +: PPE*TUSER_W]),
+            .s_axis_tmeta(rx_tmeta[e*PPE*META_W +: PPE*META_W]),
+            .s_frame_ready(rx_frame_ready[e*PPE +: PPE]),
+            .m_axis_tdata(arb_tdata), .m_axis_tkeep(arb_tkeep), .m_axis_tvalid(arb_tvalid),
+            .m_axis_tready(arb_tready), .m_axis_tlast(arb_tlast), .m_axis_tuser(arb_tuser),
+            .m_axis_tmeta(arb_tmeta)
+        );
+
+        ws_parser #(
+            .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
+            .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
+        ) parser (
+            .clk(clk), .rst(rst),
+            .s_axis_tdata(arb_tdata), .s_axis_tkeep(arb_tkeep), .s_axis_tvalid(arb_tvalid),
+            .s_axis_tready(arb_tready), .s_axis_tlast(arb_tlast), .s_axis_tuser(arb_tuser),
+            .s_axis_tmeta(arb_tmeta),
+            .cfg_dev_ip(cfg_dev_ip), .cfg_dev_udp(cfg_dev_udp), .cfg_bypass(cfg_bypass),
+            .cfg_job_en(cfg_job_en), .cfg_job_id(cfg_job_id), .cfg_job_workers(cfg_job_workers),
+            .cfg_job_slots(cfg_job_slots), .cfg_job_base(cfg_job_base),
+            .cfg_job_maxcount(cfg_job_maxcount),
+            .mem_rd_addr(mem_rda_addr[e*MA_W +: MA_W]), .mem_rd_data(mem_rda_data[e*MEM_W +: MEM_W]),
+            .m_byp_tdata(byp_tdata[e*DATA_WIDTH +: DATA_WIDTH]), .m_byp_tkeep(byp_tkeep[e*BYTES +: BYTES]),
+            .m_byp_tvalid(byp_tvalid[e]), .m_byp_tready(byp_tready[e]), .m_byp_tlast(byp_tlast[e]),
+            .m_byp_tuser(byp_tuser[e*TUSER_W +: TUSER_W]),
+            .m_agg_tdata(agg_tdata[e*DATA_WIDTH +: DATA_WIDTH]), .m_agg_tkeep(agg_tkeep[e*BYTES +: BYTES]),
+            .m_agg_tvalid(agg_tvalid[e]), .m_agg_tready(agg_tready[e]), .m_agg_tlast(agg_tlast[e]),
+            /* verilator lint_off PINCONNECTEMPTY */  // the judge takes the header from the token
+            .m_agg_hdr(),
+            /* verilator lint_on PINCONNECTEMPTY */
+            .tok_valid(tok_valid[e]), .tok_agg(tok_agg[e]), .tok_hdr(tok_hdr[e*HDR_W +: HDR_W]),
+            .tok_ready(tok_ready[e]),
+            .stat_bypass(stat_bypass[e]), .stat_drop(stat_pdrop[e]),
+            .stat_drop_reason(stat_pdrop_reason[e*RS_W +: RS_W])
+        );
+
+        ws_result_gen #(
+            .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
+            .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT),
+            .FILTER(1), .PORT_MASK(MASK)
+        ) result_gen (
+            .clk(clk), .rst(rst),
+            .cmd_valid(cmd_valid[e]), .cmd_ready(cmd_ready[e]), .cmd_q(cmd_q), .cmd_job_idx(cmd_job_idx),
+            .cmd_job_id(cmd_job_id), .cmd_slot(cmd_slot), .cmd_offset(cmd_offset),
+            .cmd_tensor(cmd_tensor), .cmd_count(cmd_count), .cmd_ecn(cmd_ecn), .cmd_csum(cmd_csum),
+            .cmd_rank_lo(cmd_rank_lo), .cmd_rank_hi(cmd_rank_hi), .cmd_retx(cmd_retx),
+            .cfg_dev_mac(cfg_dev_mac), .cfg_dev_ip(cfg_dev_ip), .cfg_dev_udp(cfg_dev_udp),
+            .mem_rd_addr(mem_rdb_addr[e*MA_W +: MA_W]), .mem_rd_data(mem_rdb_data[e*MEM_W +: MEM_W]),
+            .res_rd_addr(res_rd_addr[e*RA_W +: RA_W]),
+            .res_rd_data(res_rd_data[e*DATA_WIDTH +: DATA_WIDTH]),
+            .m_axis_tdata(res_tdata[e*DATA_WIDTH +: DATA_WIDTH]), .m_axis_tkeep(res_tkeep[e*BYTES +: BYTES]),
+            .m_axis_tvalid(res_tvalid[e]), .m_axis_tready(res_tready[e]), .m_axis_tlast(res_tlast[e]),
+            .m_axis_tuser(res_tuser[e*TUSER_W +: TUSER_W]),
+            .stat_result(stat_result[e]), .stat_resend(stat_resend[e]),
+            .frame_done(res_frame_done[e]), .frame_done_q(res_frame_done_q[e*Q_W +: Q_W]),
+            .skip_done(res_skip_done[e]), .skip_done_q(res_skip_done_q[e*Q_W +: Q_W])
+        );
+    end
+
+    ws_multi_engine #(
+        .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .ENGINES(ENGINES), .MAX_JOBS(MAX_JOBS),
+        .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT),
+        .ORDER_DEPTH(1 << $clog2(N_PORTS * FIFO_BYTES / BYTES))
+    ) engine (
+        .clk(clk), .rst(rst),
+        .s_frame_ready(rx_frame_ready),
+        .s_agg_tdata(agg_tdata), .s_agg_tkeep(agg_tkeep), .s_agg_tvalid(agg_tvalid),
+        .s_agg_tready(agg_tready), .s_agg_tlast(agg_tlast),
+        .s_tok_valid(tok_valid), .s_tok_agg(tok_agg), .s_tok_hdr(tok_hdr), .s_tok_ready(tok_ready),
+        .job_clear(job_clear), .job_clear_idx(job_clear_idx),
+        .cfg_job_slots(cfg_job_slots), .cfg_job_base(cfg_job_base),
+        .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_q(cmd_q), .cmd_job_idx(cmd_job_idx),
+        .cmd_job_id(cmd_job_id), .cmd_slot(cmd_slot), .cmd_offset(cmd_offset), .cmd_tensor(cmd_tensor),
+        .cmd_count(cmd_count), .cmd_ecn(cmd_ecn), .cmd_csum(cmd_csum), .cmd_rank_lo(cmd_rank_lo),
+        .cmd_rank_hi(cmd_rank_hi), .cmd_retx(cmd_retx),
+        .frame_done(res_frame_done), .frame_done_q(res_frame_done_q),
+        .skip_done(res_skip_done), .skip_done_q(res_skip_done_q),
+        .res_rd_addr(res_rd_addr), .res_rd_data(res_rd_data),
+        .stat_accepted(stat_accepted), .stat_drop(stat_edrop), .stat_drop_reason(stat_edrop_reason)
+    );
+
+    // ---- egress: per port, the bypass frames of every parser (a chain of round-robin merges)
+    // and the results of the port's engine, round-robin
+    wire [ENGINES*N_PORTS-1:0] eg_byp_tready;   // engine e's bypass stream taken by port p
+    wire [N_PORTS-1:0]         eg_res_tready;
+    genvar eb;
+    for (eb = 0; eb < ENGINES; eb = eb + 1) begin : g_byp_ready
+        wire [N_PORTS-1:0] dst = byp_tuser[eb*TUSER_W + 16 + N_PORTS +: N_PORTS];
+        wire [N_PORTS-1:0] rdy = eg_byp_tready[eb*N_PORTS +: N_PORTS];
+        assign byp_tready[eb] = |(rdy & dst);
+        wire [N_PORTS-1:0] rdst = res_tuser[eb*TUSER_W + 16 + N_PORTS +: N_PORTS];
+        assign res_tready[eb] = |(eg_res_tready & rdst);
+    end
+
     for (p = 0; p < N_PORTS; p = p + 1) begin : g_egress
+        localparam PE = p / PPE;   // the engine serving this port
+        // chain stage k: the bypass frames of parsers 0..k for this port
+        wire [ENGINES*DATA_WIDTH-1:0] ch_tdata;
+        wire [ENGINES*BYTES-1:0]      ch_tkeep;
+        wire [ENGINES-1:0]            ch_tvalid, ch_tready, ch_tlast;
+        wire [ENGINES*TUSER_W-1:0]    ch_tuser;
+        assign ch_tdata[0 +: DATA_WIDTH] = byp_tdata[0 +: DATA_WIDTH];
+        assign ch_tkeep[0 +: BYTES] = byp_tkeep[0 +: BYTES];
+        assign ch_tvalid[0] = byp_tvalid[0] && byp_tuser[16 + N_PORTS + p];
+        assign ch_tlast[0] = byp_tlast[0];
+        assign ch_tuser[0 +: TUSER_W] = byp_tuser[0 +: TUSER_W];
+        assign eg_byp_tready[0*N_PORTS + p] = ch_tready[0];
+        genvar k;
+        for (k = 1; k < ENGINES; k = k + 1) begin : g_chain
+            ws_egress_arbiter #(.DATA_WIDTH(DATA_WIDTH), .TUSER_WIDTH(TUSER_W)) merge (
+                .clk(clk), .rst(rst),
+                .s0_axis_tdata(ch_tdata[(k-1)*DATA_WIDTH +: DATA_WIDTH]),
+                .s0_axis_tkeep(ch_tkeep[(k-1)*BYTES +: BYTES]),
+                .s0_axis_tvalid(ch_tvalid[k-1]), .s0_axis_tready(ch_tready[k-1]),
+                .s0_axis_tlast(ch_tlast[k-1]), .s0_axis_tuser(ch_tuser[(k-1)*TUSER_W +: TUSER_W]),
+                .s1_axis_tdata(byp_tdata[k*DATA_WIDTH +: DATA_WIDTH]),
+                .s1_axis_tkeep(byp_tkeep[k*BYTES +: BYTES]),
+                .s1_axis_tvalid(byp_tvalid[k] && byp_tuser[k*TUSER_W + 16 + N_PORTS + p]),
+                .s1_axis_tready(eg_byp_tready[k*N_PORTS + p]),
+                .s1_axis_tlast(byp_tlast[k]), .s1_axis_tuser(byp_tuser[k*TUSER_W +: TUSER_W]),
+                .m_axis_tdata(ch_tdata[k*DATA_WIDTH +: DATA_WIDTH]),
+                .m_axis_tkeep(ch_tkeep[k*BYTES +: BYTES]),
+                .m_axis_tvalid(ch_tvalid[k]), .m_axis_tready(ch_tready[k]),
+                .m_axis_tlast(ch_tlast[k]), .m_axis_tuser(ch_tuser[k*TUSER_W +: TUSER_W]),
+                /* verilator lint_off PINCONNECTEMPTY */  // counted at the port's last stage
+                .stat_tx(), .stat_tx_len()
+                /* verilator lint_on PINCONNECTEMPTY */
+            );
+        end
         ws_egress_arbiter #(.DATA_WIDTH(DATA_WIDTH), .TUSER_WIDTH(TUSER_W)) egress (
             .clk(clk), .rst(rst),
-            .s0_axis_tdata(byp_tdata), .s0_axis_tkeep(byp_tkeep),
-            .s0_axis_tvalid(byp_tvalid && byp_dst[p]), .s0_axis_tready(eg_byp_tready[p]),
-            .s0_axis_tlast(byp_tlast), .s0_axis_tuser(byp_tuser),
-            .s1_axis_tdata(res_tdata), .s1_axis_tkeep(res_tkeep),
-            .s1_axis_tvalid(res_tvalid && res_dst[p]), .s1_axis_tready(eg_res_tready[p]),
-            .s1_axis_tlast(res_tlast), .s1_axis_tuser(res_tuser),
+            .s0_axis_tdata(ch_tdata[(ENGINES-1)*DATA_WIDTH +: DATA_WIDTH]),
+            .s0_axis_tkeep(ch_tkeep[(ENGINES-1)*BYTES +: BYTES]),
+            .s0_axis_tvalid(ch_tvalid[ENGINES-1]), .s0_axis_tready(ch_tready[ENGINES-1]),
+            .s0_axis_tlast(ch_tlast[ENGINES-1]), .s0_axis_tuser(ch_tuser[(ENGINES-1)*TUSER_W +: TUSER_W]),
+            .s1_axis_tdata(res_tdata[PE*DATA_WIDTH +: DATA_WIDTH]), .s1_axis_tkeep(res_tkeep[PE*BYTES +: BYTES]),
+            .s1_axis_tvalid(res_tvalid[PE] && res_tuser[PE*TUSER_W + 16 + N_PORTS + p]),
+            .s1_axis_tready(eg_res_tready[p]),
+            .s1_axis_tlast(res_tlast[PE]), .s1_axis_tuser(res_tuser[PE*TUSER_W +: TUSER_W]),
             .m_axis_tdata(m_axis_tdata[p*DATA_WIDTH +: DATA_WIDTH]),
             .m_axis_tkeep(m_axis_tkeep[p*BYTES +: BYTES]),
             .m_axis_tvalid(m_axis_tvalid[p]), .m_axis_tready(m_axis_tready[p]),
@@ -274,6 +484,7 @@ generate
             .stat_tx(stat_tx[p]), .stat_tx_len(stat_tx_len[p*16 +: 16])
         );
     end
+end
 endgenerate
 
 endmodule

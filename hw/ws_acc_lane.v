@@ -33,7 +33,8 @@ module ws_acc_lane #(
     parameter ACC_W      = 284,            // accumulator bits: 277 + clog2(max contributions per round) + 1; >= 278
     parameter DEPTH      = 4096,           // entries (>= 2)
     parameter ADDR_W     = $clog2(DEPTH),  // address bits; 2^ADDR_W >= DEPTH
-    parameter ADD_CHUNKS = 4               // pipeline stages the ACC_W-bit add is split into (1..16)
+    parameter ADD_CHUNKS = 4,              // pipeline stages the ACC_W-bit add is split into (1..16)
+    parameter RD_PORT    = 0               // 1: a replica of the RAM with its own read port (raw_*)
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -46,7 +47,15 @@ module ws_acc_lane #(
 
     output reg               out_valid,   // one cycle, LATENCY cycles after an in_valid with in_last
     output reg  [ADDR_W-1:0] out_addr,
-    output reg  [31:0]       out_result
+    output reg  [31:0]       out_result,
+
+    // RD_PORT = 1: the raw entry {flags, sum} at raw_addr, the cycle after (registered read of a
+    // replica RAM written alongside each chunk's RAM). An operation's entry is wholly written
+    // RD_SETTLE cycles after in_valid; a read from then on returns it. RD_PORT = 0: zero, and no RAM.
+    /* verilator lint_off UNUSEDSIGNAL */  // not read when RD_PORT = 0
+    input  wire [ADDR_W-1:0] raw_addr,
+    /* verilator lint_on UNUSEDSIGNAL */
+    output wire [ACC_W+3:0]  raw_data
 );
 
     localparam C        = ADD_CHUNKS;
@@ -59,6 +68,7 @@ module ws_acc_lane #(
     // above for integrators and testbenches, which may read it as <instance>.LATENCY)
     /* verilator lint_off UNUSEDPARAM */
     localparam LATENCY  = C + 5 + RND_PIPE;
+    localparam RD_SETTLE = C + 5;                    // in_valid to the last chunk's write, cycles
     /* verilator lint_on UNUSEDPARAM */
 
     generate if (ACC_W < 278) begin : g_bad_acc_w
@@ -131,6 +141,7 @@ module ws_acc_lane #(
     wire [ACC_W-1:0] sum_aligned;     // the new sum, all chunks of one operation, stage 3+C
     wire [3:0]       flags_aligned;   // its flags {nan, pinf, ninf, notnegzero}
     wire [C-1:0]     carry;           // carry[k]: into chunk k, registered by chunk k-1
+    wire [ACC_W+3:0] rd_word;         // the replica read, {flags, sum}
 
     assign carry[0] = 1'b0;
 
@@ -221,6 +232,26 @@ module ws_acc_lane #(
                 assign carry[k+1] = acc_carry;
             end
 
+            // replica of the RAM for the rd_* port, written with it
+            if (RD_PORT != 0) begin : g_replica
+                reg [RW-1:0] rmem [0:DEPTH-1];
+                reg [RW-1:0] rmem_q;
+                always @(posedge clk) begin
+                    if (c_valid[4+k])
+                        rmem[c_addr[4+k]] <= acc;
+                    rmem_q <= rmem[raw_addr];
+                end
+                assign rd_word[LO +: W] = rmem_q[W-1:0];
+                if (TOP) begin : g_rd_flags
+                    assign rd_word[ACC_W +: 4] = rmem_q[RW-1:W];
+                end
+            end else begin : g_no_replica
+                assign rd_word[LO +: W] = {W{1'b0}};
+                if (TOP) begin : g_rd_flags
+                    assign rd_word[ACC_W +: 4] = 4'd0;
+                end
+            end
+
             // aligned with the top chunk: AGE cycles older than acc
             wire [RW-1:0] aligned = (AGE == 0) ? acc : hist[(AGE == 0) ? 1 : AGE];
             assign sum_aligned[LO +: W] = aligned[W-1:0];
@@ -229,6 +260,8 @@ module ws_acc_lane #(
             end
         end
     endgenerate
+
+    assign raw_data = rd_word;
 
     // ------------------------------------------------------------------------------------
     // Rounding. The aligned new sum of a last operation (stage 3+C) is captured in rnd_in

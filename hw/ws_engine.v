@@ -253,7 +253,11 @@ generate
             .in_value({w[7:0], w[15:8], w[23:16], w[31:24]}),  // big-endian on the wire
             .in_first(b_new), .in_last(b_last),
             .out_valid(lo_valid[l]), .out_addr(lo_addr[l*RA_W +: RA_W]),
-            .out_result(lo_result[l*32 +: 32])
+            .out_result(lo_result[l*32 +: 32]),
+            .raw_addr({RA_W{1'b0}}),
+            /* verilator lint_off PINCONNECTEMPTY */  // no replica read port (RD_PORT = 0)
+            .raw_data()
+            /* verilator lint_on PINCONNECTEMPTY */
         );
     end
 endgenerate

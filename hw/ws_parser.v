@@ -63,6 +63,14 @@ module ws_parser #(
     output wire                            m_agg_tlast,
     output wire [HDR_W-1:0]                m_agg_hdr,
 
+    // one token per frame as its verdict is known (bypass, aggregation or drop; in frame order, ahead
+    // of the frame's beats), for a judge that orders frames across several parsers (ENGINES > 1);
+    // beats come in only with tok_ready (which must leave room for 2 more tokens in flight)
+    output wire                            tok_valid,
+    output wire                            tok_agg,      // the frame goes to m_agg
+    output wire [HDR_W-1:0]                tok_hdr,      // its header (m_agg_hdr), when tok_agg
+    input  wire                            tok_ready,
+
     // one pulse per frame leaving the parser
     output reg                             stat_bypass,
     output reg                             stat_drop,
@@ -111,13 +119,13 @@ wire             bf_m_valid;
 wire             bf_m_ready;
 wire [BEAT_W-1:0] bf_m_data;
 
-assign s_axis_tready = bf_s_ready;
-wire in_fire = s_axis_tvalid && bf_s_ready;
+assign s_axis_tready = bf_s_ready && tok_ready;
+wire in_fire = s_axis_tvalid && bf_s_ready && tok_ready;
 
 ws_fifo #(.WIDTH(BEAT_W), .DEPTH(FIFO_DEPTH)) beat_fifo (
     .clk(clk), .rst(rst),
     .s_data({s_axis_tuser[TU_IN-1:0], s_axis_tlast, s_axis_tkeep, s_axis_tdata}),
-    .s_valid(s_axis_tvalid), .s_ready(bf_s_ready),
+    .s_valid(s_axis_tvalid && tok_ready), .s_ready(bf_s_ready),
     .m_data(bf_m_data), .m_valid(bf_m_valid), .m_ready(bf_m_ready),
     /* verilator lint_off PINCONNECTEMPTY */  // occupancy not needed
     .count()
@@ -367,6 +375,10 @@ assign v1_hdr[H_ECN +: 2]        = v1_ecn;
 assign v1_hdr[H_WORKERS +: WC_W] = j_workers;
 
 wire [PORT_W-1:0] byp_dst = cfg_bypass[v1_src_idx*PORT_W +: PORT_W];
+
+assign tok_valid = v1_valid;
+assign tok_agg   = verdict == V_AGG;
+assign tok_hdr   = v1_hdr;
 
 // verdict FIFO: {bypass destination, reason, verdict, header}
 localparam VD_W = PORT_W + 4 + 2 + HDR_W;

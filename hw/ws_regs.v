@@ -17,12 +17,14 @@
 // cycle as the new values appear, so the engine clears the job's slot range as given by
 // cfg_job_base/cfg_job_slots. If invalid, or ENABLE is 0, the job is disabled (no pulse).
 //
-// Member table: three RAM copies written together, one for each datapath read port (registered
-// read: data the cycle after the address) and one for the AXI reads. A datapath read of an entry
+// Member table: RAM copies written together, one for each datapath read port (two per engine, the
+// parser's and the result generator's; registered read: data the cycle after the address) and one
+// for the AXI reads. A datapath read of an entry
 // being written in the same cycle returns the old or the new value.
 //
-// Counters: stat_* inputs are registered, then added: every input may pulse every cycle, all at
-// once; the two drop inputs may carry the same reason in the same cycle (both are counted). A
+// Counters: stat_* inputs are registered, then added: every input (one per engine for the device
+// events) may pulse every cycle, all at once; the drop inputs may carry the same reason in the same
+// cycle (all are counted). A
 // drop with a reason outside 1..WS_N_DROPS is not counted. CTRL.CLEAR_COUNTERS clears every
 // counter; the events of that cycle are lost. Reading a counter's LO word latches its HI word,
 // which the next read of that counter's HI word returns (later HI reads return the live word).
@@ -32,7 +34,8 @@ module ws_regs #(
     parameter MAX_JOBS    = 8,    // job table entries, 1..64
     parameter MAX_WORKERS = 64,   // member records per job; MAX_JOBS*MAX_WORKERS <= 2048
     parameter POOL_SLOTS  = 64,   // slots of the pool shared by the jobs' ranges, 1..65535
-    parameter MAX_COUNT   = 256   // largest number of elements of a packet, 1..65535
+    parameter MAX_COUNT   = 256,  // largest number of elements of a packet, 1..65535
+    parameter ENGINES     = 1     // aggregation engines: member-table read port pairs, event inputs per counter
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -72,26 +75,28 @@ module ws_regs #(
     output reg                        job_clear,       // 1-cycle pulse: clear the slot state of job_clear_idx
     output reg  [JI_W-1:0]            job_clear_idx,
 
-    // member table read ports, index j*MAX_WORKERS + w; data {device port, udp, ip, mac} one cycle later
-    input  wire [MA_W-1:0]            mem_rda_addr,
-    output reg  [MEM_W-1:0]           mem_rda_data,
-    input  wire [MA_W-1:0]            mem_rdb_addr,
-    output reg  [MEM_W-1:0]           mem_rdb_data,
+    // member table read ports, index j*MAX_WORKERS + w; data {device port, udp, ip, mac} one cycle
+    // later; one pair per engine, engine e at [e*W +: W]
+    input  wire [ENGINES*MA_W-1:0]    mem_rda_addr,
+    output reg  [ENGINES*MEM_W-1:0]   mem_rda_data,
+    input  wire [ENGINES*MA_W-1:0]    mem_rdb_addr,
+    output reg  [ENGINES*MEM_W-1:0]   mem_rdb_data,
 
     // counter events, each a 1-cycle pulse
     input  wire [N_PORTS-1:0]         stat_rx,
     input  wire [N_PORTS*16-1:0]      stat_rx_len,
     input  wire [N_PORTS-1:0]         stat_tx,
     input  wire [N_PORTS*16-1:0]      stat_tx_len,
-    input  wire                       stat_accepted,
-    input  wire                       stat_result,
-    input  wire                       stat_resend,
-    input  wire                       stat_bypass,
+    // one input per engine for each of the following (engine e at bit e, reason at [e*RS_W +: RS_W])
+    input  wire [ENGINES-1:0]         stat_accepted,
+    input  wire [ENGINES-1:0]         stat_result,
+    input  wire [ENGINES-1:0]         stat_resend,
+    input  wire [ENGINES-1:0]         stat_bypass,
     input  wire [N_PORTS-1:0]         stat_oversize,   // one per port, summed
-    input  wire                       stat_drop_a,     // a drop (parser) ...
-    input  wire [RS_W-1:0]            stat_drop_a_reason, // ... with its ws_reason code, 1..WS_N_DROPS
-    input  wire                       stat_drop_b,     // a drop (engine) ...
-    input  wire [RS_W-1:0]            stat_drop_b_reason
+    input  wire [ENGINES-1:0]         stat_drop_a,     // a drop (parser) ...
+    input  wire [ENGINES*RS_W-1:0]    stat_drop_a_reason, // ... with its ws_reason code, 1..WS_N_DROPS
+    input  wire [ENGINES-1:0]         stat_drop_b,     // a drop (engine) ...
+    input  wire [ENGINES*RS_W-1:0]    stat_drop_b_reason
 );
 
 import ws_regmap::*;
@@ -310,8 +315,6 @@ reg             clr_cnt;      // clear the counters (CTRL.CLEAR_COUNTERS), a pul
 reg  [MAX_JOBS*16-1:0] st_id, st_wk, st_sl, st_base, st_mc;
 
 // member table: three copies, written together
-reg  [M_BITS-1:0]   mem_a [0:N_MEM-1];
-reg  [M_BITS-1:0]   mem_b [0:N_MEM-1];
 reg  [M_BITS-1:0]   mem_r [0:N_MEM-1];
 reg  [N_MEM-1:0]    mem_ok;   // the member's device port was written since reset (always < N_PORTS)
 reg                 mem_we;
@@ -585,23 +588,41 @@ always @(posedge clk) begin
     if (mem_we) begin
         for (mb = 0; mb < M_BITS/8; mb = mb + 1) begin
             if (mem_wbe[mb]) begin
-                mem_a[mem_wi][mb*8 +: 8] <= mem_wd[mb*8 +: 8];
-                mem_b[mem_wi][mb*8 +: 8] <= mem_wd[mb*8 +: 8];
                 mem_r[mem_wi][mb*8 +: 8] <= mem_wd[mb*8 +: 8];
             end
         end
     end
-    mem_rda_data <= member(mem_a[mem_rda_addr]);
-    mem_rdb_data <= member(mem_b[mem_rdb_addr]);
     if (r_state == R_FETCH)
         mem_rq <= mem_r[rdec_mem];
 end
 
+// the datapath copies, two per engine (parser, result generator)
+genvar ge;
+generate
+    for (ge = 0; ge < ENGINES; ge = ge + 1) begin : g_mem_rd
+        reg [M_BITS-1:0] mem_a [0:N_MEM-1];
+        reg [M_BITS-1:0] mem_b [0:N_MEM-1];
+        integer eb;
+        always @(posedge clk) begin
+            if (mem_we) begin
+                for (eb = 0; eb < M_BITS/8; eb = eb + 1) begin
+                    if (mem_wbe[eb]) begin
+                        mem_a[mem_wi][eb*8 +: 8] <= mem_wd[eb*8 +: 8];
+                        mem_b[mem_wi][eb*8 +: 8] <= mem_wd[eb*8 +: 8];
+                    end
+                end
+            end
+            mem_rda_data[ge*MEM_W +: MEM_W] <= member(mem_a[mem_rda_addr[ge*MA_W +: MA_W]]);
+            mem_rdb_data[ge*MEM_W +: MEM_W] <= member(mem_b[mem_rdb_addr[ge*MA_W +: MA_W]]);
+        end
+    end
+endgenerate
+
 // ---- counters ---------------------------------------------------------------------------------
 reg  [N_PORTS-1:0]    sq_rx, sq_tx, sq_ovs;
 reg  [N_PORTS*16-1:0] sq_rx_len, sq_tx_len;
-reg                   sq_acc, sq_res, sq_rsd, sq_byp, sq_da, sq_db;
-reg  [RS_W-1:0]       sq_da_r, sq_db_r;
+reg  [ENGINES-1:0]    sq_acc, sq_res, sq_rsd, sq_byp, sq_da, sq_db;
+reg  [ENGINES*RS_W-1:0] sq_da_r, sq_db_r;
 
 always @(posedge clk) begin
     sq_rx <= stat_rx;
@@ -621,19 +642,19 @@ always @(posedge clk) begin
         sq_rx <= {N_PORTS{1'b0}};
         sq_tx <= {N_PORTS{1'b0}};
         sq_ovs <= {N_PORTS{1'b0}};
-        sq_acc <= 1'b0;
-        sq_res <= 1'b0;
-        sq_rsd <= 1'b0;
-        sq_byp <= 1'b0;
-        sq_da <= 1'b0;
-        sq_db <= 1'b0;
+        sq_acc <= {ENGINES{1'b0}};
+        sq_res <= {ENGINES{1'b0}};
+        sq_rsd <= {ENGINES{1'b0}};
+        sq_byp <= {ENGINES{1'b0}};
+        sq_da <= {ENGINES{1'b0}};
+        sq_db <= {ENGINES{1'b0}};
     end
 end
 
 // increment of every counter this cycle, counter i at [i*INC_W +: INC_W]
 reg  [N_CNT*INC_W-1:0] inc;
 reg  [INC_W-1:0]       inc_ovs;
-integer ip, ir;
+integer ip, ir, ie;
 always @(*) begin
     inc = {N_CNT*INC_W{1'b0}};
     inc_ovs = {INC_W{1'b0}};
@@ -644,15 +665,17 @@ always @(*) begin
         inc[(ip*PC_PER + C_TXB)*INC_W +: INC_W] = sq_tx[ip] ? {1'b0, sq_tx_len[ip*16 +: 16]} : {INC_W{1'b0}};
         inc_ovs = inc_ovs + {{(INC_W-1){1'b0}}, sq_ovs[ip]};
     end
-    inc[C_ACC*INC_W +: INC_W] = {{(INC_W-1){1'b0}}, sq_acc};
-    inc[C_RES*INC_W +: INC_W] = {{(INC_W-1){1'b0}}, sq_res};
-    inc[C_RSD*INC_W +: INC_W] = {{(INC_W-1){1'b0}}, sq_rsd};
-    inc[C_BYP*INC_W +: INC_W] = {{(INC_W-1){1'b0}}, sq_byp};
+    for (ie = 0; ie < ENGINES; ie = ie + 1) begin
+        inc[C_ACC*INC_W +: INC_W] = inc[C_ACC*INC_W +: INC_W] + {{(INC_W-1){1'b0}}, sq_acc[ie]};
+        inc[C_RES*INC_W +: INC_W] = inc[C_RES*INC_W +: INC_W] + {{(INC_W-1){1'b0}}, sq_res[ie]};
+        inc[C_RSD*INC_W +: INC_W] = inc[C_RSD*INC_W +: INC_W] + {{(INC_W-1){1'b0}}, sq_rsd[ie]};
+        inc[C_BYP*INC_W +: INC_W] = inc[C_BYP*INC_W +: INC_W] + {{(INC_W-1){1'b0}}, sq_byp[ie]};
+        for (ir = 1; ir <= WS_N_DROPS; ir = ir + 1)
+            inc[(C_DROP1 + ir - 1)*INC_W +: INC_W] = inc[(C_DROP1 + ir - 1)*INC_W +: INC_W] +
+                {{(INC_W-1){1'b0}}, sq_da[ie] && {{(32-RS_W){1'b0}}, sq_da_r[ie*RS_W +: RS_W]} == ir} +
+                {{(INC_W-1){1'b0}}, sq_db[ie] && {{(32-RS_W){1'b0}}, sq_db_r[ie*RS_W +: RS_W]} == ir};
+    end
     inc[C_OVS*INC_W +: INC_W] = inc_ovs;
-    for (ir = 1; ir <= WS_N_DROPS; ir = ir + 1)
-        inc[(C_DROP1 + ir - 1)*INC_W +: INC_W] =
-            {{(INC_W-1){1'b0}}, sq_da && {{(32-RS_W){1'b0}}, sq_da_r} == ir} +
-            {{(INC_W-1){1'b0}}, sq_db && {{(32-RS_W){1'b0}}, sq_db_r} == ir};
 end
 
 reg  [N_CNT*64-1:0] cnt;      // counter i at [i*64 +: 64]

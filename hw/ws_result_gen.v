@@ -30,6 +30,8 @@ module ws_result_gen #(
     parameter integer MAX_WORKERS = 64,   // ranks per job of the member table
     parameter integer POOL_SLOTS  = 64,   // slots of the pool, two sets each
     parameter integer MAX_COUNT   = 256,  // most elements in one frame
+    parameter integer FILTER      = 0,    // 1: send only to members whose device port is in PORT_MASK
+    parameter [N_PORTS-1:0] PORT_MASK = {N_PORTS{1'b1}},  // the ports this generator serves (FILTER = 1)
     // derived, not to be overridden
     localparam integer BYTES       = DATA_WIDTH / 8,
     localparam integer Q_W         = $clog2(2 * POOL_SLOTS),
@@ -87,8 +89,11 @@ module ws_result_gen #(
 
     output reg                    stat_result,  // pulse per RESULT sent with RETX clear
     output reg                    stat_resend,  // pulse per RESULT sent with RETX set
-    output reg                    frame_done    // pulse per frame whose last result-RAM row has been read:
+    output reg                    frame_done,   // pulse per frame whose last result-RAM row has been read:
                                                 // from then on its rows may change (ws_engine's guard)
+    output reg  [Q_W-1:0]         frame_done_q, // the set of that frame
+    output reg                    skip_done,    // FILTER = 1: pulse per rank not served here (member on
+    output reg  [Q_W-1:0]         skip_done_q   // another port), and its set; never with FILTER = 0
 );
 
 localparam integer LANES     = DATA_WIDTH / 32;
@@ -97,7 +102,7 @@ localparam integer HDR_BEATS = (64 + BYTES - 1) / BYTES;  // beats holding heade
 localparam integer NB_W      = FRAME_BEATS > 1 ? $clog2(FRAME_BEATS) : 1;
 localparam integer SUM_W     = 22;                        // unfolded checksum sums (< 2^21)
 localparam integer CMD_W     = Q_W + JI_W + 16 + 16 + 32 + 32 + CN_W + 2 + 16 + 2 * WK_W + 1;
-localparam integer DESC_W    = 512 + TUSER_WIDTH + NB_W + RES_AW + 1;
+localparam integer DESC_W    = 512 + TUSER_WIDTH + NB_W + RES_AW + 1 + Q_W;
 localparam integer DESC_DEPTH = 4;                        // frames prepared ahead (credit)
 localparam integer OB_DEPTH  = 3;                         // beats behind the output register
 localparam integer OB_W      = DATA_WIDTH + BYTES + 1 + TUSER_WIDTH + 1;
@@ -223,6 +228,7 @@ reg              p2_valid;
 reg  [SUM_W-1:0] p2_ip_part, p2_udp_a, p2_udp_b;
 reg              p2_set;
 reg  [RES_AW-1:0] p2_row_base;
+reg  [Q_W-1:0]   p2_q;
 reg  [15:0]      p2_job_id, p2_slot;
 reg  [31:0]      p2_offset, p2_tensor;
 reg  [CN_W-1:0]  p2_count;
@@ -251,6 +257,7 @@ always @(posedge clk) begin
                 + SUM_W'(p1_tensor[31:16]) + SUM_W'(p1_tensor[15:0]);
     p2_set      <= p1_q[0];
     p2_row_base <= RES_AW'(p1_q) * RES_AW'(PAY_BEATS);
+    p2_q        <= p1_q;
     p2_job_id   <= p1_job_id;
     p2_slot     <= p1_slot;
     p2_offset   <= p1_offset;
@@ -277,6 +284,7 @@ reg              p3_valid;
 reg  [SUM_W-1:0] p3_ip_sum, p3_udp_sum;
 reg              p3_set;
 reg  [RES_AW-1:0] p3_row_base;
+reg  [Q_W-1:0]   p3_q;
 reg  [15:0]      p3_job_id, p3_slot;
 reg  [31:0]      p3_offset, p3_tensor;
 reg  [CN_W-1:0]  p3_count;
@@ -294,6 +302,7 @@ always @(posedge clk) begin
                  + SUM_W'(mem_udp);
     p3_set      <= p2_set;
     p3_row_base <= p2_row_base;
+    p3_q        <= p2_q;
     p3_job_id   <= p2_job_id;
     p3_slot     <= p2_slot;
     p3_offset   <= p2_offset;
@@ -342,14 +351,20 @@ reg  [2:0]        desc_wr_ptr, desc_rd_ptr;  // with wrap bit
 reg  [2:0]        desc_occ;                  // frames in P1..P3 and in the FIFO
 wire              s0_pop;
 
+// FILTER = 1: a frame for a member on another port is dropped here, and its credit returned
+wire              p3_skip = FILTER != 0 && (p3_dst & PORT_MASK) == {N_PORTS{1'b0}};
+wire              p3_keep = p3_valid && !p3_skip;
+
 always @(posedge clk) begin
-    if (p3_valid)
-        desc_mem[desc_wr_ptr[1:0]] <= {p3_hdr, p3_tuser, p3_nb_m1, p3_row_base, p3_retx};
-    if (p3_valid)
+    if (p3_keep)
+        desc_mem[desc_wr_ptr[1:0]] <= {p3_hdr, p3_tuser, p3_nb_m1, p3_row_base, p3_retx, p3_q};
+    if (p3_keep)
         desc_wr_ptr <= desc_wr_ptr + 3'd1;
     if (s0_pop)
         desc_rd_ptr <= desc_rd_ptr + 3'd1;
-    desc_occ <= desc_occ + {2'd0, c0_issue} - {2'd0, s0_pop};
+    desc_occ <= desc_occ + {2'd0, c0_issue} - {2'd0, s0_pop} - {2'd0, p3_valid && p3_skip};
+    skip_done   <= !rst && p3_valid && p3_skip;
+    skip_done_q <= p3_q;
     if (rst) begin
         desc_wr_ptr <= 3'd0;
         desc_rd_ptr <= 3'd0;
@@ -364,7 +379,8 @@ wire [TUSER_WIDTH-1:0]   head_tuser;
 wire [NB_W-1:0]          head_nb_m1;
 wire [RES_AW-1:0]        head_row_base;
 wire                     head_retx;
-assign {head_hdr, head_tuser, head_nb_m1, head_row_base, head_retx} = desc_mem[desc_rd_ptr[1:0]];
+wire [Q_W-1:0]           head_q;
+assign {head_hdr, head_tuser, head_nb_m1, head_row_base, head_retx, head_q} = desc_mem[desc_rd_ptr[1:0]];
 
 // ---------------------------------------------------------------- S0: beat issue
 reg  [NB_W-1:0] s0_beat;
@@ -506,6 +522,7 @@ always @(posedge clk) begin
     stat_result <= out_pop && m_axis_tlast && !out_retx;
     stat_resend <= out_pop && m_axis_tlast && out_retx;
     frame_done  <= s0_pop;
+    frame_done_q <= head_q;
     if (rst) begin
         m_axis_tvalid <= 1'b0;
         ob_wr   <= 2'd0;

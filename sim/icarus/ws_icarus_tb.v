@@ -18,6 +18,7 @@ module TOP;
 parameter DATA_WIDTH = 256;
 parameter N_PORTS    = 4;
 parameter MAX_COUNT  = 256;
+parameter ENGINES    = 1;
 
 localparam TUSER_W = 16 + 2*N_PORTS;
 
@@ -56,7 +57,8 @@ reg                             s_axil_rready = 0;
 wiresum_top #(
     .DATA_WIDTH(DATA_WIDTH),
     .N_PORTS(N_PORTS),
-    .MAX_COUNT(MAX_COUNT)
+    .MAX_COUNT(MAX_COUNT),
+    .ENGINES(ENGINES)
 ) wiresum_top (
     .clk(clk), .rst(rst),
     .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),

@@ -40,7 +40,8 @@ module tb_ws_acc_lane #(
         .clk(clk), .rst(rst),
         .in_valid(in_valid), .in_addr(in_addr), .in_value(in_value),
         .in_first(in_first), .in_last(in_last),
-        .out_valid(out_valid), .out_addr(out_addr), .out_result(out_result)
+        .out_valid(out_valid), .out_addr(out_addr), .out_result(out_result),
+        .raw_addr({ADDR_W{1'b0}}), .raw_data()
     );
 
     // the lane's documented latency, read from the instance (not a constant expression in Icarus)

@@ -1,0 +1,775 @@
+// ws_multi_engine - ENGINES > 1: shared slot state judged in global arrival order, per-engine exact partial lanes, adder-tree combine, one rounding.
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+// The aggregation engine of wiresum_top when ENGINES > 1 (docs/architecture.md section 9).
+// Each engine e has its own ports (an input arbiter and a parser in the top), and here its own
+// LANES exact partial-accumulator lanes (ws_acc_lane with a replica read port). Shared:
+//   * the judge: the slot state of every set (complete, bitmap, offset, tensor, count, ECN, and
+//     per engine a "touched in this round" bit). Frames are judged in the order they became
+//     whole on their ports (s_frame_ready, as ws_input_arbiter orders them): each parser sends a
+//     token for every frame as soon as its verdict is known (bypass, drop or aggregation, with the
+//     header; ahead of the frame's beats), the judge
+//     walks the oldest arrival record port by port and takes the token of that port's engine;
+//     up to one per engine per cycle, each judgment seeing the state the earlier ones of the
+//     cycle left. Bypass and drop tokens are skipped in order. The verdict goes to the engine
+//     in a decision FIFO, so the judge runs ahead of the engines' lanes.
+//   * the combine: when a round completes, the judge stamps it with every engine's count of
+//     decisions so far (the fence); once each engine's lanes have written that many frames, the
+//     combine reads the round's rows from every engine's replica RAM, adds the partials of the
+//     engines that contributed to this round (integer adds, flags ORed), rounds each element once
+//     (ws_fx_to_f32) and writes the result RAM (one copy per result generator) and the round's
+//     payload checksum. Commands then go to every result generator, each serving its own ports.
+//   * the read guard: a frame that would open a new round in a set waits while the combine or
+//     any result generator still has rows of that set to read (per-set count of reads owed).
+module ws_multi_engine #(
+    parameter DATA_WIDTH  = 256,  // datapath width, bits: 256, 512 or 1024
+    parameter N_PORTS     = 4,    // device ports
+    parameter ENGINES     = 2,    // engines, >= 2, dividing N_PORTS; engine e has ports e*N_PORTS/ENGINES ..
+    parameter MAX_JOBS    = 8,    // job table entries
+    parameter MAX_WORKERS = 64,   // workers per job (<= 64)
+    parameter POOL_SLOTS  = 64,   // slots in the device pool
+    parameter MAX_COUNT   = 256,  // largest count
+    parameter ORDER_DEPTH = 4096, // arrival records held (power of two): frames all port FIFOs hold
+    parameter ACC_W       = 277 + (MAX_WORKERS > 1 ? $clog2(MAX_WORKERS) : 1) + 1  // accumulator bits
+) (
+    input  wire                          clk,
+    input  wire                          rst,
+
+    input  wire [N_PORTS-1:0]            s_frame_ready,  // ws_rx_port: a frame of port p is whole
+
+    // per engine: aggregation frames of its parser (header from the token)
+    input  wire [ENGINES*DATA_WIDTH-1:0] s_agg_tdata,
+    /* verilator lint_off UNUSEDSIGNAL */  // elements are whole: one keep bit per lane decides
+    input  wire [ENGINES*DATA_WIDTH/8-1:0] s_agg_tkeep,
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire [ENGINES-1:0]            s_agg_tvalid,
+    output wire [ENGINES-1:0]            s_agg_tready,
+    input  wire [ENGINES-1:0]            s_agg_tlast,
+
+    // per engine: one token per frame leaving its parser
+    input  wire [ENGINES-1:0]            s_tok_valid,
+    input  wire [ENGINES-1:0]            s_tok_agg,
+    input  wire [ENGINES*HDR_W-1:0]      s_tok_hdr,
+    output wire [ENGINES-1:0]            s_tok_ready,
+
+    // job (re)configuration: clear the job's slot range
+    input  wire                          job_clear,
+    input  wire [JI_W-1:0]               job_clear_idx,
+    input  wire [MAX_JOBS*SL_W-1:0]      cfg_job_slots,
+    input  wire [MAX_JOBS*SL_W-1:0]      cfg_job_base,
+
+    // commands, the same to every result generator (cmd_valid/cmd_ready per generator)
+    output wire [ENGINES-1:0]            cmd_valid,
+    input  wire [ENGINES-1:0]            cmd_ready,
+    output wire [Q_W-1:0]                cmd_q,
+    output wire [JI_W-1:0]               cmd_job_idx,
+    output wire [15:0]                   cmd_job_id,
+    output wire [15:0]                   cmd_slot,
+    output wire [31:0]                   cmd_offset,
+    output wire [31:0]                   cmd_tensor,
+    output wire [CN_W-1:0]               cmd_count,
+    output wire [1:0]                    cmd_ecn,
+    output wire [15:0]                   cmd_csum,
+    output wire [WK_W-1:0]               cmd_rank_lo,
+    output wire [WK_W-1:0]               cmd_rank_hi,
+    output wire                          cmd_retx,
+    // per generator: a rank served (its rows read) or skipped, with the set
+    input  wire [ENGINES-1:0]            frame_done,
+    input  wire [ENGINES*Q_W-1:0]        frame_done_q,
+    input  wire [ENGINES-1:0]            skip_done,
+    input  wire [ENGINES*Q_W-1:0]        skip_done_q,
+
+    // result RAM copies, one read port per generator (registered: data the cycle after)
+    input  wire [ENGINES*RA_W-1:0]       res_rd_addr,
+    output reg  [ENGINES*DATA_WIDTH-1:0] res_rd_data,
+
+    // one pulse per judged aggregation frame, per engine
+    output reg  [ENGINES-1:0]            stat_accepted,
+    output reg  [ENGINES-1:0]            stat_drop,
+    output reg  [ENGINES*4-1:0]          stat_drop_reason
+);
+
+localparam E         = ENGINES;
+localparam PPE       = N_PORTS / ENGINES;
+localparam BYTES     = DATA_WIDTH / 8;
+localparam LANES     = DATA_WIDTH / 32;
+localparam JI_W      = MAX_JOBS > 1 ? $clog2(MAX_JOBS) : 1;
+localparam WK_W      = MAX_WORKERS > 1 ? $clog2(MAX_WORKERS) : 1;
+localparam WC_W      = $clog2(MAX_WORKERS + 1);
+localparam SL_W      = $clog2(POOL_SLOTS + 1);
+localparam PS_W      = POOL_SLOTS > 1 ? $clog2(POOL_SLOTS) : 1;
+localparam CN_W      = $clog2(MAX_COUNT + 1);
+localparam Q_N       = 2 * POOL_SLOTS;
+localparam Q_W       = $clog2(Q_N);
+localparam PAY_BEAT0 = 64 / BYTES;
+localparam PAY_BEATS = (64 + 4*MAX_COUNT + BYTES - 1) / BYTES - PAY_BEAT0;
+localparam RDEPTH    = Q_N * PAY_BEATS;
+localparam RA_W      = $clog2(RDEPTH);
+localparam BT_W      = $clog2(PAY_BEATS + PAY_BEAT0 + 1);
+localparam MW        = MAX_WORKERS;
+localparam FC_W      = 16;                       // fence counters (wrap; far more than frames in flight)
+localparam ADD_CHUNKS = 4;                       // the lanes' add split
+localparam SETTLE    = ADD_CHUNKS + 5 + 1;       // lane in_valid to a replica read seeing it, cycles
+localparam BZ_W      = 16;                       // reads owed per set
+
+`include "ws_agg_hdr.vh"  // H_* positions of the header sideband, HDR_W
+
+localparam [3:0] R_MISMATCH = 4'd11, R_EARLY = 4'd12, R_DUPLICATE = 4'd13;
+
+generate
+    if (ENGINES < 2 || N_PORTS % ENGINES != 0) begin : g_bad_engines
+        initial $fatal(1, "%m: ENGINES = %0d must be >= 2 here and divide N_PORTS = %0d", ENGINES, N_PORTS);
+    end
+    if (MAX_WORKERS > 64) begin : g_bad_workers
+        initial $fatal(1, "%m: MAX_WORKERS above 64 is not supported");
+    end
+endgenerate
+
+// ---------------------------------------------------------------------------------------
+// Arrival order and tokens.
+
+wire               ord_valid;
+wire [N_PORTS-1:0] ord_head;
+wire               ord_pop;
+/* verilator lint_off UNUSEDSIGNAL */  // the records always fit: see ORDER_DEPTH
+wire               ord_in_ready;
+wire [$clog2(ORDER_DEPTH):0] ord_count;
+/* verilator lint_on UNUSEDSIGNAL */
+ws_fifo #(.WIDTH(N_PORTS), .DEPTH(ORDER_DEPTH)) order_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(s_frame_ready), .s_valid(|s_frame_ready), .s_ready(ord_in_ready),
+    .m_data(ord_head), .m_valid(ord_valid), .m_ready(ord_pop),
+    .count(ord_count)
+);
+reg  [N_PORTS-1:0] served;   // ports of the head record already judged
+wire [N_PORTS-1:0] todo = ord_valid ? ord_head & ~served : {N_PORTS{1'b0}};
+
+localparam TF_W = 1 + HDR_W;
+localparam TF_DEPTH = 32;
+wire [E-1:0]      tf_valid;
+wire [E*TF_W-1:0] tf_data;
+wire [E-1:0]      tf_pop;
+
+// decisions to the engines' lanes: {accept, first touch of this engine in the round, set}
+localparam DC_W = 2 + Q_W;
+localparam DC_DEPTH = 16;
+wire [E-1:0]      dc_push;
+wire [E*DC_W-1:0] dc_data;
+wire [E-1:0]      dc_space;
+
+genvar ge;
+generate
+    for (ge = 0; ge < E; ge = ge + 1) begin : g_tok
+        wire [$clog2(TF_DEPTH):0] cnt;
+        /* verilator lint_off UNUSEDSIGNAL */  // never full: the parser takes beats only with room
+        wire                      ready;
+        /* verilator lint_on UNUSEDSIGNAL */
+        // room for the two tokens the parser may still have in flight, and this cycle's push
+        assign s_tok_ready[ge] = cnt < TF_DEPTH - 4;
+        ws_fifo #(.WIDTH(TF_W), .DEPTH(TF_DEPTH)) token_fifo (
+            .clk(clk), .rst(rst),
+            .s_data({s_tok_agg[ge], s_tok_hdr[ge*HDR_W +: HDR_W]}), .s_valid(s_tok_valid[ge]),
+            .s_ready(ready),
+            .m_data(tf_data[ge*TF_W +: TF_W]), .m_valid(tf_valid[ge]), .m_ready(tf_pop[ge]),
+            .count(cnt)
+        );
+    end
+endgenerate
+
+// ---------------------------------------------------------------------------------------
+// Slot state, one entry per set q = 2*pool_slot + SET; a never-used set is complete and empty.
+// Packed vectors: the judge reads and updates them several times in one cycle.
+
+reg [Q_N-1:0]      st_complete;
+reg [Q_N*MW-1:0]   st_bitmap;
+reg [Q_N*E-1:0]    st_touched;
+reg [Q_N*32-1:0]   st_offset;
+reg [Q_N*32-1:0]   st_tensor;
+reg [Q_N*CN_W-1:0] st_count;
+reg [Q_N*2-1:0]    st_ecn;
+reg [Q_N*BZ_W-1:0] busy;        // reads of the set's rows still owed (combine, generators)
+
+reg [E*FC_W-1:0]   dec_cnt;     // decisions pushed per engine
+wire [E*FC_W-1:0]  done_cnt;    // frames whose entries are written, per engine
+
+// commands and completions
+localparam PC_W = 1 + Q_W + JI_W + 16 + 16 + 32 + 32 + CN_W + 2 + WK_W + WK_W;
+localparam PD_DEPTH = 16;
+localparam CF_W = Q_W + CN_W + E + E*FC_W;
+localparam CF_DEPTH = 16;
+wire [$clog2(PD_DEPTH+1)-1:0] pd_count;
+wire [$clog2(CF_DEPTH+1)-1:0] cf_count;
+wire pd_s_ready, cf_s_ready;
+wire cmd_space = pd_s_ready && cf_s_ready && pd_count < PD_DEPTH - 2 && cf_count < CF_DEPTH - 2;
+
+// job clear range
+wire [SL_W-1:0] clr_base  = cfg_job_base[job_clear_idx*SL_W +: SL_W];
+wire [SL_W-1:0] clr_slots = cfg_job_slots[job_clear_idx*SL_W +: SL_W];
+wire [SL_W:0]   clr_end   = {1'b0, clr_base} + {1'b0, clr_slots};
+wire [Q_N-1:0]  clr_hit;
+genvar gq;
+generate
+    for (gq = 0; gq < Q_N; gq = gq + 1) begin : g_clr
+        localparam [SL_W:0] QS = gq / 2;
+        assign clr_hit[gq] = QS >= {1'b0, clr_base} && QS < clr_end;
+    end
+endgenerate
+
+// ---------------------------------------------------------------------------------------
+// The judge: the head record's ports in order, lower port first, while each can be judged.
+
+reg [Q_N-1:0]      n_complete;
+reg [Q_N*MW-1:0]   n_bitmap;
+reg [Q_N*E-1:0]    n_touched;
+reg [Q_N*32-1:0]   n_offset, n_tensor;
+reg [Q_N*CN_W-1:0] n_count;
+reg [Q_N*2-1:0]    n_ecn;
+reg [N_PORTS-1:0]  j_served;
+reg [E-1:0]        j_pop, j_push, j_acc, j_drop;
+reg [E*DC_W-1:0]   j_dec;
+reg [E*4-1:0]      j_reason;
+reg                j_cmd, j_comp;
+reg [PC_W-1:0]     j_cmd_data;
+reg [CF_W-1:0]     j_comp_data;
+reg [Q_W-1:0]      j_busy_q;
+reg [BZ_W-1:0]     j_busy_inc;
+reg [E*FC_W-1:0]   j_fence;
+
+// per judgment (procedural temporaries)
+reg                 blocked;
+integer             jp, je, jk;
+reg [TF_W-1:0]      t;
+reg [JI_W-1:0]      h_job_idx;
+reg [15:0]          h_job_id, h_slot;
+reg [PS_W-1:0]      h_pslot;
+reg                 h_set;
+reg [WK_W-1:0]      h_worker;
+reg [CN_W-1:0]      h_count;
+reg [31:0]          h_offset, h_tensor;
+reg [1:0]           h_ecn;
+reg [WC_W-1:0]      h_workers;
+reg [Q_W-1:0]       h_q, h_q_oth;
+reg [MW-1:0]        bit_w, s_bitmap, s_bitmap_oth, all_w, d_after;
+/* verilator lint_off UNUSEDSIGNAL */  // bit MW is only the carry of the mask
+reg [MW:0]          all_ext;
+/* verilator lint_on UNUSEDSIGNAL */
+reg                 s_complete, d_dup, d_resend, d_early, d_mismatch, d_accept, d_new, d_last;
+reg                 d_first, ok;
+reg [1:0]           d_ecn;
+
+always @(*) begin
+    n_complete = st_complete;
+    n_bitmap   = st_bitmap;
+    n_touched  = st_touched;
+    n_offset   = st_offset;
+    n_tensor   = st_tensor;
+    n_count    = st_count;
+    n_ecn      = st_ecn;
+    j_served   = {N_PORTS{1'b0}};
+    j_pop      = {E{1'b0}};
+    j_push     = {E{1'b0}};
+    j_acc      = {E{1'b0}};
+    j_drop     = {E{1'b0}};
+    j_dec      = {E*DC_W{1'b0}};
+    j_reason   = {E*4{1'b0}};
+    j_cmd      = 1'b0;
+    j_comp     = 1'b0;
+    j_cmd_data = {PC_W{1'b0}};
+    j_comp_data = {CF_W{1'b0}};
+    j_busy_q   = {Q_W{1'b0}};
+    j_busy_inc = {BZ_W{1'b0}};
+    j_fence    = dec_cnt;
+    blocked    = job_clear;
+    // defaults of the temporaries (no latches)
+    t = {TF_W{1'b0}};
+    h_job_idx = {JI_W{1'b0}}; h_job_id = 16'd0; h_slot = 16'd0; h_pslot = {PS_W{1'b0}};
+    h_set = 1'b0; h_worker = {WK_W{1'b0}}; h_count = {CN_W{1'b0}}; h_offset = 32'd0;
+    h_tensor = 32'd0; h_ecn = 2'd0; h_workers = {WC_W{1'b0}}; h_q = {Q_W{1'b0}};
+    h_q_oth = {Q_W{1'b0}}; bit_w = {MW{1'b0}}; s_bitmap = {MW{1'b0}}; s_bitmap_oth = {MW{1'b0}};
+    all_w = {MW{1'b0}}; all_ext = {(MW+1){1'b0}}; d_after = {MW{1'b0}}; s_complete = 1'b0;
+    d_dup = 1'b0; d_resend = 1'b0; d_early = 1'b0; d_mismatch = 1'b0; d_accept = 1'b0;
+    d_new = 1'b0; d_last = 1'b0; d_first = 1'b0; ok = 1'b0; d_ecn = 2'd0;
+    je = 0;
+    for (jp = 0; jp < N_PORTS; jp = jp + 1) begin
+        if (!blocked && todo[jp]) begin
+            je = jp / PPE;
+            t = tf_data[je*TF_W +: TF_W];
+            if (j_pop[je] || !tf_valid[je]) begin
+                blocked = 1'b1;                     // this engine's next frame: next cycle
+            end else if (!t[TF_W-1]) begin
+                j_pop[je] = 1'b1;                   // bypass or dropped by the parser: skip it
+                j_served[jp] = 1'b1;
+            end else begin
+                h_job_idx = t[H_JOBIDX +: JI_W];
+                h_job_id  = t[H_JOBID +: 16];
+                h_pslot   = t[H_PSLOT +: PS_W];
+                h_slot    = t[H_SLOT +: 16];
+                h_set     = t[H_SET];
+                h_worker  = t[H_WORKER +: WK_W];
+                h_count   = t[H_COUNT +: CN_W];
+                h_offset  = t[H_OFFSET +: 32];
+                h_tensor  = t[H_TENSOR +: 32];
+                h_ecn     = t[H_ECN +: 2];
+                h_workers = t[H_WORKERS +: WC_W];
+                h_q       = {h_pslot, h_set};
+                h_q_oth   = {h_pslot, ~h_set};
+                bit_w        = {{(MW-1){1'b0}}, 1'b1} << h_worker;
+                s_complete   = n_complete[h_q];
+                s_bitmap     = n_bitmap[h_q*MW +: MW];
+                s_bitmap_oth = n_bitmap[h_q_oth*MW +: MW];
+                d_dup      = (s_bitmap & bit_w) != {MW{1'b0}};
+                d_resend   = d_dup && s_complete;
+                d_early    = !d_dup && s_complete && s_bitmap != {MW{1'b0}};
+                d_mismatch = !d_dup && !s_complete &&
+                             (h_offset != n_offset[h_q*32 +: 32] || h_tensor != n_tensor[h_q*32 +: 32] ||
+                              h_count != n_count[h_q*CN_W +: CN_W]);
+                d_accept   = !d_dup && !d_early && !d_mismatch;
+                d_new      = d_accept && s_complete;
+                all_ext    = ({{MW{1'b0}}, 1'b1} << h_workers) - 1'b1;
+                all_w      = all_ext[MW-1:0];
+                d_after    = (d_new ? {MW{1'b0}} : s_bitmap) | bit_w;
+                d_last     = d_accept && d_after == all_w;
+                d_ecn      = (d_new ? 2'b00 : n_ecn[h_q*2 +: 2]) | h_ecn;
+                d_first    = d_new || !n_touched[h_q*E + je];
+                ok = dc_space[je] && !(d_new && busy[h_q*BZ_W +: BZ_W] != {BZ_W{1'b0}}) &&
+                     !((d_resend || d_last) && (j_cmd || !cmd_space));
+                if (!ok) begin
+                    blocked = 1'b1;
+                end else begin
+                    j_pop[je]  = 1'b1;
+                    j_push[je] = 1'b1;
+                    j_served[jp] = 1'b1;
+                    j_dec[je*DC_W +: DC_W] = {d_accept, d_first, h_q};
+                    j_acc[je]  = d_accept;
+                    j_drop[je] = !d_accept;
+                    j_reason[je*4 +: 4] = d_dup ? R_DUPLICATE : (d_early ? R_EARLY : R_MISMATCH);
+                    for (jk = 0; jk < E; jk = jk + 1)
+                        if (j_push[jk])
+                            j_fence[jk*FC_W +: FC_W] = dec_cnt[jk*FC_W +: FC_W] + 1'b1;
+                    if (d_resend) begin
+                        j_cmd = 1'b1;
+                        j_cmd_data = {1'b1, h_q, h_job_idx, h_job_id, h_slot, n_offset[h_q*32 +: 32],
+                                      n_tensor[h_q*32 +: 32], n_count[h_q*CN_W +: CN_W],
+                                      n_ecn[h_q*2 +: 2], h_worker, h_worker};
+                        j_busy_q = h_q;
+                        j_busy_inc = E[BZ_W-1:0];
+                    end
+                    if (d_accept) begin
+                        n_bitmap[h_q_oth*MW +: MW] = s_bitmap_oth & ~bit_w;
+                        n_bitmap[h_q*MW +: MW] = d_after;
+                        n_complete[h_q] = d_last;
+                        n_ecn[h_q*2 +: 2] = d_ecn;
+                        if (d_new) begin
+                            n_offset[h_q*32 +: 32] = h_offset;
+                            n_tensor[h_q*32 +: 32] = h_tensor;
+                            n_count[h_q*CN_W +: CN_W] = h_count;
+                            n_touched[h_q*E +: E] = {E{1'b0}};
+                        end
+                        n_touched[h_q*E + je] = 1'b1;
+                    end
+                    if (d_last) begin
+                        j_cmd = 1'b1;
+                        j_comp = 1'b1;
+                        j_cmd_data = {1'b0, h_q, h_job_idx, h_job_id, h_slot, h_offset, h_tensor,
+                                      h_count, d_ecn, {WK_W{1'b0}}, h_workers[WK_W-1:0] - 1'b1};
+                        j_comp_data = {h_q, h_count, n_touched[h_q*E +: E], j_fence};
+                        j_busy_q = h_q;
+                        j_busy_inc = E[BZ_W-1:0] * {{(BZ_W-WC_W){1'b0}}, h_workers} + 1'b1;
+                    end
+                end
+            end
+        end
+    end
+end
+
+assign tf_pop   = j_pop;
+assign dc_push  = j_push;
+assign dc_data  = j_dec;
+assign ord_pop  = ord_valid && ((served | j_served) == ord_head);
+
+integer q;
+always @(posedge clk) begin
+    if (rst) begin
+        st_complete <= {Q_N{1'b1}};
+        st_bitmap <= {Q_N*MW{1'b0}};
+        served <= {N_PORTS{1'b0}};
+    end else if (job_clear) begin
+        for (q = 0; q < Q_N; q = q + 1) begin
+            if (clr_hit[q]) begin
+                st_complete[q] <= 1'b1;
+                st_bitmap[q*MW +: MW] <= {MW{1'b0}};
+            end
+        end
+    end else begin
+        st_complete <= n_complete;
+        st_bitmap <= n_bitmap;
+        served <= ord_pop ? {N_PORTS{1'b0}} : served | j_served;
+    end
+end
+
+always @(posedge clk) begin
+    st_touched <= n_touched;
+    st_offset <= n_offset;
+    st_tensor <= n_tensor;
+    st_count <= n_count;
+    st_ecn <= n_ecn;
+end
+
+integer se;
+always @(posedge clk) begin
+    stat_accepted <= rst ? {E{1'b0}} : j_acc;
+    stat_drop <= rst ? {E{1'b0}} : j_drop;
+    stat_drop_reason <= j_reason;
+    if (rst) begin
+        dec_cnt <= {E*FC_W{1'b0}};
+    end else begin
+        for (se = 0; se < E; se = se + 1)
+            if (j_push[se])
+                dec_cnt[se*FC_W +: FC_W] <= dec_cnt[se*FC_W +: FC_W] + 1'b1;
+    end
+end
+
+// ---------------------------------------------------------------------------------------
+// Engines: decisions, payload beats into the partial lanes, frames written (fence counts).
+
+wire [E*LANES*(ACC_W+4)-1:0] part_rd;     // replica reads, engine e lane l
+wire [RA_W-1:0]              cb_rd_addr;  // the combine's read address, every engine and lane
+
+generate
+    for (ge = 0; ge < E; ge = ge + 1) begin : g_eng
+        wire            dv;
+        wire [DC_W-1:0] dd;
+        wire [$clog2(DC_DEPTH):0] dcnt;
+        wire            in_fire = s_agg_tvalid[ge] && s_agg_tready[ge];
+        wire            in_last = s_agg_tlast[ge];
+        /* verilator lint_off UNUSEDSIGNAL */  // never full: the judge checks dc_space
+        wire            ds_ready;
+        /* verilator lint_on UNUSEDSIGNAL */
+        ws_fifo #(.WIDTH(DC_W), .DEPTH(DC_DEPTH)) decision_fifo (
+            .clk(clk), .rst(rst),
+            .s_data(dc_data[ge*DC_W +: DC_W]), .s_valid(dc_push[ge]), .s_ready(ds_ready),
+            .m_data(dd), .m_valid(dv), .m_ready(in_fire && in_last),
+            .count(dcnt)
+        );
+        assign dc_space[ge] = dcnt < DC_DEPTH - 2;
+        // a frame's beats move once its decision is there; the decision leaves with the last beat
+        assign s_agg_tready[ge] = dv;
+
+        wire            b_accept = dd[DC_W-1];
+        wire            b_first  = dd[DC_W-2];
+        wire [Q_W-1:0]  b_q      = dd[Q_W-1:0];
+        reg  [BT_W-1:0] b_beat;
+        always @(posedge clk) begin
+            if (rst)
+                b_beat <= {BT_W{1'b0}};
+            else if (in_fire)
+                b_beat <= in_last ? {BT_W{1'b0}} : b_beat + 1'b1;
+        end
+        wire b_pay;
+        if (PAY_BEAT0 == 0) begin : g_pay_all
+            assign b_pay = 1'b1;
+        end else begin : g_pay_after
+            assign b_pay = b_beat >= PAY_BEAT0[BT_W-1:0];
+        end
+        wire [BT_W-1:0] b_rel  = b_beat - PAY_BEAT0[BT_W-1:0];
+        wire [RA_W-1:0] b_addr = {{(RA_W-Q_W){1'b0}}, b_q} * PAY_BEATS[RA_W-1:0] +
+                                 {{(RA_W-BT_W){1'b0}}, b_rel};
+
+        genvar l;
+        for (l = 0; l < LANES; l = l + 1) begin : g_lane
+            wire in_elem = s_agg_tkeep[ge*(DATA_WIDTH/8) + 4*l] && (b_beat != 0 || 4*l >= 64);
+            wire [31:0] w = s_agg_tdata[ge*DATA_WIDTH + l*32 +: 32];
+            /* verilator lint_off UNUSEDSIGNAL */  // the partial lanes never round (in_last = 0)
+            wire            lo_valid;
+            wire [RA_W-1:0] lo_addr;
+            wire [31:0]     lo_result;
+            /* verilator lint_on UNUSEDSIGNAL */
+            ws_acc_lane #(.ACC_W(ACC_W), .DEPTH(RDEPTH), .ADDR_W(RA_W), .ADD_CHUNKS(ADD_CHUNKS),
+                          .RD_PORT(1)) lane (
+                .clk(clk), .rst(rst),
+                .in_valid(in_fire && b_accept && b_pay && in_elem),
+                .in_addr(b_addr),
+                .in_value({w[7:0], w[15:8], w[23:16], w[31:24]}),  // big-endian on the wire
+                .in_first(b_first), .in_last(1'b0),
+                .out_valid(lo_valid), .out_addr(lo_addr), .out_result(lo_result),
+                .raw_addr(cb_rd_addr),
+                .raw_data(part_rd[(ge*LANES + l)*(ACC_W+4) +: ACC_W+4])
+            );
+        end
+
+        // frames through the lanes, counted SETTLE cycles after their last beat
+        reg [SETTLE:1]  fdone;
+        reg [FC_W-1:0]  fcount;
+        always @(posedge clk) begin
+            if (rst) begin
+                fdone <= {SETTLE{1'b0}};
+                fcount <= {FC_W{1'b0}};
+            end else begin
+                fdone <= {fdone[SETTLE-1:1], in_fire && in_last};
+                if (fdone[SETTLE])
+                    fcount <= fcount + 1'b1;
+            end
+        end
+        assign done_cnt[ge*FC_W +: FC_W] = fcount;
+    end
+endgenerate
+
+// ---------------------------------------------------------------------------------------
+// Combine: per completed round, after its fence, each row: read every engine's partials,
+// add those of the engines that contributed (integer), round once, write the result RAMs.
+
+wire             cf_valid;
+wire [CF_W-1:0]  cf_data;
+wire             cf_pop;
+ws_fifo #(.WIDTH(CF_W), .DEPTH(CF_DEPTH)) completion_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(j_comp_data), .s_valid(j_comp), .s_ready(cf_s_ready),
+    .m_data(cf_data), .m_valid(cf_valid), .m_ready(cf_pop),
+    .count(cf_count)
+);
+wire [Q_W-1:0]    cf_q       = cf_data[CF_W-1 -: Q_W];
+wire [CN_W-1:0]   cf_cnt     = cf_data[E*FC_W + E +: CN_W];
+wire [E-1:0]      cf_touched = cf_data[E*FC_W +: E];
+wire [E*FC_W-1:0] cf_fence   = cf_data[E*FC_W-1:0];
+/* verilator lint_off UNUSEDSIGNAL */  // a frame has fewer than 2^BT_W beats
+wire [31:0]       cf_rows32  = (64 + 4*{{(32-CN_W){1'b0}}, cf_cnt} + BYTES - 1) / BYTES - PAY_BEAT0;
+/* verilator lint_on UNUSEDSIGNAL */
+wire [BT_W-1:0]   cf_rows    = cf_rows32[BT_W-1:0];
+
+reg fence_ok;
+integer fe;
+always @(*) begin
+    fence_ok = 1'b1;
+    for (fe = 0; fe < E; fe = fe + 1)
+        if ((done_cnt[fe*FC_W +: FC_W] - cf_fence[fe*FC_W +: FC_W]) >= (1 << (FC_W - 1)))
+            fence_ok = 1'b0;    // done < fence (modulo 2^FC_W)
+end
+
+reg             cb_run;
+reg [BT_W-1:0]  cb_row;
+wire            cb_issue = cb_run || (cf_valid && fence_ok);
+wire            cb_last  = cb_issue && cb_row + 1'b1 == cf_rows;
+assign cf_pop = cb_last;
+
+// lanes of this row that hold elements
+reg [LANES-1:0] cb_mask;
+integer ml;
+always @(*) begin
+    for (ml = 0; ml < LANES; ml = ml + 1)
+        cb_mask[ml] = ({{(32-BT_W){1'b0}}, cb_row} * BYTES + 4*ml + PAY_BEAT0*BYTES) >= 64 &&
+                      ({{(32-BT_W){1'b0}}, cb_row} * BYTES + 4*ml + PAY_BEAT0*BYTES) <
+                      64 + 4*{{(32-CN_W){1'b0}}, cf_cnt};
+end
+
+always @(posedge clk) begin
+    if (rst) begin
+        cb_run <= 1'b0;
+        cb_row <= {BT_W{1'b0}};
+    end else if (cb_issue) begin
+        cb_run <= !cb_last;
+        cb_row <= cb_last ? {BT_W{1'b0}} : cb_row + 1'b1;
+    end
+end
+// read in the issue cycle (the replicas' registered read): the data is there in stage 1
+assign cb_rd_addr = {{(RA_W-Q_W){1'b0}}, cf_q} * PAY_BEATS[RA_W-1:0] + {{(RA_W-BT_W){1'b0}}, cb_row};
+
+// control alongside: [1] the replica data, [2] the sum register, [5] the rounded value
+localparam CP = 5;
+reg [CP:1]       cp_valid;
+reg [CP:1]       cp_last;
+reg [Q_W-1:0]    cp_q     [1:CP];
+reg [RA_W-1:0]   cp_addr  [1:CP];
+reg [LANES-1:0]  cp_mask  [1:CP];
+reg [E-1:0]      cp_touch;
+integer cs;
+always @(posedge clk) begin
+    cp_q[1] <= cf_q;
+    cp_addr[1] <= cb_rd_addr;
+    cp_mask[1] <= cb_mask;
+    cp_touch <= cf_touched;
+    cp_last[1] <= cb_last;
+    for (cs = 2; cs <= CP; cs = cs + 1) begin
+        cp_q[cs] <= cp_q[cs-1];
+        cp_addr[cs] <= cp_addr[cs-1];
+        cp_mask[cs] <= cp_mask[cs-1];
+        cp_last[cs] <= cp_last[cs-1];
+    end
+    if (rst)
+        cp_valid <= {CP{1'b0}};
+    else
+        cp_valid <= {cp_valid[CP-1:1], cb_issue};
+end
+
+wire [LANES*32-1:0] cb_f;
+genvar gl;
+generate
+    for (gl = 0; gl < LANES; gl = gl + 1) begin : g_comb
+        // the adder tree: the partials of the engines that took part in the round
+        reg [ACC_W+3:0] tree;
+        integer te;
+        always @(*) begin
+            tree = {(ACC_W+4){1'b0}};
+            for (te = 0; te < E; te = te + 1) begin
+                if (cp_touch[te]) begin
+                    tree[ACC_W-1:0] = tree[ACC_W-1:0] + part_rd[(te*LANES + gl)*(ACC_W+4) +: ACC_W];
+                    tree[ACC_W +: 4] = tree[ACC_W +: 4] | part_rd[(te*LANES + gl)*(ACC_W+4) + ACC_W +: 4];
+                end
+            end
+        end
+        reg [ACC_W+3:0] sum_q;    // stage 2
+        always @(posedge clk)
+            if (cp_valid[1])
+                sum_q <= tree;
+        ws_fx_to_f32 #(.ACC_W(ACC_W), .PIPELINE(3)) rnd (
+            .clk(clk), .fx(sum_q[ACC_W-1:0]),
+            .nan(sum_q[ACC_W+3]), .pinf(sum_q[ACC_W+2]), .ninf(sum_q[ACC_W+1]),
+            .notnegzero(sum_q[ACC_W]), .f(cb_f[gl*32 +: 32])
+        );
+    end
+endgenerate
+
+// stage 6: the output register, written to the result RAMs and summed into the checksum
+reg                 o_valid, o_last;
+reg  [Q_W-1:0]      o_q;
+reg  [RA_W-1:0]     o_addr;
+reg  [LANES-1:0]    o_mask;
+reg  [LANES*32-1:0] o_f;
+always @(posedge clk) begin
+    o_q <= cp_q[CP];
+    o_addr <= cp_addr[CP];
+    o_mask <= cp_mask[CP];
+    o_f <= cb_f;
+    o_last <= cp_last[CP];
+    o_valid <= !rst && cp_valid[CP];
+end
+
+genvar gr, gw;
+generate
+    for (gr = 0; gr < E; gr = gr + 1) begin : g_res
+        for (gw = 0; gw < LANES; gw = gw + 1) begin : g_word
+            reg [31:0] mem [0:RDEPTH-1];
+            always @(posedge clk) begin
+                if (o_valid && o_mask[gw])
+                    mem[o_addr] <= o_f[gw*32 +: 32];
+                res_rd_data[gr*DATA_WIDTH + gw*32 +: 32] <= mem[res_rd_addr[gr*RA_W +: RA_W]];
+            end
+        end
+    end
+endgenerate
+
+reg [31:0] beat_sum;
+integer k;
+always @(*) begin
+    beat_sum = 32'd0;
+    for (k = 0; k < LANES; k = k + 1)
+        if (o_mask[k])
+            beat_sum = beat_sum + {16'd0, o_f[k*32 + 16 +: 16]} + {16'd0, o_f[k*32 +: 16]};
+end
+
+function [15:0] fold;
+    input [31:0] v;
+    reg [31:0] tt;
+    begin
+        tt = {16'd0, v[31:16]} + {16'd0, v[15:0]};
+        tt = {16'd0, tt[31:16]} + {16'd0, tt[15:0]};
+        fold = tt[15:0];
+    end
+endfunction
+
+reg  [15:0] o_csum;
+wire [15:0] o_csum_next = fold({16'd0, o_csum} + {16'd0, fold(beat_sum)});
+wire        o_done = o_valid && o_last;
+always @(posedge clk) begin
+    if (rst)
+        o_csum <= 16'd0;
+    else if (o_valid)
+        o_csum <= o_last ? 16'd0 : o_csum_next;
+end
+
+reg [15:0] csum_ram [0:Q_N-1];
+always @(posedge clk)
+    if (o_done)
+        csum_ram[o_q] <= o_csum_next;
+
+wire             dq_m_valid;
+wire [15:0]      dq_m_csum;
+wire             dq_pop;
+/* verilator lint_off UNUSEDSIGNAL */  // never full: at most one per pending completion
+wire             dq_s_ready;
+/* verilator lint_on UNUSEDSIGNAL */
+ws_fifo #(.WIDTH(16), .DEPTH(PD_DEPTH)) done_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(o_csum_next), .s_valid(o_done), .s_ready(dq_s_ready),
+    .m_data(dq_m_csum), .m_valid(dq_m_valid), .m_ready(dq_pop),
+    /* verilator lint_off PINCONNECTEMPTY */  // occupancy not needed
+    .count()
+    /* verilator lint_on PINCONNECTEMPTY */
+);
+
+// ---------------------------------------------------------------------------------------
+// Commands, in judgment order, to every result generator.
+
+wire             pd_m_valid;
+wire [PC_W-1:0]  pd_m_data;
+wire             pd_pop;
+ws_fifo #(.WIDTH(PC_W), .DEPTH(PD_DEPTH)) pending_fifo (
+    .clk(clk), .rst(rst),
+    .s_data(j_cmd_data), .s_valid(j_cmd), .s_ready(pd_s_ready),
+    .m_data(pd_m_data), .m_valid(pd_m_valid), .m_ready(pd_pop),
+    .count(pd_count)
+);
+
+wire p_resend = pd_m_data[PC_W-1];
+wire [Q_W-1:0] p_q = pd_m_data[PC_W-2 -: Q_W];
+wire p_ready = pd_m_valid && (p_resend || dq_m_valid);
+reg  [E-1:0] taken;      // generators that have the head command already
+wire [E-1:0] take = cmd_valid & cmd_ready;
+assign cmd_valid = p_ready ? ~taken : {E{1'b0}};
+assign pd_pop = p_ready && (taken | take) == {E{1'b1}};
+assign dq_pop = pd_pop && !p_resend;
+always @(posedge clk) begin
+    if (rst || pd_pop)
+        taken <= {E{1'b0}};
+    else
+        taken <= taken | take;
+end
+assign {cmd_retx, cmd_q, cmd_job_idx, cmd_job_id, cmd_slot, cmd_offset, cmd_tensor, cmd_count,
+        cmd_ecn, cmd_rank_lo, cmd_rank_hi} = pd_m_data;
+assign cmd_csum = p_resend ? csum_ram[p_q] : dq_m_csum;
+
+// ---------------------------------------------------------------------------------------
+// Read guard: per set, the reads still owed (the combine's, one per rank per generator).
+
+integer bq, bg;
+reg [Q_N*BZ_W-1:0] b_dec;
+always @(*) begin
+    b_dec = {Q_N*BZ_W{1'b0}};
+    for (bq = 0; bq < Q_N; bq = bq + 1) begin
+        if (o_done && o_q == bq[Q_W-1:0])
+            b_dec[bq*BZ_W +: BZ_W] = b_dec[bq*BZ_W +: BZ_W] + 1'b1;
+        for (bg = 0; bg < E; bg = bg + 1) begin
+            if (frame_done[bg] && frame_done_q[bg*Q_W +: Q_W] == bq[Q_W-1:0])
+                b_dec[bq*BZ_W +: BZ_W] = b_dec[bq*BZ_W +: BZ_W] + 1'b1;
+            if (skip_done[bg] && skip_done_q[bg*Q_W +: Q_W] == bq[Q_W-1:0])
+                b_dec[bq*BZ_W +: BZ_W] = b_dec[bq*BZ_W +: BZ_W] + 1'b1;
+        end
+        if (j_cmd && j_busy_q == bq[Q_W-1:0])
+            b_dec[bq*BZ_W +: BZ_W] = b_dec[bq*BZ_W +: BZ_W] - j_busy_inc;
+    end
+end
+
+integer bb;
+always @(posedge clk) begin
+    if (rst) begin
+        busy <= {Q_N*BZ_W{1'b0}};
+    end else begin
+        for (bb = 0; bb < Q_N; bb = bb + 1)
+            busy[bb*BZ_W +: BZ_W] <= busy[bb*BZ_W +: BZ_W] - b_dec[bb*BZ_W +: BZ_W];
+    end
+end
+
+endmodule
+
+`resetall
