@@ -59,7 +59,8 @@ int ws_dev_read_params(const ws_regbus *bus, ws_dev_params *p, char *err, size_t
                 {WS_REG_PARAM_JOBS, "PARAM_JOBS", &p->jobs},
                 {WS_REG_PARAM_WORKERS, "PARAM_WORKERS", &p->workers},
                 {WS_REG_PARAM_POOL, "PARAM_POOL", &p->pool},
-                {WS_REG_PARAM_COUNT, "PARAM_COUNT", &p->count}};
+                {WS_REG_PARAM_COUNT, "PARAM_COUNT", &p->count},
+                {WS_REG_PARAM_ENGINES, "PARAM_ENGINES", &p->engines}};
     for (size_t i = 0; i < sizeof regs / sizeof regs[0]; i++) {
         uint32_t v;
         if (rd(bus, regs[i].addr, &v, regs[i].name, err, errlen))

@@ -543,7 +543,8 @@ static int phase_load(bench *b, ws_bench_result *res)
     res->util_in = (double)res->beats_in / (double)(c1s - c0s);
     double payload = 4.0 * o->count;
     res->wire_limit = payload / (res->frame_bytes + WIRE_OVERHEAD);
-    res->goodput = (double)res->accepted * payload / ((double)res->cycles * bytes);
+    res->engines = b->params.engines ? b->params.engines : 1;
+    res->goodput = (double)res->accepted * payload / ((double)res->cycles * bytes * res->engines);
     res->wire_eff = res->goodput / res->wire_limit;
     res->goodput_gbps = (double)res->accepted * payload * 8 / (double)res->cycles * o->clock_mhz *
                         1e-3;
@@ -561,6 +562,7 @@ static int phase_idle(bench *b, ws_bench_result *res)
     const ws_bench_opts *o = b->o;
     if (setup(b, 1))
         return -1;
+    res->engines = b->params.engines ? b->params.engines : 1;
     b->win_from = 0;
     b->win_to = UINT64_MAX;
     /* one round more than measured: the first one starts from an empty device, all workers at

@@ -48,14 +48,15 @@ typedef struct {
     unsigned frame_bytes;    /* 64 + 4*count */
     unsigned beats;          /* beats a frame takes on the datapath: ceil(frame / (width/8)) */
     unsigned ports;          /* ingress ports driven */
+    unsigned engines;        /* the model's aggregation engines (PARAM_ENGINES) */
     /* load phase */
     uint64_t cycles;         /* length of the window */
     uint64_t accepted;       /* frames the engine accepted in the window (device counter) */
     uint64_t beats_in;       /* beats the ingress ports took in the window (model statistics) */
-    double util;             /* engine beats per cycle: accepted * beats / cycles */
+    double util;             /* engine beats per cycle, all engines: accepted * beats / cycles */
     double util_in;          /* ingress beats per cycle: beats_in / cycles */
     double wire_limit;       /* payload / (frame + 24): goodput fraction of a wire */
-    double goodput;          /* payload bytes per cycle / (width/8): fraction of the capacity */
+    double goodput;          /* payload bytes per cycle / (engines*width/8): fraction of the capacity */
     double wire_eff;         /* goodput / wire_limit */
     double goodput_gbps;     /* payload in Gb/s at clock_mhz */
     uint64_t starved;        /* steps of the window in which some ingress port had no frame */

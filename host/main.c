@@ -685,7 +685,7 @@ static void bench_print(const ws_bench_opts *o, const ws_bench_result *r, int ts
                      "steps\tload_n\tload_first_min\tload_first_med\tload_first_max\t"
                      "load_last_min\tload_last_med\tload_last_max\tidle_n\tidle_first_min\t"
                      "idle_first_med\tidle_first_max\tidle_last_min\tidle_last_med\t"
-                     "idle_last_max\tresults_checked\tbad_results\tmodel_cycles\twall_s\n");
+                     "idle_last_max\tresults_checked\tbad_results\tmodel_cycles\twall_s\tengines\n");
         fprintf(out, "%u\t%u\t%u\t%u\t%u\t%u\t%u\t%" PRIu64 "\t%" PRIu64 "\t%.4f\t%.4f\t%.4f\t"
                      "%.4f\t%.4f\t%.2f\t%" PRIu64 "\t%" PRIu64,
                 o->width, o->workers, o->count, o->slots, r->ports, r->frame_bytes, r->beats,
@@ -696,13 +696,13 @@ static void bench_print(const ws_bench_opts *o, const ws_bench_result *r, int ts
             fprintf(out, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
                          "\t%" PRIu64 "\t%" PRIu64, l[k]->n, l[k]->first_min, l[k]->first_med,
                     l[k]->first_max, l[k]->last_min, l[k]->last_med, l[k]->last_max);
-        fprintf(out, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%.1f\n", r->results_checked,
-                r->bad_results, r->model_cycles, r->wall_s);
+        fprintf(out, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%.1f\t%u\n", r->results_checked,
+                r->bad_results, r->model_cycles, r->wall_s, r->engines);
         return;
     }
     fprintf(out, "bench: width %u, %u workers, %u elements per packet (%u-byte frames, %u beats), "
-                 "%u slots, %u ingress ports\n", o->width, o->workers, o->count, r->frame_bytes,
-            r->beats, o->slots, r->ports);
+                 "%u slots, %u ingress ports, %u engine%s\n", o->width, o->workers, o->count,
+            r->frame_bytes, r->beats, o->slots, r->ports, r->engines, r->engines == 1 ? "" : "s");
     if (o->cycles) {
         fprintf(out, "  load: %" PRIu64 " cycles, %" PRIu64 " frames accepted: engine %.4f "
                      "beats/cycle (ingress %.4f); goodput %.4f of the capacity = %.2f Gb/s at "

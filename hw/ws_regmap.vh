@@ -31,6 +31,7 @@ localparam [15:0] WS_REG_PARAM_JOBS = 16'h000C; // RO
 localparam [15:0] WS_REG_PARAM_WORKERS = 16'h0010; // RO
 localparam [15:0] WS_REG_PARAM_POOL = 16'h0014; // RO
 localparam [15:0] WS_REG_PARAM_COUNT = 16'h0018; // RO
+localparam [15:0] WS_REG_PARAM_ENGINES = 16'h001C; // RO
 
 // Control and status
 localparam [15:0] WS_REG_CTRL = 16'h0020; // WO

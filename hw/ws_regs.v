@@ -184,7 +184,8 @@ endgenerate
 localparam [4:0] K_NONE = 5'd0, K_ID = 5'd1, K_PWIDTH = 5'd2, K_PPORTS = 5'd3, K_PJOBS = 5'd4,
                  K_PWORKERS = 5'd5, K_PPOOL = 5'd6, K_PCOUNT = 5'd7, K_CTRL = 5'd8,
                  K_STATUS = 5'd9, K_MAC_HI = 5'd10, K_MAC_LO = 5'd11, K_IP = 5'd12,
-                 K_UDP = 5'd13, K_BYPASS = 5'd14, K_JOB = 5'd15, K_MEMBER = 5'd16, K_CNT = 5'd17;
+                 K_UDP = 5'd13, K_BYPASS = 5'd14, K_JOB = 5'd15, K_MEMBER = 5'd16, K_CNT = 5'd17,
+                 K_PENGINES = 5'd18;
 localparam DEC_W = 5 + 16 + 8;  // {kind, index in its table, byte offset in the record}
 
 /* verilator lint_off UNUSEDSIGNAL */  // address bits 1:0 are ignored
@@ -208,6 +209,7 @@ function [DEC_W-1:0] decode(input [15:0] addr);
             WS_REG_PARAM_WORKERS: k = K_PWORKERS;
             WS_REG_PARAM_POOL:    k = K_PPOOL;
             WS_REG_PARAM_COUNT:   k = K_PCOUNT;
+            WS_REG_PARAM_ENGINES: k = K_PENGINES;
             WS_REG_CTRL:          k = K_CTRL;
             WS_REG_STATUS:        k = K_STATUS;
             WS_REG_DEV_MAC_HI:    k = K_MAC_HI;
@@ -304,6 +306,7 @@ localparam [31:0] P_JOBS    = MAX_JOBS;
 localparam [31:0] P_WORKERS = MAX_WORKERS;
 localparam [31:0] P_POOL    = POOL_SLOTS;
 localparam [31:0] P_COUNT   = MAX_COUNT;
+localparam [31:0] P_ENGINES = ENGINES;
 
 // ---- configuration state ----------------------------------------------------------------------
 reg  [7:0]      status_code;
@@ -724,6 +727,7 @@ always @(*) begin
     K_PWORKERS: rd_val = P_WORKERS;
     K_PPOOL:    rd_val = P_POOL;
     K_PCOUNT:   rd_val = P_COUNT;
+    K_PENGINES: rd_val = P_ENGINES;
     K_CTRL:     rd_val = 32'd0;
     K_STATUS: begin
         rd_val[WS_STATUS_CODE_LSB +: 8] = status_code;

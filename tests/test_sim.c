@@ -224,6 +224,8 @@ static void test_registers(void **state)
         assert_int_equal(v, widths[i]);
         assert_int_equal(ws_sim_reg_read(s, WS_REG_PARAM_PORTS, &v), 0);
         assert_int_equal(v, ws_sim_ports(s));
+        assert_int_equal(ws_sim_reg_read(s, WS_REG_PARAM_ENGINES, &v), 0);
+        assert_true(v >= 1 && v <= ws_sim_ports(s) && ws_sim_ports(s) % v == 0);
         assert_int_equal(ws_sim_reg_read(s, WS_REG_DEV_IP, &v), 0);
         assert_int_equal(v, WS_RESET_DEV_IP);
         assert_int_equal(ws_sim_reg_write(s, WS_REG_DEV_IP, 0xC0A80A01u), 0);

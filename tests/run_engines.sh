@@ -1,0 +1,54 @@
+#!/bin/sh
+# run_engines.sh WIRESUM - the device with several engines (ENGINES = 4, one port each,
+# docs/architecture.md section 9), WIRESUM built with WS_VFLAGS=-GENGINES=4 at 256 bits:
+#   - RTL regression cases (tests/run_rtl.sh: traces through the model, bit for bit against the
+#     software reference and its counters, then against the exact sums), without stalls and
+#     with ingress idle insertion and with egress backpressure;
+#   - the closed loop with 10% loss, duplication, reordering and corruption both ways: every
+#     tensor exact;
+#   - capacity under saturating load on all four ports (`wiresum bench`): the engines together
+#     take at least 4 x 0.99 beats per cycle, and every RESULT is right. Beats per cycle is a
+#     count of simulated cycles, not a wall-clock time.
+# Appends "engines <case> <passed> <failed>" lines to build/results.txt.
+set -u
+ws=$1
+results=build/results.txt
+tmp=build/engines
+rm -rf "$tmp"
+mkdir -p "$tmp"
+pass=0; fail=0
+rc=0
+
+e=$("$ws" bench --width 256 --cycles 0 --idle-rounds 1 2>&1 | sed -n 's/.* \([0-9]*\) engines*$/\1/p' | head -n 1)
+if [ "$e" != 4 ]; then
+    echo "FAIL engines: $ws is not a 4-engine model (PARAM_ENGINES: ${e:-unreadable})"
+    echo "engines model 0 1" >> "$results"
+    exit 1
+fi
+
+RTL_TAG=e4 RTL_SMOKE=0 MODES="plain idle backpressure" \
+RTL_CASES="f32-add-vectors workers-1 workers-3 workers-8 workers-64 count-1 count-lanes+1 count-max jobs-share bypass-mix malformed loss-dup special everything" \
+    sh tests/run_rtl.sh "$ws" 256 || rc=1
+
+# closed loop with faults both ways
+if "$ws" run --workers 8 --elems 3000 --count 32 --iters 2 --loss 0.1 --dup 0.1 --reorder 0.1 \
+        --corrupt 0.1 --bypass 0.05 --seed 5 --no-progress > "$tmp/run.log" 2>&1 &&
+   grep -q 'tensors: 16 of 16 exact' "$tmp/run.log"; then
+    echo "ok   engines run 8 workers, 10% faults"; pass=$((pass + 1)); echo "engines run 1 0" >> "$results"
+else
+    tail -n 20 "$tmp/run.log"; echo "FAIL engines run 8 workers, 10% faults"
+    fail=$((fail + 1)); echo "engines run 0 1" >> "$results"
+fi
+
+# capacity: four ports saturated
+if "$ws" bench --width 256 --workers 4 --count 256 --warmup 3000 --cycles 8000 --idle-rounds 2 --tsv \
+        > "$tmp/bench.tsv" 2> "$tmp/bench.log" &&
+   awk -F'\t' 'NR == 2 { u = $10; bad = $33; print "engines bench: " u " beats/cycle, " bad " wrong RESULTs"; exit !(u >= 3.96 && bad == 0) }' "$tmp/bench.tsv"; then
+    echo "ok   engines bench 4 ports saturated"; pass=$((pass + 1)); echo "engines bench 1 0" >> "$results"
+else
+    cat "$tmp/bench.log" "$tmp/bench.tsv"; echo "FAIL engines bench 4 ports saturated"
+    fail=$((fail + 1)); echo "engines bench 0 1" >> "$results"
+fi
+
+echo "engines: $pass passed, $fail failed (plus the rtl-e4 cases above)"
+[ "$fail" -eq 0 ] && [ "$rc" -eq 0 ]
