@@ -203,12 +203,9 @@ unset multiplot
 EOF
 
 # ---- assemble -----------------------------------------------------------------------------------
-section() { # file, heading, text when absent
-    if [ -s "$1" ]; then
-        if head -n 1 "$1" | grep -q '^#'; then cat "$1"; else printf '%s\n\n' "$2"; cat "$1"; fi
-    else
-        printf '%s\n\n%s\n' "$2" "$3"
-    fi
+section() { # fragment, heading, text when absent; the fragment's own first heading gives way
+    printf '%s\n\n' "$2"
+    if [ -s "$1" ]; then sed '1{/^#/d}' "$1" | sed '1{/^$/d}'; else printf '%s\n' "$3"; fi
     printf '\n'
 }
 {
@@ -220,7 +217,7 @@ section() { # file, heading, text when absent
     section "$B/simspeed.md" "## 3. Simulation speed" "Not measured yet (bench/simspeed.sh is not in the tree)."
     section "$B/resources.md" "## 4. Resources" "Not measured yet (bench/resources.sh is not in the tree)."
     section "$B/allreduce.md" "## 5. All-reduce time" "Not computed."
-    section "$B/engines.md" "## 6. Engines" "Not measured: no build/bench/engines.md (bench/engines.sh skipped or failed)."
+    section "$B/engines.md" "## 6. Engines: capacity that scales with ports" "Not measured: no build/bench/engines.md (bench/engines.sh skipped or failed)."
 } > docs/performance.md
 
 cat docs/performance.md
