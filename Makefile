@@ -35,6 +35,8 @@ WS_VFLAGS     ?=
 WS_SIM_OPT    ?= -O2
 WS_LINT       ?= 256:256 512:256 1024:256 256:2048 1024:2048 256:256:2 512:256:4
 VERILATOR     ?= verilator
+# WS_E4: the 4-engine model that make test builds and tests (rule at the engines suite)
+WS_E4         := $(BUILD)/e4/wiresum
 WS_HAVE_TOP   := $(wildcard $(WS_TOP_F))
 INC           += -Isim
 ifeq ($(WS_HAVE_TOP),)
@@ -285,7 +287,6 @@ ux: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
 # The device with four engines (docs/architecture.md section 9): its own 256-bit model, traced
 # only (the tools fall back to it), at -O1, which halves its compile time for a suite of small
 # traces.
-WS_E4 := $(BUILD)/e4/wiresum
 $(WS_E4): FORCE
 	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/e4 WS_SIM_WIDTHS=256 WS_SIM_FAST_WIDTHS= \
 	  WS_SIM_OPT=-O1 WS_VFLAGS=-GENGINES=4 $@
