@@ -619,6 +619,7 @@ initial begin
     rd_expect("PARAM_WORKERS", WS_REG_PARAM_WORKERS, MAX_WORKERS);
     rd_expect("PARAM_POOL", WS_REG_PARAM_POOL, POOL_SLOTS);
     rd_expect("PARAM_COUNT", WS_REG_PARAM_COUNT, MAX_COUNT);
+    rd_expect("PARAM_ENGINES", WS_REG_PARAM_ENGINES, 1);  // ws_regs built with its default ENGINES
     rd_expect("STATUS after reset", WS_REG_STATUS, 32'd0);
     rd_expect("CTRL reads 0", WS_REG_CTRL, 32'd0);
     rd_expect("DEV_MAC_HI reset", WS_REG_DEV_MAC_HI, 32'h0000_0200);
@@ -1027,7 +1028,7 @@ initial begin
     check_counters;
     wr_err(16'h0028, 32'h1);
     wr_err(16'h2000, 32'h1);
-    rd_err(16'h001C);
+    rd_err(16'h002C);
     rd_err(16'h0028);
     rd_err(16'h0100);
     rd_err(16'h2000);
