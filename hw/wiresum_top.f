@@ -9,6 +9,7 @@ hw/ws_parser.v
 hw/ws_f32_to_fx.v
 hw/ws_fx_to_f32.v
 hw/ws_acc_lane.v
+hw/ws_round_csum.v
 hw/ws_engine.v
 hw/ws_multi_engine.v
 hw/ws_result_gen.v

@@ -279,26 +279,6 @@ endgenerate
 // ---------------------------------------------------------------------------------------
 // Payload checksum of a completing round, from its rounded sums as they come out.
 
-// ones-complement sum of the valid 16-bit halves of one output beat
-reg [31:0] beat_sum;
-integer k;
-always @(*) begin
-    beat_sum = 32'd0;
-    for (k = 0; k < LANES; k = k + 1)
-        if (lo_valid[k])
-            beat_sum = beat_sum + {16'd0, lo_result[k*32 + 16 +: 16]} + {16'd0, lo_result[k*32 +: 16]};
-end
-
-function [15:0] fold;
-    input [31:0] v;
-    reg [31:0] t;
-    begin
-        t = {16'd0, v[31:16]} + {16'd0, v[15:0]};
-        t = {16'd0, t[31:16]} + {16'd0, t[15:0]};
-        fold = t[15:0];
-    end
-endfunction
-
 // completions in flight: how many output beats each still owes
 localparam CQ_DEPTH = 16;
 wire             cq_s_ready, cq_m_valid;
@@ -310,8 +290,6 @@ wire [31:0]      h_beats32 = (64 + 4*{{(32-CN_W){1'b0}}, h_count} + BYTES - 1) /
 wire [BT_W-1:0]  h_beats = h_beats32[BT_W-1:0];
 wire             out_beat = |lo_valid;
 reg  [BT_W-1:0]  o_seen;
-reg  [15:0]      o_csum;
-wire [15:0]      o_csum_next = fold({16'd0, o_csum} + {16'd0, fold(beat_sum)});
 wire             o_done = out_beat && cq_m_valid && o_seen + 1'b1 == cq_m_beats;
 
 ws_fifo #(.WIDTH(Q_W + BT_W), .DEPTH(CQ_DEPTH)) completion_fifo (
@@ -324,31 +302,22 @@ ws_fifo #(.WIDTH(Q_W + BT_W), .DEPTH(CQ_DEPTH)) completion_fifo (
 );
 
 always @(posedge clk) begin
-    if (rst) begin
+    if (rst)
         o_seen <= {BT_W{1'b0}};
-        o_csum <= 16'd0;
-    end else if (out_beat) begin
+    else if (out_beat)
         o_seen <= o_done ? {BT_W{1'b0}} : o_seen + 1'b1;
-        o_csum <= o_done ? 16'd0 : o_csum_next;
-    end
 end
 
-// the checksums of complete rounds, for re-sends
-reg [15:0] csum_ram [0:Q_N-1];
-always @(posedge clk)
-    if (o_done)
-        csum_ram[o_q] <= o_csum_next;
-
+// the checksums of complete rounds: in order for the commands, per set for re-sends
 wire             dq_s_ready, dq_m_valid;
-wire [15:0]      dq_m_csum;
+wire [15:0]      dq_m_csum, rs_csum;
 wire             dq_pop;
-ws_fifo #(.WIDTH(16), .DEPTH(CQ_DEPTH)) done_fifo (
+wire [Q_W-1:0]   p_q;
+ws_round_csum #(.LANES(LANES), .Q_N(Q_N), .Q_W(Q_W), .DEPTH(CQ_DEPTH)) round_csum (
     .clk(clk), .rst(rst),
-    .s_data(o_csum_next), .s_valid(o_done), .s_ready(dq_s_ready),
-    .m_data(dq_m_csum), .m_valid(dq_m_valid), .m_ready(dq_pop),
-    /* verilator lint_off PINCONNECTEMPTY */  // occupancy not needed
-    .count()
-    /* verilator lint_on PINCONNECTEMPTY */
+    .beat(out_beat), .mask(lo_valid), .words(lo_result), .last(o_done), .q(o_q),
+    .s_ready(dq_s_ready), .m_csum(dq_m_csum), .m_valid(dq_m_valid), .m_ready(dq_pop),
+    .rd_q(p_q), .rd_csum(rs_csum)
 );
 
 // ---------------------------------------------------------------------------------------
@@ -432,7 +401,7 @@ assign s_agg_tready = pd_s_ready && cq_s_ready && pd_count < PD_DEPTH - 2 && dq_
                       if_count < IF_N - 2 && !hazard;
 
 wire p_resend = pd_m_data[PC_W-1];
-wire [Q_W-1:0] p_q = pd_m_data[PC_W-2 -: Q_W];
+assign p_q = pd_m_data[PC_W-2 -: Q_W];
 // a completion waits for its checksum, a re-send goes as it is
 wire p_ready = pd_m_valid && (p_resend || dq_m_valid);
 assign pd_pop = p_ready && cmd_ready;
@@ -440,7 +409,7 @@ assign dq_pop = pd_pop && !p_resend;
 assign cmd_valid = p_ready;
 assign {cmd_retx, cmd_q, cmd_job_idx, cmd_job_id, cmd_slot, cmd_offset, cmd_tensor, cmd_count,
         cmd_ecn, cmd_rank_lo, cmd_rank_hi} = pd_m_data;
-assign cmd_csum = p_resend ? csum_ram[p_q] : dq_m_csum;
+assign cmd_csum = p_resend ? rs_csum : dq_m_csum;
 
 endmodule
 

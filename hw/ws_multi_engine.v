@@ -659,53 +659,20 @@ generate
     end
 endgenerate
 
-reg [31:0] beat_sum;
-integer k;
-always @(*) begin
-    beat_sum = 32'd0;
-    for (k = 0; k < LANES; k = k + 1)
-        if (o_mask[k])
-            beat_sum = beat_sum + {16'd0, o_f[k*32 + 16 +: 16]} + {16'd0, o_f[k*32 +: 16]};
-end
-
-function [15:0] fold;
-    input [31:0] v;
-    reg [31:0] tt;
-    begin
-        tt = {16'd0, v[31:16]} + {16'd0, v[15:0]};
-        tt = {16'd0, tt[31:16]} + {16'd0, tt[15:0]};
-        fold = tt[15:0];
-    end
-endfunction
-
-reg  [15:0] o_csum;
-wire [15:0] o_csum_next = fold({16'd0, o_csum} + {16'd0, fold(beat_sum)});
-wire        o_done = o_valid && o_last;
-always @(posedge clk) begin
-    if (rst)
-        o_csum <= 16'd0;
-    else if (o_valid)
-        o_csum <= o_last ? 16'd0 : o_csum_next;
-end
-
-reg [15:0] csum_ram [0:Q_N-1];
-always @(posedge clk)
-    if (o_done)
-        csum_ram[o_q] <= o_csum_next;
-
+// the payload checksums of complete rounds: in order for the commands, per set for re-sends
+wire             o_done = o_valid && o_last;
 wire             dq_m_valid;
-wire [15:0]      dq_m_csum;
+wire [15:0]      dq_m_csum, rs_csum;
 wire             dq_pop;
+wire [Q_W-1:0]   p_q;
 /* verilator lint_off UNUSEDSIGNAL */  // never full: at most one per pending completion
 wire             dq_s_ready;
 /* verilator lint_on UNUSEDSIGNAL */
-ws_fifo #(.WIDTH(16), .DEPTH(PD_DEPTH)) done_fifo (
+ws_round_csum #(.LANES(LANES), .Q_N(Q_N), .Q_W(Q_W), .DEPTH(PD_DEPTH)) round_csum (
     .clk(clk), .rst(rst),
-    .s_data(o_csum_next), .s_valid(o_done), .s_ready(dq_s_ready),
-    .m_data(dq_m_csum), .m_valid(dq_m_valid), .m_ready(dq_pop),
-    /* verilator lint_off PINCONNECTEMPTY */  // occupancy not needed
-    .count()
-    /* verilator lint_on PINCONNECTEMPTY */
+    .beat(o_valid), .mask(o_mask), .words(o_f), .last(o_last), .q(o_q),
+    .s_ready(dq_s_ready), .m_csum(dq_m_csum), .m_valid(dq_m_valid), .m_ready(dq_pop),
+    .rd_q(p_q), .rd_csum(rs_csum)
 );
 
 // ---------------------------------------------------------------------------------------
@@ -722,7 +689,7 @@ ws_fifo #(.WIDTH(PC_W), .DEPTH(PD_DEPTH)) pending_fifo (
 );
 
 wire p_resend = pd_m_data[PC_W-1];
-wire [Q_W-1:0] p_q = pd_m_data[PC_W-2 -: Q_W];
+assign p_q = pd_m_data[PC_W-2 -: Q_W];
 wire p_ready = pd_m_valid && (p_resend || dq_m_valid);
 reg  [E-1:0] taken;      // generators that have the head command already
 wire [E-1:0] take = cmd_valid & cmd_ready;
@@ -737,7 +704,7 @@ always @(posedge clk) begin
 end
 assign {cmd_retx, cmd_q, cmd_job_idx, cmd_job_id, cmd_slot, cmd_offset, cmd_tensor, cmd_count,
         cmd_ecn, cmd_rank_lo, cmd_rank_hi} = pd_m_data;
-assign cmd_csum = p_resend ? csum_ram[p_q] : dq_m_csum;
+assign cmd_csum = p_resend ? rs_csum : dq_m_csum;
 
 // ---------------------------------------------------------------------------------------
 // Read guard: per set, the reads still owed (the combine's, one per rank per generator).
