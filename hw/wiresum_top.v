@@ -164,165 +164,42 @@ generate
     end
 endgenerate
 
+// ---- per engine: input arbiter (its ports, in arrival order), parser, result generator ------
+// ENGINES = 1 is the pipeline of docs/architecture.md section 1; with E > 1 engine e serves
+// ports e*PPE .. (e+1)*PPE-1 (section 9). The aggregation engine itself follows below.
+localparam ORD_E = 1 << $clog2(PPE * FIFO_BYTES / BYTES);
+wire [ENGINES*DATA_WIDTH-1:0] agg_tdata, byp_tdata, res_tdata;
+wire [ENGINES*BYTES-1:0]      agg_tkeep, byp_tkeep, res_tkeep;
+wire [ENGINES-1:0]            agg_tvalid, agg_tready, agg_tlast;
+wire [ENGINES-1:0]            byp_tvalid, byp_tready, byp_tlast;
+wire [ENGINES-1:0]            res_tvalid, res_tready, res_tlast;
+wire [ENGINES*TUSER_W-1:0]    byp_tuser, res_tuser;
+/* verilator lint_off UNUSEDSIGNAL */  // one engine reads agg_hdr; several read the tokens
+wire [ENGINES*HDR_W-1:0]      agg_hdr;
+wire [ENGINES-1:0]            tok_valid, tok_agg;
+wire [ENGINES*HDR_W-1:0]      tok_hdr;
+/* verilator lint_on UNUSEDSIGNAL */
+wire [ENGINES-1:0]            tok_ready;
+
+wire [ENGINES-1:0]            cmd_valid, cmd_ready;
+wire                          cmd_retx;
+wire [Q_W-1:0]                cmd_q;
+wire [JI_W-1:0]               cmd_job_idx;
+wire [15:0]                   cmd_job_id, cmd_slot, cmd_csum;
+wire [31:0]                   cmd_offset, cmd_tensor;
+wire [CN_W-1:0]               cmd_count;
+wire [1:0]                    cmd_ecn;
+wire [WK_W-1:0]               cmd_rank_lo, cmd_rank_hi;
+wire [ENGINES*RA_W-1:0]       res_rd_addr;
+wire [ENGINES*DATA_WIDTH-1:0] res_rd_data;
+wire [ENGINES-1:0]            res_frame_done;
+/* verilator lint_off UNUSEDSIGNAL */  // several engines: which set a generator is done with
+wire [ENGINES-1:0]            res_skip_done;
+wire [ENGINES*Q_W-1:0]        res_frame_done_q, res_skip_done_q;
+/* verilator lint_on UNUSEDSIGNAL */
+
+genvar e;
 generate
-if (ENGINES == 1) begin : g_one
-// ---- one engine: the pipeline of docs/architecture.md section 1 ------------------------
-    wire [DATA_WIDTH-1:0] arb_tdata;
-    wire [BYTES-1:0]      arb_tkeep;
-    wire                  arb_tvalid, arb_tready, arb_tlast;
-    wire [TUSER_W-1:0]    arb_tuser;
-    wire [META_W-1:0]     arb_tmeta;
-
-    ws_input_arbiter #(
-        .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .TUSER_WIDTH(TUSER_W), .META_WIDTH(META_W),
-        .ORDER_DEPTH(1 << $clog2(N_PORTS * FIFO_BYTES / BYTES))
-    ) input_arbiter (
-        .clk(clk), .rst(rst),
-        .s_axis_tdata(rx_tdata), .s_axis_tkeep(rx_tkeep), .s_axis_tvalid(rx_tvalid),
-        .s_axis_tready(rx_tready), .s_axis_tlast(rx_tlast), .s_axis_tuser(rx_tuser),
-        .s_axis_tmeta(rx_tmeta), .s_frame_ready(rx_frame_ready),
-        .m_axis_tdata(arb_tdata), .m_axis_tkeep(arb_tkeep), .m_axis_tvalid(arb_tvalid),
-        .m_axis_tready(arb_tready), .m_axis_tlast(arb_tlast), .m_axis_tuser(arb_tuser),
-        .m_axis_tmeta(arb_tmeta)
-    );
-
-    // ---- parser: bypass, aggregation or drop -------------------------------------------------
-    wire [DATA_WIDTH-1:0] byp_tdata, agg_tdata;
-    wire [BYTES-1:0]      byp_tkeep, agg_tkeep;
-    wire                  byp_tvalid, byp_tready, byp_tlast, agg_tvalid, agg_tready, agg_tlast;
-    wire [TUSER_W-1:0]    byp_tuser;
-    wire [HDR_W-1:0]      agg_hdr;
-
-    ws_parser #(
-        .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
-        .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
-    ) parser (
-        .clk(clk), .rst(rst),
-        .s_axis_tdata(arb_tdata), .s_axis_tkeep(arb_tkeep), .s_axis_tvalid(arb_tvalid),
-        .s_axis_tready(arb_tready), .s_axis_tlast(arb_tlast), .s_axis_tuser(arb_tuser),
-        .s_axis_tmeta(arb_tmeta),
-        .cfg_dev_ip(cfg_dev_ip), .cfg_dev_udp(cfg_dev_udp), .cfg_bypass(cfg_bypass),
-        .cfg_job_en(cfg_job_en), .cfg_job_id(cfg_job_id), .cfg_job_workers(cfg_job_workers),
-        .cfg_job_slots(cfg_job_slots), .cfg_job_base(cfg_job_base), .cfg_job_maxcount(cfg_job_maxcount),
-        .mem_rd_addr(mem_rda_addr), .mem_rd_data(mem_rda_data),
-        .m_byp_tdata(byp_tdata), .m_byp_tkeep(byp_tkeep), .m_byp_tvalid(byp_tvalid),
-        .m_byp_tready(byp_tready), .m_byp_tlast(byp_tlast), .m_byp_tuser(byp_tuser),
-        .m_agg_tdata(agg_tdata), .m_agg_tkeep(agg_tkeep), .m_agg_tvalid(agg_tvalid),
-        .m_agg_tready(agg_tready), .m_agg_tlast(agg_tlast), .m_agg_hdr(agg_hdr),
-        /* verilator lint_off PINCONNECTEMPTY */  // one engine: frames are judged as they come
-        .tok_valid(), .tok_agg(), .tok_hdr(),
-        /* verilator lint_on PINCONNECTEMPTY */
-        .tok_ready(1'b1),
-        .stat_bypass(stat_bypass), .stat_drop(stat_pdrop), .stat_drop_reason(stat_pdrop_reason)
-    );
-
-    // ---- aggregation engine and result generator ---------------------------------------------
-    wire                  cmd_valid, cmd_ready, cmd_retx;
-    wire [Q_W-1:0]        cmd_q;
-    wire [JI_W-1:0]       cmd_job_idx;
-    wire [15:0]           cmd_job_id, cmd_slot, cmd_csum;
-    wire [31:0]           cmd_offset, cmd_tensor;
-    wire [CN_W-1:0]       cmd_count;
-    wire [1:0]            cmd_ecn;
-    wire [WK_W-1:0]       cmd_rank_lo, cmd_rank_hi;
-    wire [RA_W-1:0]       res_rd_addr;
-    wire [DATA_WIDTH-1:0] res_rd_data;
-    wire                  res_frame_done;
-
-    ws_engine #(
-        .DATA_WIDTH(DATA_WIDTH), .MAX_JOBS(MAX_JOBS),
-        .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
-    ) engine (
-        .clk(clk), .rst(rst),
-        .s_agg_tdata(agg_tdata), .s_agg_tkeep(agg_tkeep), .s_agg_tvalid(agg_tvalid),
-        .s_agg_tready(agg_tready), .s_agg_tlast(agg_tlast), .s_agg_hdr(agg_hdr),
-        .job_clear(job_clear), .job_clear_idx(job_clear_idx),
-        .cfg_job_slots(cfg_job_slots), .cfg_job_base(cfg_job_base),
-        .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_q(cmd_q), .cmd_job_idx(cmd_job_idx),
-        .cmd_job_id(cmd_job_id), .cmd_slot(cmd_slot), .cmd_offset(cmd_offset), .cmd_tensor(cmd_tensor),
-        .cmd_count(cmd_count), .cmd_ecn(cmd_ecn), .cmd_csum(cmd_csum), .cmd_rank_lo(cmd_rank_lo),
-        .cmd_rank_hi(cmd_rank_hi), .cmd_retx(cmd_retx), .frame_done(res_frame_done),
-        .res_rd_addr(res_rd_addr), .res_rd_data(res_rd_data),
-        .stat_accepted(stat_accepted), .stat_drop(stat_edrop), .stat_drop_reason(stat_edrop_reason)
-    );
-
-    wire [DATA_WIDTH-1:0] res_tdata;
-    wire [BYTES-1:0]      res_tkeep;
-    wire                  res_tvalid, res_tready, res_tlast;
-    wire [TUSER_W-1:0]    res_tuser;
-
-    ws_result_gen #(
-        .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
-        .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
-    ) result_gen (
-        .clk(clk), .rst(rst),
-        .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_q(cmd_q), .cmd_job_idx(cmd_job_idx),
-        .cmd_job_id(cmd_job_id), .cmd_slot(cmd_slot), .cmd_offset(cmd_offset), .cmd_tensor(cmd_tensor),
-        .cmd_count(cmd_count), .cmd_ecn(cmd_ecn), .cmd_csum(cmd_csum), .cmd_rank_lo(cmd_rank_lo),
-        .cmd_rank_hi(cmd_rank_hi), .cmd_retx(cmd_retx),
-        .cfg_dev_mac(cfg_dev_mac), .cfg_dev_ip(cfg_dev_ip), .cfg_dev_udp(cfg_dev_udp),
-        .mem_rd_addr(mem_rdb_addr), .mem_rd_data(mem_rdb_data),
-        .res_rd_addr(res_rd_addr), .res_rd_data(res_rd_data),
-        .m_axis_tdata(res_tdata), .m_axis_tkeep(res_tkeep), .m_axis_tvalid(res_tvalid),
-        .m_axis_tready(res_tready), .m_axis_tlast(res_tlast), .m_axis_tuser(res_tuser),
-        .stat_result(stat_result), .stat_resend(stat_resend), .frame_done(res_frame_done),
-        /* verilator lint_off PINCONNECTEMPTY */  // one engine: its guard counts frames in order
-        .frame_done_q(), .skip_done(), .skip_done_q()
-        /* verilator lint_on PINCONNECTEMPTY */
-    );
-
-    // ---- egress: per port, bypass frames and results, round-robin ----------------------------
-    // The bypass and result streams are steered by their tuser destination (one-hot).
-    wire [N_PORTS-1:0] byp_dst = byp_tuser[16 + N_PORTS +: N_PORTS];
-    wire [N_PORTS-1:0] res_dst = res_tuser[16 + N_PORTS +: N_PORTS];
-    wire [N_PORTS-1:0] eg_byp_tready, eg_res_tready;
-    assign byp_tready = |(eg_byp_tready & byp_dst);
-    assign res_tready = |(eg_res_tready & res_dst);
-
-        for (p = 0; p < N_PORTS; p = p + 1) begin : g_egress
-            ws_egress_arbiter #(.DATA_WIDTH(DATA_WIDTH), .TUSER_WIDTH(TUSER_W)) egress (
-                .clk(clk), .rst(rst),
-                .s0_axis_tdata(byp_tdata), .s0_axis_tkeep(byp_tkeep),
-                .s0_axis_tvalid(byp_tvalid && byp_dst[p]), .s0_axis_tready(eg_byp_tready[p]),
-                .s0_axis_tlast(byp_tlast), .s0_axis_tuser(byp_tuser),
-                .s1_axis_tdata(res_tdata), .s1_axis_tkeep(res_tkeep),
-                .s1_axis_tvalid(res_tvalid && res_dst[p]), .s1_axis_tready(eg_res_tready[p]),
-                .s1_axis_tlast(res_tlast), .s1_axis_tuser(res_tuser),
-                .m_axis_tdata(m_axis_tdata[p*DATA_WIDTH +: DATA_WIDTH]),
-                .m_axis_tkeep(m_axis_tkeep[p*BYTES +: BYTES]),
-                .m_axis_tvalid(m_axis_tvalid[p]), .m_axis_tready(m_axis_tready[p]),
-                .m_axis_tlast(m_axis_tlast[p]), .m_axis_tuser(m_axis_tuser[p*TUSER_W +: TUSER_W]),
-                .stat_tx(stat_tx[p]), .stat_tx_len(stat_tx_len[p*16 +: 16])
-            );
-        end
-end else begin : g_multi
-    // ---- ENGINES engines: per group of ports an input arbiter, a parser, exact partial lanes
-    // (in ws_multi_engine) and a result generator; shared judge, combine and result RAM copies
-    localparam ORD_E = 1 << $clog2(PPE * FIFO_BYTES / BYTES);
-    wire [ENGINES*DATA_WIDTH-1:0] agg_tdata, byp_tdata, res_tdata;
-    wire [ENGINES*BYTES-1:0]      agg_tkeep, byp_tkeep, res_tkeep;
-    wire [ENGINES-1:0]            agg_tvalid, agg_tready, agg_tlast;
-    wire [ENGINES-1:0]            byp_tvalid, byp_tready, byp_tlast;
-    wire [ENGINES-1:0]            res_tvalid, res_tready, res_tlast;
-    wire [ENGINES*TUSER_W-1:0]    byp_tuser, res_tuser;
-    wire [ENGINES-1:0]            tok_valid, tok_agg, tok_ready;
-    wire [ENGINES*HDR_W-1:0]      tok_hdr;
-
-    wire [ENGINES-1:0]            cmd_valid, cmd_ready;
-    wire                          cmd_retx;
-    wire [Q_W-1:0]                cmd_q;
-    wire [JI_W-1:0]               cmd_job_idx;
-    wire [15:0]                   cmd_job_id, cmd_slot, cmd_csum;
-    wire [31:0]                   cmd_offset, cmd_tensor;
-    wire [CN_W-1:0]               cmd_count;
-    wire [1:0]                    cmd_ecn;
-    wire [WK_W-1:0]               cmd_rank_lo, cmd_rank_hi;
-    wire [ENGINES*RA_W-1:0]       res_rd_addr;
-    wire [ENGINES*DATA_WIDTH-1:0] res_rd_data;
-    wire [ENGINES-1:0]            res_frame_done, res_skip_done;
-    wire [ENGINES*Q_W-1:0]        res_frame_done_q, res_skip_done_q;
-
-    genvar e;
     for (e = 0; e < ENGINES; e = e + 1) begin : g_eng
         localparam [N_PORTS-1:0] MASK = {{(N_PORTS-PPE){1'b0}}, {PPE{1'b1}}} << (e * PPE);
         wire [DATA_WIDTH-1:0] arb_tdata;
@@ -347,6 +224,7 @@ end else begin : g_multi
             .m_axis_tmeta(arb_tmeta)
         );
 
+        // bypass, aggregation or drop
         ws_parser #(
             .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
             .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
@@ -365,19 +243,18 @@ end else begin : g_multi
             .m_byp_tuser(byp_tuser[e*TUSER_W +: TUSER_W]),
             .m_agg_tdata(agg_tdata[e*DATA_WIDTH +: DATA_WIDTH]), .m_agg_tkeep(agg_tkeep[e*BYTES +: BYTES]),
             .m_agg_tvalid(agg_tvalid[e]), .m_agg_tready(agg_tready[e]), .m_agg_tlast(agg_tlast[e]),
-            /* verilator lint_off PINCONNECTEMPTY */  // the judge takes the header from the token
-            .m_agg_hdr(),
-            /* verilator lint_on PINCONNECTEMPTY */
+            .m_agg_hdr(agg_hdr[e*HDR_W +: HDR_W]),
             .tok_valid(tok_valid[e]), .tok_agg(tok_agg[e]), .tok_hdr(tok_hdr[e*HDR_W +: HDR_W]),
             .tok_ready(tok_ready[e]),
             .stat_bypass(stat_bypass[e]), .stat_drop(stat_pdrop[e]),
             .stat_drop_reason(stat_pdrop_reason[e*RS_W +: RS_W])
         );
 
+        // RESULT frames of the commands, to the members on this engine's ports
         ws_result_gen #(
             .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
             .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT),
-            .FILTER(1), .PORT_MASK(MASK)
+            .FILTER(ENGINES > 1 ? 1 : 0), .PORT_MASK(MASK)
         ) result_gen (
             .clk(clk), .rst(rst),
             .cmd_valid(cmd_valid[e]), .cmd_ready(cmd_ready[e]), .cmd_q(cmd_q), .cmd_job_idx(cmd_job_idx),
@@ -396,7 +273,32 @@ end else begin : g_multi
             .skip_done(res_skip_done[e]), .skip_done_q(res_skip_done_q[e*Q_W +: Q_W])
         );
     end
+endgenerate
 
+// ---- aggregation ------------------------------------------------------------------------
+generate
+if (ENGINES == 1) begin : g_one
+    // one engine: frames are judged as the parser passes them (no tokens)
+    assign tok_ready = 1'b1;
+
+    ws_engine #(
+        .DATA_WIDTH(DATA_WIDTH), .MAX_JOBS(MAX_JOBS),
+        .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
+    ) engine (
+        .clk(clk), .rst(rst),
+        .s_agg_tdata(agg_tdata), .s_agg_tkeep(agg_tkeep), .s_agg_tvalid(agg_tvalid),
+        .s_agg_tready(agg_tready), .s_agg_tlast(agg_tlast), .s_agg_hdr(agg_hdr),
+        .job_clear(job_clear), .job_clear_idx(job_clear_idx),
+        .cfg_job_slots(cfg_job_slots), .cfg_job_base(cfg_job_base),
+        .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_q(cmd_q), .cmd_job_idx(cmd_job_idx),
+        .cmd_job_id(cmd_job_id), .cmd_slot(cmd_slot), .cmd_offset(cmd_offset), .cmd_tensor(cmd_tensor),
+        .cmd_count(cmd_count), .cmd_ecn(cmd_ecn), .cmd_csum(cmd_csum), .cmd_rank_lo(cmd_rank_lo),
+        .cmd_rank_hi(cmd_rank_hi), .cmd_retx(cmd_retx), .frame_done(res_frame_done),
+        .res_rd_addr(res_rd_addr), .res_rd_data(res_rd_data),
+        .stat_accepted(stat_accepted), .stat_drop(stat_edrop), .stat_drop_reason(stat_edrop_reason)
+    );
+end else begin : g_multi
+    // several engines: shared judge in arrival order, exact partial lanes per engine, combine
     ws_multi_engine #(
         .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .ENGINES(ENGINES), .MAX_JOBS(MAX_JOBS),
         .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT),
@@ -418,18 +320,21 @@ end else begin : g_multi
         .res_rd_addr(res_rd_addr), .res_rd_data(res_rd_data),
         .stat_accepted(stat_accepted), .stat_drop(stat_edrop), .stat_drop_reason(stat_edrop_reason)
     );
+end
+endgenerate
 
-    // ---- egress: per port, the bypass frames of every parser (a chain of round-robin merges)
-    // and the results of the port's engine, round-robin
-    wire [ENGINES*N_PORTS-1:0] eg_byp_tready;   // engine e's bypass stream taken by port p
-    wire [N_PORTS-1:0]         eg_res_tready;
-    genvar eb;
-    for (eb = 0; eb < ENGINES; eb = eb + 1) begin : g_byp_ready
-        wire [N_PORTS-1:0] dst = byp_tuser[eb*TUSER_W + 16 + N_PORTS +: N_PORTS];
-        wire [N_PORTS-1:0] rdy = eg_byp_tready[eb*N_PORTS +: N_PORTS];
-        assign byp_tready[eb] = |(rdy & dst);
-        wire [N_PORTS-1:0] rdst = res_tuser[eb*TUSER_W + 16 + N_PORTS +: N_PORTS];
-        assign res_tready[eb] = |(eg_res_tready & rdst);
+// ---- egress: per port, the bypass frames of every parser (a chain of ENGINES-1 round-robin
+// merges, none with one engine) and the results of the port's engine, round-robin. Streams are
+// steered by their tuser destination (one-hot).
+wire [ENGINES*N_PORTS-1:0] eg_byp_tready;   // engine e's bypass stream taken by port p
+wire [N_PORTS-1:0]         eg_res_tready;
+genvar eb;
+generate
+    for (eb = 0; eb < ENGINES; eb = eb + 1) begin : g_dst
+        wire [N_PORTS-1:0] byp_dst = byp_tuser[eb*TUSER_W + 16 + N_PORTS +: N_PORTS];
+        wire [N_PORTS-1:0] res_dst = res_tuser[eb*TUSER_W + 16 + N_PORTS +: N_PORTS];
+        assign byp_tready[eb] = |(eg_byp_tready[eb*N_PORTS +: N_PORTS] & byp_dst);
+        assign res_tready[eb] = |(eg_res_tready & res_dst);
     end
 
     for (p = 0; p < N_PORTS; p = p + 1) begin : g_egress
@@ -484,7 +389,6 @@ end else begin : g_multi
             .stat_tx(stat_tx[p]), .stat_tx_len(stat_tx_len[p*16 +: 16])
         );
     end
-end
 endgenerate
 
 endmodule

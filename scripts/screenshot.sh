@@ -53,10 +53,10 @@ fst2vcd "$fst" 2> /dev/null | awk -v checks="
     g_one.engine.d_last $m3 1
     g_one.engine.judge $m3 1
     g_one.engine.h_worker $m3 10
-    g_one.input_arbiter.grant $m2 100
-    g_one.result_gen.cmd_valid $m4 1
-    g_one.g_egress[0].egress.m_axis_tvalid $m5 1
-    g_one.g_egress[0].egress.cur $m5 1" '
+    g_eng[0].input_arbiter.grant $m2 100
+    g_eng[0].result_gen.cmd_valid $m4 1
+    g_egress[0].egress.m_axis_tvalid $m5 1
+    g_egress[0].egress.cur $m5 1" '
     BEGIN {
         n = split(checks, c, /[ \n]+/); m = 0; k = 0
         for (i = 1; i <= n; i++) if (c[i] != "") w[++m] = c[i]
