@@ -395,28 +395,13 @@ static int setup(bench *b, unsigned window)
 
     ws_config *c = &b->cfg;
     ws_config_default(c);
-    c->n_ports = p->ports;
-    for (unsigned q = 0; q < p->ports; q++)
-        c->bypass[q] = (uint8_t)((q ^ 1) < p->ports ? q ^ 1 : q);
     c->max_jobs = p->jobs;
     c->max_workers = p->workers;
     c->pool_slots = p->pool;
     c->max_count = p->count;
-    ws_job *jb = &c->job[c->n_jobs++];
-    jb->id = JOB_ID;
-    jb->enable = true;
-    jb->workers = o->workers;
-    jb->slots = o->slots;
-    jb->slot_base = 0;
-    jb->max_count = o->count;
-    for (unsigned w = 0; w < o->workers; w++) {
-        ws_member *m = &jb->member[w];
-        const uint8_t mac[6] = {0x02, 0x00, 0x00, 0x00, 0x01, (uint8_t)w};
-        memcpy(m->mac, mac, 6);
-        m->ip = 0x0a000100u | (w + 1);
-        m->udp_port = 40000;
-        m->port = (uint8_t)(w % p->ports);
-    }
+    ws_job *jb = ws_config_add_workload(c, JOB_ID, p->ports, o->workers, o->slots, o->count);
+    if (!jb)
+        return fail(b, "%u ports, %u workers: beyond the host's limits", p->ports, o->workers);
     if (ws_config_check(c, b->err, b->errlen))
         return b->failed = 1, -1;
     if (ws_dev_set_addresses(&b->bus, p, c, b->err, b->errlen) ||

@@ -226,6 +226,34 @@ void ws_config_default(ws_config *cfg)
         cfg->bypass[p] = (uint8_t)(p ^ 1u);
 }
 
+ws_job *ws_config_add_workload(ws_config *cfg, uint16_t id, unsigned n_ports, unsigned workers,
+                               unsigned slots, unsigned count)
+{
+    if (cfg->n_jobs >= WS_LIMIT_JOBS || n_ports < 1 || n_ports > WS_LIMIT_PORTS ||
+        workers > WS_LIMIT_WORKERS)
+        return NULL;
+    cfg->n_ports = n_ports;
+    for (unsigned p = 0; p < n_ports; p++)
+        cfg->bypass[p] = (uint8_t)((p ^ 1u) < n_ports ? p ^ 1u : p);
+    ws_job *jb = &cfg->job[cfg->n_jobs++];
+    memset(jb, 0, sizeof *jb);
+    jb->id = id;
+    jb->enable = true;
+    jb->workers = workers;
+    jb->slots = slots;
+    jb->slot_base = 0;
+    jb->max_count = count;
+    for (unsigned w = 0; w < workers; w++) {
+        ws_member *m = &jb->member[w];
+        const uint8_t mac[6] = {0x02, 0x00, 0x00, 0x00, 0x01, (uint8_t)w};
+        memcpy(m->mac, mac, sizeof mac);
+        m->ip = 0x0a000100u | (w + 1);
+        m->udp_port = 40000;
+        m->port = (uint8_t)(w % n_ports);
+    }
+    return jb;
+}
+
 const ws_job *ws_config_find_job(const ws_config *cfg, uint16_t id)
 {
     unsigned n = cfg->n_jobs < WS_LIMIT_JOBS ? cfg->n_jobs : WS_LIMIT_JOBS;

@@ -61,6 +61,16 @@ typedef struct {
  * (port p -> p ^ 1), MAC 02:00:00:00:00:fe, IP 10.0.0.254. */
 void ws_config_default(ws_config *cfg);
 
+/* The configuration the generated workloads (`wiresum run`, `wiresum bench`) use: n_ports
+ * ports, bypass p -> p ^ 1 (p itself for a last odd port), and one enabled job `id` of
+ * `workers` members on slots 0..slots-1 with `count` elements per packet; rank w has MAC
+ * 02:00:00:00:01:w, IP 10.0.1.(w+1), UDP port 40000 and sits on port w mod n_ports. The
+ * device limits (max_*, pool_slots) are left as they are: set them before ws_config_check.
+ * Appends the job to cfg and returns it; NULL if cfg already has WS_LIMIT_JOBS jobs or the
+ * arguments exceed WS_LIMIT_PORTS / WS_LIMIT_WORKERS. */
+ws_job *ws_config_add_workload(ws_config *cfg, uint16_t id, unsigned n_ports, unsigned workers,
+                               unsigned slots, unsigned count);
+
 /* Parse a job.ini. On error returns -1 and writes "FILE:LINE: reason" to err
  * (errlen bytes). Rejects unknown sections and keys, bad values, values out of
  * range, rank gaps, duplicate members, overlapping slot ranges. */

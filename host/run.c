@@ -841,9 +841,6 @@ static int make_config(run *r)
     const ws_run_opts *o = &r->o;
     ws_config *c = &r->cfg;
     ws_config_default(c);
-    c->n_ports = o->ports;
-    for (unsigned p = 0; p < o->ports; p++)
-        c->bypass[p] = (uint8_t)((p ^ 1) < o->ports ? p ^ 1 : p);
     if (o->slots > c->pool_slots)
         c->pool_slots = o->slots;
     if (o->count > c->max_count)
@@ -856,21 +853,9 @@ static int make_config(run *r)
         c->max_count = r->params.count;
     }
 #endif
-    ws_job *jb = &c->job[c->n_jobs++];
-    jb->id = JOB_ID;
-    jb->enable = true;
-    jb->workers = o->workers;
-    jb->slots = o->slots;
-    jb->slot_base = 0;
-    jb->max_count = o->count;
-    for (unsigned w = 0; w < o->workers; w++) {
-        ws_member *m = &jb->member[w];
-        const uint8_t mac[6] = {0x02, 0x00, 0x00, 0x00, 0x01, (uint8_t)w};
-        memcpy(m->mac, mac, 6);
-        m->ip = 0x0a000100u | (w + 1);
-        m->udp_port = 40000;
-        m->port = (uint8_t)(w % o->ports);
-    }
+    ws_job *jb = ws_config_add_workload(c, JOB_ID, o->ports, o->workers, o->slots, o->count);
+    if (!jb)
+        return fail(r, "%u ports, %u workers: beyond the host's limits", o->ports, o->workers);
     r->job = jb;
     return ws_config_check(c, r->err, r->errlen) ? (r->failed = 1, -1) : 0;
 }

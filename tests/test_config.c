@@ -674,6 +674,40 @@ static void test_load_missing_file(void **state)
     free(cfg);
 }
 
+/* the workload of run and bench: members, ports, bypass, and a configuration that checks */
+static void test_add_workload(void **state)
+{
+    (void)state;
+    ws_config c;
+    char err[256];
+    ws_config_default(&c);
+    ws_job *jb = ws_config_add_workload(&c, 7, 3, 5, 4, 64);
+    assert_non_null(jb);
+    assert_int_equal(c.n_jobs, 1);
+    assert_int_equal(c.n_ports, 3);
+    assert_int_equal(c.bypass[0], 1);
+    assert_int_equal(c.bypass[1], 0);
+    assert_int_equal(c.bypass[2], 2); /* last odd port: to itself */
+    assert_int_equal(jb->id, 7);
+    assert_true(jb->enable);
+    assert_int_equal(jb->workers, 5);
+    assert_int_equal(jb->slots, 4);
+    assert_int_equal(jb->max_count, 64);
+    for (unsigned w = 0; w < 5; w++) {
+        const uint8_t mac[6] = {0x02, 0, 0, 0, 0x01, (uint8_t)w};
+        assert_memory_equal(jb->member[w].mac, mac, 6);
+        assert_int_equal(jb->member[w].ip, 0x0a000101u + w);
+        assert_int_equal(jb->member[w].udp_port, 40000);
+        assert_int_equal(jb->member[w].port, w % 3);
+    }
+    assert_int_equal(ws_config_check(&c, err, sizeof err), 0);
+    assert_ptr_equal(ws_config_find_job(&c, 7), jb);
+    /* beyond the host's limits: refused, nothing appended */
+    assert_null(ws_config_add_workload(&c, 8, WS_LIMIT_PORTS + 1, 2, 1, 64));
+    assert_null(ws_config_add_workload(&c, 8, 2, WS_LIMIT_WORKERS + 1, 1, 64));
+    assert_int_equal(c.n_jobs, 1);
+}
+
 static void test_load_file(void **state)
 {
     ws_config *cfg = new_cfg();
@@ -757,6 +791,7 @@ int main(void)
         cmocka_unit_test(test_first_error),
         cmocka_unit_test(test_load_missing_file),
         cmocka_unit_test(test_load_file),
+        cmocka_unit_test(test_add_workload),
         cmocka_unit_test(test_small_err_buffer),
     };
 
