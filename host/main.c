@@ -96,6 +96,56 @@ static const char *one_dir(int argc, char **argv, const char *cmd)
 
 /* ---- gen ------------------------------------------------------------------------------ */
 
+/* Options of the commands that drive a model (sim, run, bench), parsed in one place: the model
+ * and its trace (MODEL_OPTIONS) and, for the generated workloads, the job (LOAD_OPTIONS). */
+enum {
+    O_WIDTH = 0x100, O_CLOCK, O_TRACE, O_TRACE_FROM, O_TRACE_TO,
+    O_WORKERS, O_COUNT, O_SLOTS, O_PORTS
+};
+#define MODEL_OPTIONS                                                                      \
+    {"width", 1, 0, O_WIDTH}, {"clock", 1, 0, O_CLOCK}, {"trace", 1, 0, O_TRACE},          \
+        {"trace-from", 1, 0, O_TRACE_FROM}, {"trace-to", 1, 0, O_TRACE_TO}
+#define LOAD_OPTIONS                                                                       \
+    {"workers", 1, 0, O_WORKERS}, {"count", 1, 0, O_COUNT}, {"slots", 1, 0, O_SLOTS},      \
+        {"ports", 1, 0, O_PORTS}
+
+typedef struct {
+    unsigned *width;
+    uint64_t *mhz;
+    const char **trace;
+    uint64_t *trace_from, *trace_to;
+    unsigned *workers, *count, *slots, *ports; /* NULL for sim: no LOAD_OPTIONS */
+} model_args;
+
+/* Option c of MODEL_OPTIONS or LOAD_OPTIONS with its argument: 0 when taken, 1 when the value
+ * is bad (message printed), -1 when c is not one of them. */
+static int model_option(int c, const char *arg, const model_args *m)
+{
+    switch (c) {
+    case O_WIDTH:
+        if (parse_uint("--width", arg, 256, 1024, m->width))
+            return 1;
+        if (*m->width != 256 && *m->width != 512 && *m->width != 1024) {
+            fprintf(stderr, "wiresum: --width %s: expected 256, 512 or 1024\n", arg);
+            return 1;
+        }
+        return 0;
+    case O_CLOCK: return parse_u64("--clock", arg, 1, 100000, m->mhz);
+    case O_TRACE: *m->trace = arg; return 0;
+    case O_TRACE_FROM: return parse_u64("--trace-from", arg, 0, UINT64_MAX, m->trace_from);
+    case O_TRACE_TO: return parse_u64("--trace-to", arg, 0, UINT64_MAX, m->trace_to);
+    }
+    if (!m->workers)
+        return -1;
+    switch (c) {
+    case O_WORKERS: return parse_uint("--workers", arg, 1, WS_LIMIT_WORKERS, m->workers);
+    case O_COUNT: return parse_uint("--count", arg, 1, WS_LIMIT_COUNT, m->count);
+    case O_SLOTS: return parse_uint("--slots", arg, 1, WS_LIMIT_SLOTS, m->slots);
+    case O_PORTS: return parse_uint("--ports", arg, 1, WS_LIMIT_PORTS, m->ports);
+    }
+    return -1;
+}
+
 static const char usage_gen[] =
     "usage: wiresum gen DIR [options]\n"
     "\n"
@@ -392,26 +442,20 @@ static int parse_window(const char *s, uint64_t *before, uint64_t *after)
 static int cmd_sim(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"width", 1, 0, 'w'},      {"idle", 1, 0, 'i'},      {"backpressure", 1, 0, 'b'},
-        {"seed", 1, 0, 's'},       {"clock", 1, 0, 'c'},     {"trace", 1, 0, 't'},
-        {"trace-from", 1, 0, 'F'}, {"trace-to", 1, 0, 'T'},  {"max-cycles", 1, 0, 'm'},
-        {"sim", 1, 0, 'S'},        {"quiet", 0, 0, 'q'},     {"help", 0, 0, 'h'},
-        {"trace-on-mismatch", 0, 0, 'M'}, {"trace-window", 1, 0, 'W'},
-        {"counters", 0, 0, 'C'},   {"no-progress", 0, 0, 'n'},
+        MODEL_OPTIONS,
+        {"idle", 1, 0, 'i'},       {"backpressure", 1, 0, 'b'}, {"seed", 1, 0, 's'},
+        {"max-cycles", 1, 0, 'm'}, {"sim", 1, 0, 'S'},          {"quiet", 0, 0, 'q'},
+        {"help", 0, 0, 'h'},       {"trace-on-mismatch", 0, 0, 'M'},
+        {"trace-window", 1, 0, 'W'}, {"counters", 0, 0, 'C'},   {"no-progress", 0, 0, 'n'},
         {0, 0, 0, 0}};
     ws_simrun_opts o;
     ws_simrun_defaults(&o);
     int c, bad = 0;
     uint64_t mhz = 200;
+    const model_args ma = {&o.width, &mhz, &o.trace, &o.trace_from, &o.trace_to,
+                           NULL, NULL, NULL, NULL};
     while (!bad && (c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         switch (c) {
-        case 'w':
-            bad = parse_uint("--width", optarg, 256, 1024, &o.width);
-            if (!bad && o.width != 256 && o.width != 512 && o.width != 1024) {
-                fprintf(stderr, "wiresum: --width %s: expected 256, 512 or 1024\n", optarg);
-                bad = 1;
-            }
-            break;
         case 'S':
             if (strcmp(optarg, "icarus") == 0) {
                 o.icarus = 1;
@@ -425,10 +469,6 @@ static int cmd_sim(int argc, char **argv)
         case 'i': bad = parse_uint("--idle", optarg, 0, 100, &o.idle_pct); break;
         case 'b': bad = parse_uint("--backpressure", optarg, 0, 100, &o.bp_pct); break;
         case 's': bad = parse_u64("--seed", optarg, 0, UINT64_MAX, &o.seed); break;
-        case 'c': bad = parse_u64("--clock", optarg, 1, 100000, &mhz); break;
-        case 't': o.trace = optarg; break;
-        case 'F': bad = parse_u64("--trace-from", optarg, 0, UINT64_MAX, &o.trace_from); break;
-        case 'T': bad = parse_u64("--trace-to", optarg, 0, UINT64_MAX, &o.trace_to); break;
         case 'm': bad = parse_u64("--max-cycles", optarg, 1, UINT64_MAX, &o.max_cycles); break;
         case 'M': o.trace_on_mismatch = 1; break;
         case 'W': bad = parse_window(optarg, &o.trace_before, &o.trace_after); break;
@@ -436,7 +476,7 @@ static int cmd_sim(int argc, char **argv)
         case 'n': o.progress = 0; break;
         case 'q': o.quiet = 1; break;
         case 'h': fputs(usage_sim, stdout); return 0;
-        default: bad = 1;
+        default: bad = model_option(c, optarg, &ma) != 0;
         }
     }
     o.clock_mhz = (double)mhz;
@@ -511,21 +551,21 @@ static const char usage_run[] =
 static int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"device", 1, 0, 'D'},   {"width", 1, 0, 'W'},       {"clock", 1, 0, 'c'},
-        {"workers", 1, 0, 'w'},  {"ports", 1, 0, 'p'},       {"elems", 1, 0, 'e'},
-        {"count", 1, 0, 'k'},    {"slots", 1, 0, 's'},       {"iters", 1, 0, 'i'},
-        {"values", 1, 0, 'v'},   {"seed", 1, 0, 'S'},        {"loss", 1, 0, 'l'},
-        {"dup", 1, 0, 'd'},      {"reorder", 1, 0, 'r'},     {"corrupt", 1, 0, 'C'},
-        {"faults", 1, 0, 'f'},   {"bypass", 1, 0, 'b'},      {"latency", 1, 0, 'L'},
-        {"rto", 1, 0, 'R'},      {"max-retries", 1, 0, 'M'}, {"record", 1, 0, 'o'},
-        {"trace", 1, 0, 't'},    {"trace-from", 1, 0, 'F'},  {"trace-to", 1, 0, 'T'},
+        MODEL_OPTIONS, LOAD_OPTIONS,
+        {"device", 1, 0, 'D'},     {"elems", 1, 0, 'e'},       {"iters", 1, 0, 'i'},
+        {"values", 1, 0, 'v'},     {"seed", 1, 0, 'S'},        {"loss", 1, 0, 'l'},
+        {"dup", 1, 0, 'd'},        {"reorder", 1, 0, 'r'},     {"corrupt", 1, 0, 'C'},
+        {"faults", 1, 0, 'f'},     {"bypass", 1, 0, 'b'},      {"latency", 1, 0, 'L'},
+        {"rto", 1, 0, 'R'},        {"max-retries", 1, 0, 'M'}, {"record", 1, 0, 'o'},
         {"max-cycles", 1, 0, 'm'}, {"no-progress", 0, 0, 'n'}, {"quiet", 0, 0, 'q'},
-        {"help", 0, 0, 'h'},     {"plot", 1, 0, 'P'},        {"counters", 0, 0, 'K'},
+        {"help", 0, 0, 'h'},       {"plot", 1, 0, 'P'},        {"counters", 0, 0, 'K'},
         {0, 0, 0, 0}};
     ws_run_opts o;
     ws_run_defaults(&o);
     int c, bad = 0, quiet = 0, prog = 1, counters = 0;
     uint64_t mhz = 200;
+    const model_args ma = {&o.width, &mhz, &o.trace, &o.trace_from, &o.trace_to,
+                           &o.workers, &o.count, &o.slots, &o.ports};
     while (!bad && (c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         switch (c) {
         case 'D':
@@ -538,19 +578,7 @@ static int cmd_run(int argc, char **argv)
                 bad = 1;
             }
             break;
-        case 'W':
-            bad = parse_uint("--width", optarg, 256, 1024, &o.width);
-            if (!bad && o.width != 256 && o.width != 512 && o.width != 1024) {
-                fprintf(stderr, "wiresum: --width %s: expected 256, 512 or 1024\n", optarg);
-                bad = 1;
-            }
-            break;
-        case 'c': bad = parse_u64("--clock", optarg, 1, 100000, &mhz); break;
-        case 'w': bad = parse_uint("--workers", optarg, 1, WS_LIMIT_WORKERS, &o.workers); break;
-        case 'p': bad = parse_uint("--ports", optarg, 1, WS_LIMIT_PORTS, &o.ports); break;
         case 'e': bad = parse_u64("--elems", optarg, 1, 0xffffffffu, &o.elems); break;
-        case 'k': bad = parse_uint("--count", optarg, 1, WS_LIMIT_COUNT, &o.count); break;
-        case 's': bad = parse_uint("--slots", optarg, 1, WS_LIMIT_SLOTS, &o.slots); break;
         case 'i': bad = parse_uint("--iters", optarg, 1, 65535, &o.iters); break;
         case 'S': bad = parse_u64("--seed", optarg, 0, UINT64_MAX, &o.seed); break;
         case 'l': bad = parse_rate("--loss", optarg, &o.loss); break;
@@ -563,9 +591,6 @@ static int cmd_run(int argc, char **argv)
         case 'M': bad = parse_uint("--max-retries", optarg, 0, 1000000, &o.max_retries); break;
         case 'm': bad = parse_u64("--max-cycles", optarg, 1, UINT64_MAX, &o.max_cycles); break;
         case 'o': o.record = optarg; break;
-        case 't': o.trace = optarg; break;
-        case 'F': bad = parse_u64("--trace-from", optarg, 0, UINT64_MAX, &o.trace_from); break;
-        case 'T': bad = parse_u64("--trace-to", optarg, 0, UINT64_MAX, &o.trace_to); break;
         case 'n': prog = 0; break;
         case 'q': quiet = 1; break;
         case 'P': o.plot = optarg; break;
@@ -593,7 +618,7 @@ static int cmd_run(int argc, char **argv)
             }
             break;
         case 'h': fputs(usage_run, stdout); return 0;
-        default: bad = 1;
+        default: bad = model_option(c, optarg, &ma) != 0;
         }
     }
     if (bad)
@@ -729,40 +754,25 @@ static void bench_print(const ws_bench_opts *o, const ws_bench_result *r, int ts
 static int cmd_bench(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"width", 1, 0, 'W'},      {"workers", 1, 0, 'w'},    {"count", 1, 0, 'k'},
-        {"slots", 1, 0, 's'},      {"ports", 1, 0, 'p'},      {"warmup", 1, 0, 'u'},
-        {"cycles", 1, 0, 'n'},     {"idle-rounds", 1, 0, 'r'}, {"clock", 1, 0, 'c'},
-        {"tsv", 0, 0, 'v'},        {"quick", 0, 0, 'Q'},      {"trace", 1, 0, 't'},
-        {"trace-from", 1, 0, 'F'}, {"trace-to", 1, 0, 'T'},   {"help", 0, 0, 'h'},
+        MODEL_OPTIONS, LOAD_OPTIONS,
+        {"warmup", 1, 0, 'u'},     {"cycles", 1, 0, 'n'},     {"idle-rounds", 1, 0, 'r'},
+        {"tsv", 0, 0, 'v'},        {"quick", 0, 0, 'Q'},      {"help", 0, 0, 'h'},
         {0, 0, 0, 0}};
     ws_bench_opts o;
     ws_bench_defaults(&o);
     int c, bad = 0, tsv = 0, quick = 0;
     uint64_t mhz = 200;
+    const model_args ma = {&o.width, &mhz, &o.trace, &o.trace_from, &o.trace_to,
+                           &o.workers, &o.count, &o.slots, &o.ports};
     while (!bad && (c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'W':
-            bad = parse_uint("--width", optarg, 256, 1024, &o.width);
-            if (!bad && o.width != 256 && o.width != 512 && o.width != 1024) {
-                fprintf(stderr, "wiresum: --width %s: expected 256, 512 or 1024\n", optarg);
-                bad = 1;
-            }
-            break;
-        case 'w': bad = parse_uint("--workers", optarg, 1, WS_LIMIT_WORKERS, &o.workers); break;
-        case 'k': bad = parse_uint("--count", optarg, 1, WS_LIMIT_COUNT, &o.count); break;
-        case 's': bad = parse_uint("--slots", optarg, 1, WS_LIMIT_SLOTS, &o.slots); break;
-        case 'p': bad = parse_uint("--ports", optarg, 1, WS_LIMIT_PORTS, &o.ports); break;
         case 'u': bad = parse_u64("--warmup", optarg, 0, UINT32_MAX, &o.warmup); break;
         case 'n': bad = parse_u64("--cycles", optarg, 0, UINT32_MAX, &o.cycles); break;
         case 'r': bad = parse_uint("--idle-rounds", optarg, 0, 100000, &o.idle_rounds); break;
-        case 'c': bad = parse_u64("--clock", optarg, 1, 100000, &mhz); break;
         case 'v': tsv = 1; break;
         case 'Q': quick = 1; break;
-        case 't': o.trace = optarg; break;
-        case 'F': bad = parse_u64("--trace-from", optarg, 0, UINT64_MAX, &o.trace_from); break;
-        case 'T': bad = parse_u64("--trace-to", optarg, 0, UINT64_MAX, &o.trace_to); break;
         case 'h': fputs(usage_bench, stdout); return 0;
-        default: bad = 1;
+        default: bad = model_option(c, optarg, &ma) != 0;
         }
     }
     if (bad)
