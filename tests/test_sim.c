@@ -5,6 +5,7 @@
  * untouched on the port the bypass map names, in order (docs/protocol.md sections 1 and 3). */
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
@@ -382,6 +383,54 @@ static void test_side_by_side(void **state)
     }
 }
 
+/* Two models of the same device in lockstep: the same bypass map (every port to itself, then
+ * port 3 to port 0 when cross is set), the same stress, each of the n frame lengths of len[]
+ * pushed on every port, 1500 cycles; then they must agree on the cycle count, on every egress
+ * frame and the cycle that stamps it, and on the statistics. Returns the frames compared. */
+static size_t lockstep(ws_sim *a, ws_sim *b, const ws_sim_stress *st, const size_t *len, size_t n,
+                       bool cross)
+{
+    ws_sim *both[2] = {a, b};
+    uint8_t buf[1514];
+    assert_int_equal(ws_sim_ports(b), ws_sim_ports(a));
+    assert_int_equal(ws_sim_cycle(b), ws_sim_cycle(a));
+    for (int k = 0; k < 2; k++) {
+        bypass_to_self(both[k]);
+        if (cross)
+            assert_int_equal(ws_sim_reg_write(both[k], WS_REG_BYPASS(3), 0), 0);
+        ws_sim_set_stress(both[k], st);
+        for (unsigned p = 0; p < ws_sim_ports(both[k]); p++)
+            for (size_t i = 0; i < n; i++) {
+                assert_true(len[i] <= sizeof buf);
+                make_frame(buf, len[i], p, (unsigned)i);
+                assert_int_equal(ws_sim_push(both[k], p, buf, len[i]), 0);
+            }
+        ws_sim_run(both[k], 1500);
+        no_error(both[k]);
+    }
+    assert_int_equal(ws_sim_cycle(b), ws_sim_cycle(a));
+    size_t frames = 0;
+    for (unsigned p = 0; p < ws_sim_ports(a); p++) {
+        assert_int_equal(ws_sim_collected(b, p), ws_sim_collected(a, p));
+        const uint8_t *da, *db;
+        size_t la, lb;
+        uint64_t ca, cb;
+        while (ws_sim_pop(a, p, &da, &la, &ca) == 1) {
+            assert_int_equal(ws_sim_pop(b, p, &db, &lb, &cb), 1);
+            assert_int_equal(lb, la);
+            assert_memory_equal(db, da, la);
+            assert_int_equal(cb, ca);
+            frames++;
+        }
+        assert_int_equal(ws_sim_collected(b, p), 0);
+    }
+    ws_sim_stats sa, sb;
+    ws_sim_stats_get(a, &sa);
+    ws_sim_stats_get(b, &sb);
+    assert_memory_equal(&sb, &sa, sizeof sa);
+    return frames;
+}
+
 /* The same RTL under Icarus, in lockstep with the Verilator model: the same pushes, stress and
  * register accesses give the same egress frames, stamped with the same cycles, and the same
  * register values (counters included). */
@@ -402,40 +451,10 @@ static void test_icarus_lockstep(void **state)
     ws_sim *v = open_sim(&f, 256);
     assert_string_equal(ws_sim_engine_name(iv), "icarus");
     assert_string_equal(ws_sim_engine_name(v), "verilator");
-    assert_int_equal(ws_sim_ports(iv), ws_sim_ports(v));
-    assert_int_equal(ws_sim_cycle(iv), ws_sim_cycle(v));
-    ws_sim *both[2] = {v, iv};
     ws_sim_stress st = {20, 30, 7};
     static const size_t len[] = {14, 31, 32, 33, 60, 64, 95, 200, 1514};
-    uint8_t b[1514];
-    for (int k = 0; k < 2; k++) {
-        bypass_to_self(both[k]);
-        assert_int_equal(ws_sim_reg_write(both[k], WS_REG_BYPASS(3), 0), 0); /* 3 -> 0 */
-        ws_sim_set_stress(both[k], &st);
-        for (unsigned p = 0; p < ws_sim_ports(both[k]); p++)
-            for (size_t i = 0; i < sizeof len / sizeof len[0]; i++) {
-                make_frame(b, len[i], p, (unsigned)i);
-                assert_int_equal(ws_sim_push(both[k], p, b, len[i]), 0);
-            }
-        ws_sim_run(both[k], 1500);
-        no_error(both[k]);
-    }
-    assert_int_equal(ws_sim_cycle(iv), ws_sim_cycle(v));
-    size_t frames = 0;
-    for (unsigned p = 0; p < ws_sim_ports(v); p++) {
-        assert_int_equal(ws_sim_collected(iv, p), ws_sim_collected(v, p));
-        const uint8_t *dv, *di;
-        size_t lv, li;
-        uint64_t cv, ci;
-        while (ws_sim_pop(v, p, &dv, &lv, &cv) == 1) {
-            assert_int_equal(ws_sim_pop(iv, p, &di, &li, &ci), 1);
-            assert_int_equal(li, lv);
-            assert_memory_equal(di, dv, lv);
-            assert_int_equal(ci, cv);
-            frames++;
-        }
-    }
-    assert_int_equal(frames, 4 * (sizeof len / sizeof len[0]));
+    size_t n = sizeof len / sizeof len[0];
+    assert_int_equal(lockstep(v, iv, &st, len, n, true), ws_sim_ports(v) * n);
     assert_int_equal(ws_sim_collected(iv, 0), 0);
     static const uint32_t regs[] = {WS_REG_ID, WS_REG_CTRL, WS_REG_STATUS, WS_REG_BYPASS(3)};
     for (size_t i = 0; i < sizeof regs / sizeof regs[0]; i++) {
@@ -449,10 +468,6 @@ static void test_icarus_lockstep(void **state)
         assert_int_equal(ws_sim_reg_read(v, a, &x), ws_sim_reg_read(iv, a, &y));
         assert_int_equal(y, x);
     }
-    ws_sim_stats sv, si;
-    ws_sim_stats_get(v, &sv);
-    ws_sim_stats_get(iv, &si);
-    assert_memory_equal(&si, &sv, sizeof sv);
     ws_sim_free(iv);
     ws_sim_free(v);
 }
@@ -464,46 +479,15 @@ static void test_untraced(void **state)
 {
     fx *f = *state;
     static const size_t len[] = {14, 60, 64, 95, 200, 1514};
-    uint8_t b[1514];
+    size_t n = sizeof len / sizeof len[0];
     for (size_t w = 0; w < n_widths; w++) {
         ws_sim *u = ws_sim_new_untraced(WS_SIM_VERILATOR, widths[w], f->err, sizeof f->err);
         if (!u)
             fail_msg("ws_sim_new_untraced(%u): %s", widths[w], f->err);
         ws_sim *t = open_sim(f, widths[w]);
         assert_string_equal(ws_sim_engine_name(u), "verilator");
-        ws_sim *both[2] = {t, u};
         ws_sim_stress st = {25, 35, 11};
-        for (int k = 0; k < 2; k++) {
-            bypass_to_self(both[k]);
-            ws_sim_set_stress(both[k], &st);
-            for (unsigned p = 0; p < ws_sim_ports(both[k]); p++)
-                for (size_t i = 0; i < sizeof len / sizeof len[0]; i++) {
-                    make_frame(b, len[i], p, (unsigned)i);
-                    assert_int_equal(ws_sim_push(both[k], p, b, len[i]), 0);
-                }
-            ws_sim_run(both[k], 1500);
-            no_error(both[k]);
-        }
-        assert_int_equal(ws_sim_cycle(u), ws_sim_cycle(t));
-        size_t frames = 0;
-        for (unsigned p = 0; p < ws_sim_ports(t); p++) {
-            const uint8_t *dt, *du;
-            size_t lt, lu;
-            uint64_t ct, cu;
-            while (ws_sim_pop(t, p, &dt, &lt, &ct) == 1) {
-                assert_int_equal(ws_sim_pop(u, p, &du, &lu, &cu), 1);
-                assert_int_equal(lu, lt);
-                assert_memory_equal(du, dt, lt);
-                assert_int_equal(cu, ct);
-                frames++;
-            }
-            assert_int_equal(ws_sim_collected(u, p), 0);
-        }
-        assert_int_equal(frames, ws_sim_ports(t) * (sizeof len / sizeof len[0]));
-        ws_sim_stats su, stt;
-        ws_sim_stats_get(u, &su);
-        ws_sim_stats_get(t, &stt);
-        assert_memory_equal(&su, &stt, sizeof su);
+        assert_int_equal(lockstep(t, u, &st, len, n, false), ws_sim_ports(t) * n);
         char path[160];
         snprintf(path, sizeof path, "%s/untraced.fst", f->dir);
         if (ws_sim_trace_open(u, path, 0, 0, f->err, sizeof f->err) != 0)
