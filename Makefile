@@ -201,14 +201,14 @@ lint: $(if $(WS_HAVE_TOP),,sim-none)
 	for c in $(WS_LINT); do \
 	  if [ -s $(BUILD)/lint/$$c.log ]; then echo "lint: DATA_WIDTH:MAX_COUNT:ENGINES $$c:"; \
 	    cat $(BUILD)/lint/$$c.log; rc=1; fi; \
-	done; echo "lint $$((1 - rc)) $$rc" >> $(BUILD)/results.txt; exit $$rc
+	done; echo "lint wiresum_top $$((1 - rc)) $$rc" >> $(BUILD)/results.txt; exit $$rc
 
 .PHONY: sim-none
 sim-none:
 	@echo "$(WS_TOP_F) does not exist (yet): no model to build or lint" >&2; exit 1
 
 .PHONY: all deps deps-quiet test test-build engines unit unit-asan e2e rtl hw hwtest regmap-check demo clean \
-        wave wave-check runloop stress fuzz fuzz-short dissector ux docs-check bench
+        wave wave-check runloop stress fuzz fuzz-short dissector ux docs-check bench bench-tools
 .DEFAULT_GOAL := all
 
 all: deps-quiet $(BUILD)/wiresum $(if $(WS_HAVE_TOP),$(WS_ICARUS))
@@ -233,7 +233,7 @@ e2e: deps $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS)
 test: deps
 	@rm -f $(BUILD)/results.txt
 	@$(MAKE) --no-print-directory -j2 test-build
-	@$(MAKE) --no-print-directory -k unit unit-asan e2e dissector docs-check $(if $(WS_HAVE_TOP),regmap-check lint rtl engines hw wave-check runloop stress fuzz-short ux); rc=$$?; \
+	@$(MAKE) --no-print-directory -k unit unit-asan e2e dissector docs-check bench-tools $(if $(WS_HAVE_TOP),regmap-check lint rtl engines hw wave-check runloop stress fuzz-short ux); rc=$$?; \
 	  sh tests/summary.sh $(BUILD)/results.txt; s=$$?; [ $$rc -eq 0 ] && [ $$s -eq 0 ]
 
 test-build: $(PLAIN_TESTS) $(ASAN_TESTS) $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS) \
@@ -254,8 +254,8 @@ hwtest: deps $(PLAIN_TOOLS)
 # the generated register map files are up to date with host/regmap.def
 regmap-check: $(BUILD)/regmap_gen
 	@$(BUILD)/regmap_gen --check vh hw/ws_regmap.vh && $(BUILD)/regmap_gen --check h host/ws_regmap.h && \
-	  $(BUILD)/regmap_gen --check md docs/registers.md && echo "regmap 1 0" >> $(BUILD)/results.txt || \
-	  { echo "regmap 0 1" >> $(BUILD)/results.txt; exit 1; }
+	  $(BUILD)/regmap_gen --check md docs/registers.md && echo "regmap generated 1 0" >> $(BUILD)/results.txt || \
+	  { echo "regmap generated 0 1" >> $(BUILD)/results.txt; exit 1; }
 
 demo: deps $(BUILD)/wiresum
 	@sh scripts/demo.sh $(BUILD)/wiresum
@@ -273,6 +273,10 @@ bench: deps $(BUILD)/wiresum
 # the docs: docs/pipeline.svg up to date with docs/pipeline.dot, relative links resolve
 docs-check: deps
 	@sh tests/docs_check.sh
+
+# the resource benchmark's tools (bench/lut_levels.py, bench/resources.awk) on netlists with known answers
+bench-tools: deps
+	@WS_RESULTS=$(BUILD)/results.txt sh tests/bench_tools.sh
 
 # the Wireshark dissector host/wireshark/wiresum.lua against the C codec (needs tshark, mergecap)
 dissector: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
