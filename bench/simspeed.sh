@@ -117,6 +117,42 @@ AR_RATE=$(sed -n 's/.*cycles clocked in [0-9.]* s (\([0-9]*\) cycles\/s).*/\1/p'
 AR_EXACT=$(sed -n 's/.*tensors: \(.*\)/\1/p' "$log")
 echo "simspeed: all-reduce $ELEMS elements: $AR_SIM cycles, $AR_WALL s" >&2
 
+# ---- where the time goes: a perf profile of the same all-reduce, 1M elements --------------------
+# Classes by symbol: Verilator names a module it keeps apart Vws<width>_<module>...; the modules it
+# inlines (most of them) are in Vws<width>___024root...; the rest of the binary is the host side.
+PROF=$D/profile.md
+: > "$PROF"
+PROF_AR="$WS run --workers 4 --elems 1000000 --count 256 --iters 1 --no-progress"
+if command -v perf > /dev/null 2>&1 &&
+   perf record -q -F 999 -o "$D/perf.data" -- $PIN $PROF_AR > "$D/profile.log" 2>&1; then
+    echo "perf record -F 999 -o $D/perf.data -- $PIN $PROF_AR" >> "$CMDS"
+    echo "perf report -i $D/perf.data --no-children --sort dso,symbol --stdio -g none" >> "$CMDS"
+    perf report -i "$D/perf.data" --no-children --sort dso,symbol --stdio -g none 2> /dev/null |
+    awk '/^#/ || NF < 4 { next }
+        { p = $1; sub(/%/, "", p); dso = $2; sym = $4
+          if (dso != "wiresum") c = "libraries (libc, libstdc++, kernel)"
+          else if (sym ~ /^Vws[0-9]+f?_ws_acc_lane/) c = "RTL model: the accumulator lanes (ws_acc_lane, one function per lane)"
+          else if (sym ~ /^Vws[0-9]+f?_[a-z]/) c = "RTL model: other modules Verilator keeps apart"
+          else if (sym ~ /^Vws[0-9]+f?__/) c = "RTL model: the top and the modules Verilator inlines into it (parser, engine state, register file, ...)"
+          else if (sym ~ /^Verilated|^vl_|^VL_/) c = "Verilator runtime"
+          else c = "host: harness loop, driver, software reference and checks"
+          t[c] += p; if (!(c in o)) { o[c] = ++n; nm[n] = c } }
+        END { for (i = 1; i <= n; i++) printf "| %s | %.1f |\n", nm[i], t[nm[i]] }' > "$PROF.rows"
+    if [ -s "$PROF.rows" ]; then
+        {
+            echo "Where the time goes (\`perf record\` of a 1M-element all-reduce at 256 bits, same command"
+            echo "otherwise; share of samples by symbol class):"
+            echo
+            echo "| class | % of samples |"
+            echo "|---|---|"
+            sort -t'|' -k3 -rn "$PROF.rows"
+        } > "$PROF"
+    fi
+    rm -f "$PROF.rows" "$D/perf.data" "$D/perf.data.old"
+else
+    echo "Profile left out: perf (Debian linux-perf) is not installed or not permitted (kernel.perf_event_paranoid)." > "$PROF"
+fi
+
 {
     echo "### Simulation speed"
     echo
@@ -139,6 +175,8 @@ echo "simspeed: all-reduce $ELEMS elements: $AR_SIM cycles, $AR_WALL s" >&2
         printf "**%.1f s wall** (target: at most 60 s for 25.6M on one core); %d cycles simulated, ", t, s
         printf "%d clocked at %d cycles/s; %.1f MB/s of gradient (4 x %d x 4 bytes); tensors %s.\n",
                c, r, 4 * n * 4 / t / 1e6, n, x }'
+    echo
+    cat "$PROF"
     echo
     echo "Commands:"
     echo
