@@ -105,6 +105,7 @@ kindf == "depth" && /^slowest lut_levels=/ {
     next
 }
 kindf == "done" { secs[cfg] = $3; next }
+kindf == "fail" { fm = $0; sub(/^[^ ]* [^ ]* /, "", fm); failmsg[cfg] = fm; next }
 
 END {
     print "Produced by `" cmd "`: " yosys "; " prov "."
@@ -126,7 +127,11 @@ END {
     for (i = 1; i <= nc; i++) {
         c = name[i]; k = c SUBSEP ""; F = fam[c]
         lbl = sprintf("%s: %d bits, MAX_COUNT %d, %d engine%s", c, width[c], maxc[c], engines[c], engines[c] > 1 ? "s" : "")
-        if (!(c in seen)) { printf "| %s | %s | not synthesized (yosys failed or was not run; see its log) |||||||||||||\n", lbl, dev[F]; continue }
+        if (!(c in seen)) {
+            printf "| %s | %s | not synthesized: %s |||||||||||||\n", lbl, dev[F],
+                (c in failmsg) ? failmsg[c] " (see " (work != "" ? work : "build/bench/resources") "/" c ".log)" : "not run"
+            continue
+        }
         fits = (lut[k] <= dlut[F] && ff[k] <= dff[F] && dsp[k] <= ddsp[F] && bram[k] <= dbram[F] && uram[k] <= duram[F]) ? "**yes**" : "**no**"
         printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s s |\n", lbl, dev[F],
             commas(lut[k]), commas(lram[k]), commas(ff[k]), commas(carry[k]), commas(muxf[k]), commas(dsp[k]),

@@ -17,7 +17,8 @@
 #
 # Environment: WS_RES_CONFIGS, space-separated NAME=DATA_WIDTH:MAX_COUNT:ENGINES:FAMILY
 # (default below: the default device on the 690T; the 4 x 100G device and the 512- and 1024-bit
-# devices on the U250); WS_RES_JOBS yosys runs at once (default 2); YOSYS (default yosys).
+# devices on the U250); WS_RES_JOBS yosys runs at once (default 2); WS_RES_LIMIT seconds a run may
+# take (default 5400; a run stopped is reported with the pass it was in); YOSYS (default yosys).
 # Run time on this 2-core machine: ~15 to 40 minutes per configuration (most of it the register
 # file and the lanes), two at a time.
 set -eu
@@ -28,60 +29,64 @@ out=$build/bench
 work=$out/resources
 configs=${WS_RES_CONFIGS:-d256=256:256:1:xc7 e4x512=512:256:4:xcup d1024=1024:256:1:xcup d512=512:256:1:xcup}
 jobs=${WS_RES_JOBS:-2}
+limit=${WS_RES_LIMIT:-5400}
 yosys=${YOSYS:-yosys}
 
 mode=synth
 case "${1:-}" in
     "") ;;
     --report) mode=report ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --one) mode=one; one=${2:?resources.sh: --one NAME=W:C:E:FAMILY} ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "resources.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
 esac
 command -v "$yosys" > /dev/null || { echo "resources.sh: $yosys not found (apt-get install yosys)" >&2; exit 1; }
 command -v python3 > /dev/null || { echo "resources.sh: python3 not found (apt-get install python3)" >&2; exit 1; }
-if [ "$mode" = report ]; then
-    [ -d "$work" ] || { echo "resources.sh: --report: no $work yet (run without --report)" >&2; exit 1; }
-else
-rm -rf "$work"
-mkdir -p "$work"
-
-# yosys 0.23 reads copies of hw/ with two constructs rewritten (bench/ys_prep.py says which)
-python3 bench/ys_prep.py hw "$work/src"
 files=$(sed -e 's://.*::' -e '/^[[:space:]]*-/d' -e '/\.v[[:space:]]*$/!d' -e 's:^[[:space:]]*hw/:'"$work"'/src/:' \
     hw/wiresum_top.f | tr '\n' ' ')
 
-one() { # NAME=W:C:E:FAMILY
-    name=${1%%=*}; spec=${1#*=}
+# one NAME=W:C:E:FAMILY: synthesize one configuration (run by xargs, jobs at a time)
+if [ "$mode" = one ]; then
+    spec=$one; name=${spec%%=*}; spec=${spec#*=}
     w=$(echo "$spec" | cut -d: -f1); c=$(echo "$spec" | cut -d: -f2)
     e=$(echo "$spec" | cut -d: -f3); fam=$(echo "$spec" | cut -d: -f4)
-    uram=""; [ "$fam" = xcup ] && uram=-uram
+    uram=""
+    if [ "$fam" = xcup ]; then uram=-uram; fi
     start=$(date +%s)
-    if nice -n 5 "$yosys" -q -l "$work/$name.log" -p "read_verilog -sv -I$work/src $files; \
+    rc=0
+    timeout "$limit" nice -n 5 "$yosys" -q -l "$work/$name.log" -p "read_verilog -sv -I$work/src $files; \
             chparam -set DATA_WIDTH $w -set MAX_COUNT $c -set ENGINES $e wiresum_top; \
             hierarchy -check -top wiresum_top; \
             synth_xilinx -family $fam $uram -noiopad -noclkbuf; \
             tee -q -o $work/$name.stat stat -top wiresum_top; \
-            flatten; write_json $work/$name.json" > /dev/null 2>&1; then
+            flatten; write_json $work/$name.json" > /dev/null 2>&1 || rc=$?
+    t=$(( $(date +%s) - start ))
+    if [ "$rc" -eq 0 ]; then
         python3 bench/lut_levels.py "$work/$name.json" 6 > "$work/$name.depth"
         rm -f "$work/$name.json"
-        echo "$name $spec $(( $(date +%s) - start ))" > "$work/$name.done"
-        echo "resources.sh: $name ($spec) done in $(( $(date +%s) - start )) s" >&2
+        echo "$name $spec $t" > "$work/$name.done"
+        echo "resources.sh: $name ($spec) done in $t s" >&2
     else
-        echo "resources.sh: yosys failed on $name ($spec); see $work/$name.log" >&2
+        # where it was: the last pass yosys started
+        stage=$(grep -E '^[0-9.]+ Executing ' "$work/$name.log" | tail -n 1 | sed 's/^[0-9.]* Executing //')
+        if [ "$rc" -eq 124 ]; then why="not finished after $t s"; else why="yosys failed (exit $rc) after $t s"; fi
+        echo "$name $spec $why; last pass: ${stage:-none}" > "$work/$name.fail"
+        echo "resources.sh: $name ($spec): $why, in ${stage:-?}; see $work/$name.log" >&2
     fi
-}
-
-echo "resources.sh: ${configs} (${jobs} at a time)" >&2
-set -- $configs
-while [ $# -gt 0 ]; do
-    n=0
-    while [ $# -gt 0 ] && [ $n -lt "$jobs" ]; do
-        one "$1" &
-        shift; n=$((n + 1))
-    done
-    wait
-done
+    exit 0
 fi
+
+if [ "$mode" = synth ]; then
+    mkdir -p "$work"
+    # yosys 0.23 reads copies of hw/ with two constructs rewritten (bench/ys_prep.py says which)
+    rm -rf "$work/src"
+    python3 bench/ys_prep.py hw "$work/src"
+    for c in $configs; do rm -f "$work/${c%%=*}".*; done
+    echo "resources.sh: ${configs} (${jobs} at a time, at most $limit s each)" >&2
+    printf '%s\n' $configs | xargs -P "$jobs" -I CFG env WS_RES_LIMIT="$limit" YOSYS="$yosys" BUILD="$build" \
+        sh "$root/bench/resources.sh" --one CFG
+fi
+[ -d "$work" ] || { echo "resources.sh: --report: no $work yet (run without --report)" >&2; exit 1; }
 
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
@@ -89,10 +94,10 @@ prov="machine: $(nproc) cores, ${cpu:-unknown CPU}; date: $(date -u '+%Y-%m-%d %
 inputs=""
 for c in $configs; do
     n=${c%%=*}
-    for x in stat depth done; do if [ -f "$work/$n.$x" ]; then inputs="$inputs $work/$n.$x"; fi; done
+    for x in stat depth done fail; do if [ -f "$work/$n.$x" ]; then inputs="$inputs $work/$n.$x"; fi; done
 done
 # shellcheck disable=SC2086
-awk -v configs="$configs" -v yosys="$("$yosys" -V)" -v prov="$prov" \
+awk -v configs="$configs" -v yosys="$("$yosys" -V)" -v prov="$prov" -v work="$work" \
     -v cmd="sh bench/resources.sh   # WS_RES_CONFIGS='$configs'" \
     -f bench/resources.awk $inputs /dev/null > "$out/resources.md"
 echo "resources.sh: wrote $out/resources.md" >&2
