@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""lut_levels.py NETLIST.json [N] - register-to-register logic depth of a yosys synth_xilinx netlist.
+"""lut_levels.py NETLIST.json[.gz] [N] - register-to-register logic depth of a yosys synth_xilinx netlist.
 
 The netlist is the flattened top written by `write_json` after `synth_xilinx`. Every cell that
 holds state is a timing boundary: flip-flops (FD*), shift registers (SRL*), block and ultra RAM
@@ -14,7 +14,9 @@ cells, then muxes) and the largest estimated delay under a simple model (per LUT
 per carry cell CARRY_NS, per wide mux MUXF_NS). Prints one line of key=value per result and the
 path, cell by cell, with the best readable net names.
 """
+import gzip
 import json
+import re
 import sys
 
 LUT_NS, CARRY_NS, MUXF_NS = 0.55, 0.10, 0.30
@@ -184,9 +186,12 @@ def analyze(m, topn, prefix=""):
             c = trace(arr, b)
             s0 = driver.get(c[0])
             s0 = cellname(s0[0]) if s0 and s0[0] in cells else nm(c[0])
-            if (s0, e) in seen:
+            # one line per pair of register vectors (bit indices dropped), so the list names
+            # every distinct structure that is deep, not the bits of one vector
+            key = (re.sub(r"\[\d+\]", "", s0), re.sub(r"\[\d+\]", "", e))
+            if key in seen:
                 continue
-            seen.add((s0, e))
+            seen.add(key)
             print("  %s#%d lut_levels=%d carry=%d muxf=%d start=%s end=%s" % (tag, k + 1, t[0], t[1], t[2], s0, e))
             k += 1
             if k >= topn:
@@ -200,7 +205,9 @@ def main():
     # lut_levels.py NETLIST.json [N] [--all]: the top module, or (--all) every module that has
     # logic of its own in a hierarchical netlist (instances of other modules are boundaries)
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    d = json.load(open(args[0]))
+    opener = gzip.open if args[0].endswith(".gz") else open
+    with opener(args[0], "rt") as f:
+        d = json.load(f)
     topn = int(args[1]) if len(args) > 1 else 8
     mods = d["modules"]
     user = {k: v for k, v in mods.items()

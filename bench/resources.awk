@@ -8,7 +8,8 @@
 # ("=== module ===", its own cells, instances of other modules among them), then
 # "=== design hierarchy ===" with the number of instances of every module and the totals.
 # NAME.depth: bench/lut_levels.py on the flattened netlist ("deepest lut_levels=..." and the
-# next distinct paths as "deepest#k ..."). NAME.done: "NAME SPEC SECONDS".
+# next distinct paths as "deepest#k ..."). NAME.done: "NAME SPEC SECONDS COMMIT" (the commit of
+# the RTL synthesized, "+changes" when the tree had uncommitted changes).
 #
 # Cell classes (Xilinx 7-series / UltraScale+ primitives as synth_xilinx maps to them):
 #   LUT     LUT1..LUT6, INV, and the LUTs of distributed RAM and shift registers:
@@ -104,7 +105,7 @@ kindf == "depth" && /^slowest lut_levels=/ {
     e = $0; sub(/.* end=/, "", e); sub(/ end_pin=.*/, "", e); send[cfg] = e
     next
 }
-kindf == "done" { secs[cfg] = $3; next }
+kindf == "done" { secs[cfg] = $3; if (NF >= 4) at[cfg] = $4; next }
 kindf == "fail" { fm = $0; sub(/^[^ ]* [^ ]* /, "", fm); failmsg[cfg] = fm; next }
 
 END {
@@ -122,7 +123,7 @@ END {
     print "neither). LUT includes the LUTs of distributed RAM and shift registers; BRAM36 counts a"
     print "RAMB18 as half."
     print ""
-    print "| configuration | device | LUT | LUT as RAM/SRL | FF | CARRY | MUXF | DSP | BRAM36 | URAM | LUT % | FF % | BRAM % | fits | synthesis |"
+    print "| configuration | device | LUT | LUT as RAM/SRL | FF | CARRY | MUXF | DSP | BRAM36 | URAM | LUT % | FF % | BRAM % | fits | synthesis, at commit |"
     print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     for (i = 1; i <= nc; i++) {
         c = name[i]; k = c SUBSEP ""; F = fam[c]
@@ -133,15 +134,15 @@ END {
             continue
         }
         fits = (lut[k] <= dlut[F] && ff[k] <= dff[F] && dsp[k] <= ddsp[F] && bram[k] <= dbram[F] && uram[k] <= duram[F]) ? "**yes**" : "**no**"
-        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s s |\n", lbl, dev[F],
+        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s s, %s |\n", lbl, dev[F],
             commas(lut[k]), commas(lram[k]), commas(ff[k]), commas(carry[k]), commas(muxf[k]), commas(dsp[k]),
             fmt(bram[k]), commas(uram[k]), pct(lut[k], dlut[F]), pct(ff[k], dff[F]),
-            pct(bram[k] + 0, dbram[F]), fits, (c in secs) ? secs[c] : "?"
+            pct(bram[k] + 0, dbram[F]), fits, (c in secs) ? secs[c] : "?", (c in at) ? at[c] : "?"
     }
     print ""
     print "Device capacities: XC7VX690T 433,200 LUT, 866,400 FF, 3,600 DSP, 1,470 BRAM36; XCU250"
     print "1,728,000 LUT, 3,456,000 FF, 12,288 DSP, 2,688 BRAM36, 1,280 URAM. \"synthesis\" is the wall"
-    print "time of the yosys run on this machine (two at a time)."
+    print "time of the yosys run on this machine (two at a time), and the commit of the RTL it read."
     print ""
 
     # ---- where the resources go --------------------------------------------------------------
@@ -203,18 +204,21 @@ END {
             (dl[c] <= budget && worst <= per) ? "yes" : "**no**"
     }
     print ""
-    print "The deepest paths, by configuration (start register or port, end register, RAM or port):"
+    print "The deepest paths, by configuration (start register or port, end register, RAM or port), then"
+    print "the deepest of each other pair of register vectors, up to 12, those over the budget marked:"
     print ""
     for (i = 1; i <= nc; i++) {
         c = name[i]; if (!(c in dl)) continue
+        F = fam[c]; mhz = (width[c] == 256) ? 200 : (width[c] == 512 ? 322 : 340)
+        budget = int((1000 / mhz - tov[F]) / tl[F] + 1e-9)
         printf "- **%s**, deepest: %d LUT levels, %d carry, %d MUXF, from `%s` to `%s` (pin %s); slowest by the estimate: from `%s` to `%s`.\n",
             c, dl[c], dc[c], dm[c], dstart[c], dend[c], dpin[c], sstart[c], send[c]
-        for (j = 2; j <= nd[c] && j <= 5; j++) {
+        for (j = 2; j <= nd[c] && j <= 13; j++) {
             s = dtop[c, j]; sub(/^  deepest#[0-9]+ /, "", s)
             lv = s; sub(/ .*/, "", lv); sub(/.*=/, "", lv)
             st = s; sub(/.* start=/, "", st); sub(/ end=.*/, "", st)
             en = s; sub(/.* end=/, "", en)
-            printf "  - next: %d LUT levels, `%s` to `%s`\n", lv, st, en
+            printf "  - next: %d LUT levels%s, `%s` to `%s`\n", lv, (lv + 0 > budget) ? " (**over**)" : "", st, en
         }
     }
 }

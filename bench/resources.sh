@@ -19,8 +19,9 @@
 # (default below: the default device on the 690T; the 4 x 100G device and the 512- and 1024-bit
 # devices on the U250); WS_RES_JOBS yosys runs at once (default 2); WS_RES_LIMIT seconds a run may
 # take (default 5400; a run stopped is reported with the pass it was in); YOSYS (default yosys).
-# Run time on this 2-core machine: ~15 to 40 minutes per configuration (most of it the register
-# file and the lanes), two at a time.
+# Run time on this 2-core machine, two at a time: 54 minutes at 256 bits, 65 at 512 and 71 at 1024
+# (one engine); the 4-engine device did not finish in 90 minutes. The flat netlist is kept as
+# $BUILD/bench/resources/NAME.json.gz, for more of the depth report without another synthesis.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -52,6 +53,8 @@ if [ "$mode" = one ]; then
     e=$(echo "$spec" | cut -d: -f3); fam=$(echo "$spec" | cut -d: -f4)
     uram=""
     if [ "$fam" = xcup ]; then uram=-uram; fi
+    at=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)   # the RTL read (copied just before)
+    if ! git diff --quiet HEAD -- hw 2>/dev/null; then at="$at+changes"; fi
     start=$(date +%s)
     rc=0
     timeout "$limit" nice -n 5 "$yosys" -q -l "$work/$name.log" -p "read_verilog -sv -I$work/src $files; \
@@ -62,9 +65,9 @@ if [ "$mode" = one ]; then
             flatten; write_json $work/$name.json" > /dev/null 2>&1 || rc=$?
     t=$(( $(date +%s) - start ))
     if [ "$rc" -eq 0 ]; then
-        python3 bench/lut_levels.py "$work/$name.json" 6 > "$work/$name.depth"
-        rm -f "$work/$name.json"
-        echo "$name $spec $t" > "$work/$name.done"
+        python3 bench/lut_levels.py "$work/$name.json" 16 > "$work/$name.depth"
+        gzip -1 -f "$work/$name.json"   # kept: python3 bench/lut_levels.py NAME.json.gz [N]
+        echo "$name $spec $t $at" > "$work/$name.done"
         echo "resources.sh: $name ($spec) done in $t s" >&2
     else
         # where it was: the last pass yosys started
@@ -90,7 +93,7 @@ fi
 
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
-prov="machine: $(nproc) cores, ${cpu:-unknown CPU}; date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: $commit"
+prov="machine: $(nproc) cores, ${cpu:-unknown CPU}; tables written $(date -u '+%Y-%m-%d %H:%M UTC') at commit $commit"
 inputs=""
 for c in $configs; do
     n=${c%%=*}
