@@ -35,6 +35,9 @@ for w in 256 1024; do
     tb "input-arbiter-$w" tb_ws_input_arbiter icarus -GDATA_WIDTH="$w"
     tb "egress-arbiter-$w" tb_ws_egress_arbiter icarus -GDATA_WIDTH="$w"
 done
+for l in 8 32; do
+    tb "round-csum-$l" tb_ws_round_csum icarus -GLANES="$l"
+done
 tb fifo tb_ws_fifo icarus
 tb skid tb_ws_skid icarus
 exit $rc

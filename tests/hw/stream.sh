@@ -1,6 +1,6 @@
 #!/bin/sh
 # stream.sh - run the stream-infrastructure testbenches (ws_fifo, ws_skid, ws_rx_port,
-# ws_input_arbiter, ws_egress_arbiter) through tests/hw/run_tb.sh: Icarus at 256, 512 and 1024 bits,
+# ws_input_arbiter, ws_egress_arbiter, and ws_round_csum at 8, 16 and 32 lanes) through tests/hw/run_tb.sh: Icarus at 256, 512 and 1024 bits,
 # Verilator at 256 and 1024 (ws_fifo and ws_skid, whose logic does not depend on the width, at 256
 # only), plus a few corner configurations under Icarus. JOBS runs at a time (default 2). One
 # ok/FAIL line per run, then a summary; exit status 1 if anything failed.
@@ -23,6 +23,8 @@ mkdir -p "$out"
     done
     echo "verilator tb_ws_fifo -GDATA_WIDTH=256"
     echo "verilator tb_ws_skid -GDATA_WIDTH=256"
+    echo "verilator tb_ws_round_csum -GLANES=32"
+    for l in 8 16 32; do echo "icarus tb_ws_round_csum -GLANES=$l"; done
     for w in 256 512 1024; do
         echo "icarus tb_ws_rx_port -GDATA_WIDTH=$w"
         echo "icarus tb_ws_input_arbiter -GDATA_WIDTH=$w"
