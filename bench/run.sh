@@ -13,7 +13,9 @@
 # Environment: WS (default build/wiresum, the default build: MAX_COUNT 256); WS_MC1024 (default
 # build/bench/mc1024/wiresum: the same built with WS_VFLAGS=-GMAX_COUNT=1024, needed for 1024
 # elements per packet; `make bench` builds it; if it is missing those rows are left out and the
-# tables say so). --fewer: 2 widths x 3 packet sizes x 3 worker counts, shorter windows (a few
+# tables say so). WS_BENCH_PARTS (default "simspeed resources engines"): which of the scripts of
+# sections 3, 4 and 6 run (the others keep their last tables; resources.sh alone takes about three
+# hours on two cores). --fewer: 2 widths x 3 packet sizes x 3 worker counts, shorter windows (a few
 # minutes). --report: no measurement, the tables and plots again from build/bench/lines.tsv.
 # Every table and plot states the command, machine, date and commit it came from.
 set -eu
@@ -23,7 +25,7 @@ case "${1:-}" in
     "") ;;
     --fewer) MODE=fewer ;;
     --report) MODE=report ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench/run.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
 esac
 
@@ -175,6 +177,7 @@ EOF
 
 # ---- 3 and 4: the other engineers' fragments -----------------------------------------------------
 for part in simspeed resources engines; do
+    case " ${WS_BENCH_PARTS-simspeed resources engines} " in *" $part "*) ;; *) continue ;; esac
     if [ "$MODE" != report ] && [ -f "bench/$part.sh" ]; then
         echo "bench: bench/$part.sh ..." >&2
         if ! sh "bench/$part.sh"; then
