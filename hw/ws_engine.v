@@ -95,6 +95,7 @@ endgenerate
 // complete flags and bitmaps are vectors, not arrays, so a job's range can be cleared at once
 reg [Q_N-1:0]    st_complete;
 reg [Q_N*MAX_WORKERS-1:0] st_bitmap;
+reg [Q_N-1:0]    st_empty;   // the set's bitmap is all zeros (kept, so the judge reads one bit)
 reg [31:0]       st_offset   [0:Q_N-1];
 reg [31:0]       st_tensor   [0:Q_N-1];
 reg [CN_W-1:0]   st_count    [0:Q_N-1];
@@ -132,21 +133,29 @@ wire [MAX_WORKERS-1:0] bit_w = {{(MAX_WORKERS-1){1'b0}}, 1'b1} << h_worker;
 wire s_complete = st_complete[h_q];
 wire [MAX_WORKERS-1:0] s_bitmap = st_bitmap[h_q*MAX_WORKERS +: MAX_WORKERS];
 wire [MAX_WORKERS-1:0] s_bitmap_oth = st_bitmap[h_q_oth*MAX_WORKERS +: MAX_WORKERS];
-wire d_dup      = (s_bitmap & bit_w) != {MAX_WORKERS{1'b0}};
+wire d_dup      = st_bitmap[h_q*MAX_WORKERS + h_worker];   // the rank's bit, one wide mux
 wire d_resend   = d_dup && s_complete;
 wire d_early    = !d_dup && s_complete && s_bitmap != {MAX_WORKERS{1'b0}};
 wire d_mismatch = !d_dup && !s_complete &&
                   (h_offset != st_offset[h_q] || h_tensor != st_tensor[h_q] || h_count != st_count[h_q]);
-wire d_accept   = !d_dup && !d_early && !d_mismatch;
-wire d_new      = d_accept && s_complete;
+// accept: into a complete set only when no rank is left in it (then d_dup and d_early are 0),
+// into an open one when neither a duplicate nor a mismatch; the same as !dup && !early &&
+// !mismatch, written so that the wide reads feed one choice
+wire s_empty    = st_empty[h_q];
+wire d_accept   = s_complete ? s_empty : !d_dup && !d_mismatch;
+wire d_new      = s_complete && s_empty;
 // The round completes when every rank's bit is set, exactly as docs/protocol.md section 5 (and
 // host/refdev.c) say. Not a count of the contributions still missing: an accepted frame clears
 // its rank's bit in the other set even when that set is open, and the rank may then contribute
 // to it again, so a count would complete the round early (found by tests/fuzz).
-/* verilator lint_off UNUSEDSIGNAL */  // bit MAX_WORKERS is only the carry of the mask
-wire [MAX_WORKERS:0]   all_ext = ({{MAX_WORKERS{1'b0}}, 1'b1} << h_workers) - 1'b1;
-/* verilator lint_on UNUSEDSIGNAL */
-wire [MAX_WORKERS-1:0] all_w   = all_ext[MAX_WORKERS-1:0];  // the job's ranks
+// the job's ranks 0 .. h_workers-1, one compare per bit (a shift and subtract would be a
+// MAX_WORKERS-bit carry chain in front of the completion)
+reg [MAX_WORKERS-1:0] all_w;
+integer r;
+always @(*) begin
+    for (r = 0; r < MAX_WORKERS; r = r + 1)
+        all_w[r] = r < h_workers;
+end
 wire [MAX_WORKERS-1:0] d_after = (d_new ? {MAX_WORKERS{1'b0}} : s_bitmap) | bit_w;
 wire d_last     = d_accept && d_after == all_w;
 wire [1:0] d_ecn = (d_new ? 2'b00 : st_ecn[h_q]) | h_ecn;
@@ -164,21 +173,34 @@ generate
     end
 endgenerate
 
+// The range is compared in the cycle of job_clear and its sets are cleared in the next
+// (clr_go), when no frame is judged: a frame judged with job_clear comes before the commit.
+reg             clr_go;
+reg [Q_N-1:0]   clr_hit_r;
+always @(posedge clk) begin
+    clr_go <= !rst && job_clear;
+    clr_hit_r <= clr_hit;
+end
+
 integer q;
 always @(posedge clk) begin
     if (rst) begin
         st_complete <= {Q_N{1'b1}};
         st_bitmap <= {Q_N*MAX_WORKERS{1'b0}};
-    end else if (job_clear) begin
+        st_empty <= {Q_N{1'b1}};
+    end else if (clr_go) begin
         for (q = 0; q < Q_N; q = q + 1) begin
-            if (clr_hit[q]) begin
+            if (clr_hit_r[q]) begin
                 st_complete[q] <= 1'b1;
                 st_bitmap[q*MAX_WORKERS +: MAX_WORKERS] <= {MAX_WORKERS{1'b0}};
+                st_empty[q] <= 1'b1;
             end
         end
     end else if (judge && d_accept) begin
         st_bitmap[h_q_oth*MAX_WORKERS +: MAX_WORKERS] <= s_bitmap_oth & ~bit_w;
         st_bitmap[h_q*MAX_WORKERS +: MAX_WORKERS] <= d_after;
+        st_empty[h_q_oth] <= (s_bitmap_oth & ~bit_w) == {MAX_WORKERS{1'b0}};
+        st_empty[h_q] <= 1'b0;                  // d_after holds the rank's bit
         st_complete[h_q] <= d_last;
     end
 end
@@ -360,6 +382,9 @@ wire              if_push = judge && (d_resend || d_last);
 wire [WC_W-1:0]   if_push_frames = d_resend ? {{(WC_W-1){1'b0}}, 1'b1} : h_workers;
 wire              if_pop  = frame_done && if_valid[if_rd] && if_frames[if_rd] == {{(WC_W-1){1'b0}}, 1'b1};
 
+wire [IF_W:0]     if_count_inc = if_count + 1'b1;
+wire [IF_W:0]     if_count_dec = if_count - 1'b1;
+
 reg if_hit;  // a tracked command reads set h_q
 integer e;
 always @(*) begin
@@ -390,15 +415,21 @@ always @(posedge clk) begin
                 if_frames[if_rd] <= if_frames[if_rd] - 1'b1;
             end
         end
-        if_count <= if_count + {{IF_W{1'b0}}, if_push} - {{IF_W{1'b0}}, if_pop};
+        // chosen by the late push among values of the register (no add after the judgement)
+        case ({if_push, if_pop})
+            2'b10:   if_count <= if_count_inc;
+            2'b01:   if_count <= if_count_dec;
+            default: ;
+        endcase
     end
 end
 
 wire hazard = in_first && s_agg_tvalid && d_new && if_hit;
 
-// take a frame only while every queue can take its entry, and not into a set still being read
+// take a frame only while every queue can take its entry, not into a set still being read,
+// and not while a job's sets are cleared
 assign s_agg_tready = pd_s_ready && cq_s_ready && pd_count < PD_DEPTH - 2 && dq_s_ready &&
-                      if_count < IF_N - 2 && !hazard;
+                      if_count < IF_N - 2 && !hazard && !clr_go;
 
 wire p_resend = pd_m_data[PC_W-1];
 assign p_q = pd_m_data[PC_W-2 -: Q_W];

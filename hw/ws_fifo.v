@@ -27,6 +27,7 @@ module ws_fifo #(
 );
 
     localparam AW = $clog2(DEPTH);
+    localparam FILL_LAST = DEPTH - 1;
 
     generate if (DEPTH < 2 || (1 << AW) != DEPTH || WIDTH < 1) begin : g_bad_param
         initial begin
@@ -46,7 +47,13 @@ module ws_fifo #(
     wire        pop_ram   = !ram_empty && (!m_valid || m_ready);   // RAM -> output register
     wire        pop_out   = m_valid && m_ready;                    // output register -> sink
 
-    wire [AW:0] ram_fill_next = ram_fill + {{AW{1'b0}}, push} - {{AW{1'b0}}, pop_ram};
+    // push and the pops come late in the cycle (s_valid and m_ready are the neighbours'
+    // judgements): the next s_ready and count are chosen by them among values computed from
+    // the registers alone, one LUT after them, not at the end of an add chain
+    wire        ram_full  = ram_fill[AW];                               // fill == DEPTH
+    wire        ram_last  = ram_fill == FILL_LAST[AW:0];                // fill == DEPTH - 1
+    wire [AW:0] count_inc = count + 1'b1;
+    wire [AW:0] count_dec = count - 1'b1;
 
     // control
     always @(posedge clk) begin
@@ -66,8 +73,17 @@ module ws_fifo #(
             end else if (pop_out) begin
                 m_valid <= 1'b0;
             end
-            s_ready <= !ram_fill_next[AW];      // fill < DEPTH (fill never exceeds DEPTH)
-            count   <= count + {{AW{1'b0}}, push} - {{AW{1'b0}}, pop_out};
+            // the next fill is below DEPTH (fill never exceeds DEPTH)
+            case ({push, pop_ram})
+                2'b10:   s_ready <= !ram_full && !ram_last;
+                2'b01:   s_ready <= 1'b1;
+                default: s_ready <= !ram_full;
+            endcase
+            case ({push, pop_out})
+                2'b10:   count <= count_inc;
+                2'b01:   count <= count_dec;
+                default: ;
+            endcase
         end
     end
 

@@ -252,9 +252,6 @@ reg [1:0]           h_ecn;
 reg [WC_W-1:0]      h_workers;
 reg [Q_W-1:0]       h_q, h_q_oth;
 reg [MW-1:0]        bit_w, s_bitmap, s_bitmap_oth, all_w, d_after;
-/* verilator lint_off UNUSEDSIGNAL */  // bit MW is only the carry of the mask
-reg [MW:0]          all_ext;
-/* verilator lint_on UNUSEDSIGNAL */
 reg                 s_complete, d_dup, d_resend, d_early, d_mismatch, d_accept, d_new, d_last;
 reg                 d_first, ok;
 reg [1:0]           d_ecn;
@@ -288,7 +285,7 @@ always @(*) begin
     h_set = 1'b0; h_worker = {WK_W{1'b0}}; h_count = {CN_W{1'b0}}; h_offset = 32'd0;
     h_tensor = 32'd0; h_ecn = 2'd0; h_workers = {WC_W{1'b0}}; h_q = {Q_W{1'b0}};
     h_q_oth = {Q_W{1'b0}}; bit_w = {MW{1'b0}}; s_bitmap = {MW{1'b0}}; s_bitmap_oth = {MW{1'b0}};
-    all_w = {MW{1'b0}}; all_ext = {(MW+1){1'b0}}; d_after = {MW{1'b0}}; s_complete = 1'b0;
+    all_w = {MW{1'b0}}; d_after = {MW{1'b0}}; s_complete = 1'b0;
     d_dup = 1'b0; d_resend = 1'b0; d_early = 1'b0; d_mismatch = 1'b0; d_accept = 1'b0;
     d_new = 1'b0; d_last = 1'b0; d_first = 1'b0; ok = 1'b0; d_ecn = 2'd0;
     je = 0;
@@ -325,10 +322,11 @@ always @(*) begin
                 d_mismatch = !d_dup && !s_complete &&
                              (h_offset != n_offset[h_q*32 +: 32] || h_tensor != n_tensor[h_q*32 +: 32] ||
                               h_count != n_count[h_q*CN_W +: CN_W]);
-                d_accept   = !d_dup && !d_early && !d_mismatch;
-                d_new      = d_accept && s_complete;
-                all_ext    = ({{MW{1'b0}}, 1'b1} << h_workers) - 1'b1;
-                all_w      = all_ext[MW-1:0];
+                // as in ws_engine: the same as !dup && !early && !mismatch
+                d_accept   = s_complete ? s_bitmap == {MW{1'b0}} : !d_dup && !d_mismatch;
+                d_new      = s_complete && s_bitmap == {MW{1'b0}};
+                for (jk = 0; jk < MW; jk = jk + 1)
+                    all_w[jk] = jk < h_workers;     // the job's ranks, no carry chain
                 d_after    = (d_new ? {MW{1'b0}} : s_bitmap) | bit_w;
                 d_last     = d_accept && d_after == all_w;
                 d_ecn      = (d_new ? 2'b00 : n_ecn[h_q*2 +: 2]) | h_ecn;

@@ -339,9 +339,12 @@ wire w_hs  = s_axil_wvalid && s_axil_wready;
 wire b_hs  = s_axil_bvalid && s_axil_bready;
 wire aw_full_next = (aw_full || aw_hs) && !b_hs;
 wire w_full_next  = (w_full || w_hs) && !b_hs;
-wire go = aw_full && w_full && w_state == W_IDLE;
+// The write address is decoded into a register (wdec) the cycle after it is taken, so the
+// decode and the write it steers are in different cycles; a write goes once both are there.
+reg  [DEC_W-1:0] wdec;
+reg              aw_dec;  // wdec holds the decode of wr_addr
+wire go = aw_full && aw_dec && w_full && w_state == W_IDLE;
 
-wire [DEC_W-1:0] wdec = decode(wr_addr);
 wire [4:0]  wd_kind = wdec[DEC_W-1 -: 5];
 /* verilator lint_off UNUSEDSIGNAL */  // the index field is as wide as the widest table needs
 wire [15:0] wd_idx  = wdec[8 +: 16];
@@ -385,6 +388,7 @@ reg  [JI_W-1:0]        cm_job;
 reg                    cm_en;
 reg  [15:0]            cm_id, cm_wk, cm_sl, cm_base, cm_mc;
 reg  [MAX_WORKERS-1:0] cm_mok;
+reg  [MAX_WORKERS-1:0] cm_need;   // the ranks below the job's workers, taken with cm_wk
 reg                    cf_wk, cf_sl, cf_mc, cf_pool, cf_id, cf_ovl, cf_mem;
 
 wire [16:0] cm_end = {1'b0, cm_base} + {1'b0, cm_sl};  // one past the job's last slot
@@ -392,7 +396,7 @@ wire [16:0] cm_end = {1'b0, cm_base} + {1'b0, cm_sl};  // one past the job's las
 // the job against the other enabled jobs and its members
 reg         ck_id, ck_ovl, ck_mem;
 reg  [16:0] ck_base, ck_end;
-integer     ck_j, ck_w;
+integer     ck_j;
 always @(*) begin
     ck_id = 1'b0;
     ck_ovl = 1'b0;
@@ -411,10 +415,7 @@ always @(*) begin
                 ck_ovl = 1'b1;
         end
     end
-    ck_mem = 1'b0;
-    for (ck_w = 0; ck_w < MAX_WORKERS; ck_w = ck_w + 1)
-        if (ck_w < cm_wk && !cm_mok[ck_w])
-            ck_mem = 1'b1;
+    ck_mem = (cm_need & ~cm_mok) != {MAX_WORKERS{1'b0}};
 end
 
 wire [7:0] cm_code = cf_wk   ? WS_COMMIT_BAD_WORKERS :
@@ -432,6 +433,8 @@ always @(posedge clk) begin
     clr_cnt <= 1'b0;
     if (aw_hs)
         wr_addr <= s_axil_awaddr;
+    wdec <= decode(wr_addr);
+    aw_dec <= aw_full && !b_hs;
     if (w_hs) begin
         wr_data <= s_axil_wdata;
         wr_strb <= s_axil_wstrb;
@@ -484,6 +487,8 @@ always @(posedge clk) begin
                 cm_base <= st_base[wd_job*16 +: 16];
                 cm_mc <= st_mc[wd_job*16 +: 16];
                 cm_mok <= mem_ok[wd_job*MAX_WORKERS +: MAX_WORKERS];
+                for (wp = 0; wp < MAX_WORKERS; wp = wp + 1)
+                    cm_need[wp] <= wp < {16'd0, st_wk[wd_job*16 +: 16]};
             end
         K_MEMBER:
             if (wd_word == M_PORT[1:0] && wr_strb[DP_LSB / 8] &&
@@ -520,17 +525,24 @@ always @(posedge clk) begin
         s_axil_bresp <= RESP_OKAY;
         status_job <= cm_job;
         status_code <= cm_en ? cm_code : WS_COMMIT_OK;
+        // one compare per job, not a product cm_job * field width in front of the writes
+        for (wp = 0; wp < MAX_JOBS; wp = wp + 1) begin
+            if (cm_job == wp[JI_W-1:0]) begin
+                if (cm_en && cm_code == WS_COMMIT_OK) begin
+                    cfg_job_en[wp] <= 1'b1;
+                    cfg_job_id[wp*16 +: 16] <= cm_id;
+                    cfg_job_workers[wp*WC_W +: WC_W] <= cm_wk[WC_W-1:0];
+                    cfg_job_slots[wp*SL_W +: SL_W] <= cm_sl[SL_W-1:0];
+                    cfg_job_base[wp*SL_W +: SL_W] <= cm_base[SL_W-1:0];
+                    cfg_job_maxcount[wp*CN_W +: CN_W] <= cm_mc[CN_W-1:0];
+                end else begin
+                    cfg_job_en[wp] <= 1'b0;
+                end
+            end
+        end
         if (cm_en && cm_code == WS_COMMIT_OK) begin
-            cfg_job_en[cm_job] <= 1'b1;
-            cfg_job_id[cm_job*16 +: 16] <= cm_id;
-            cfg_job_workers[cm_job*WC_W +: WC_W] <= cm_wk[WC_W-1:0];
-            cfg_job_slots[cm_job*SL_W +: SL_W] <= cm_sl[SL_W-1:0];
-            cfg_job_base[cm_job*SL_W +: SL_W] <= cm_base[SL_W-1:0];
-            cfg_job_maxcount[cm_job*CN_W +: CN_W] <= cm_mc[CN_W-1:0];
             job_clear <= 1'b1;
             job_clear_idx <= cm_job;
-        end else begin
-            cfg_job_en[cm_job] <= 1'b0;
         end
     end
     default:  // W_RESP: wait for the response to be taken
@@ -541,6 +553,7 @@ always @(posedge clk) begin
     if (rst) begin
         w_state <= W_IDLE;
         aw_full <= 1'b0;
+        aw_dec <= 1'b0;
         w_full <= 1'b0;
         s_axil_awready <= 1'b0;
         s_axil_wready <= 1'b0;
@@ -573,13 +586,13 @@ always @(posedge clk) begin
 end
 
 // ---- member table RAMs ------------------------------------------------------------------------
-localparam [1:0] R_IDLE = 2'd0, R_FETCH = 2'd1, R_DATA = 2'd2, R_RESP = 2'd3;
+localparam [2:0] R_IDLE = 3'd0, R_DEC = 3'd1, R_FETCH = 3'd2, R_DATA = 3'd3, R_RESP = 3'd4;
 
-reg  [1:0]        r_state;
+reg  [2:0]        r_state;
 reg  [15:0]       rd_addr;
 reg  [M_BITS-1:0] mem_rq;     // member entry for an AXI read
 
-wire [DEC_W-1:0] rdec = decode(rd_addr);
+reg  [DEC_W-1:0] rdec;         // decode of rd_addr, registered (R_DEC)
 /* verilator lint_off UNUSEDSIGNAL */  // the index field is as wide as the widest table needs
 wire [15:0] rdec_idx = rdec[8 +: 16];
 /* verilator lint_on UNUSEDSIGNAL */
@@ -702,7 +715,7 @@ always @(posedge clk) begin
 end
 
 // ---- AXI4-Lite read channel -------------------------------------------------------------------
-// R_IDLE: arready; R_FETCH: decode, RAM and counter read; R_DATA: rdata; R_RESP: rvalid.
+// R_IDLE: arready; R_DEC: decode; R_FETCH: RAM and counter read; R_DATA: rdata; R_RESP: rvalid.
 reg  [4:0]      rq_kind;
 /* verilator lint_off UNUSEDSIGNAL */  // the index field is as wide as the widest table needs
 reg  [15:0]     rq_idx;
@@ -769,10 +782,14 @@ always @(posedge clk) begin
         if (s_axil_arvalid && s_axil_arready) begin
             rd_addr <= s_axil_araddr;
             s_axil_arready <= 1'b0;
-            r_state <= R_FETCH;
+            r_state <= R_DEC;
         end else begin
             s_axil_arready <= 1'b1;
         end
+    R_DEC: begin
+        rdec <= decode(rd_addr);
+        r_state <= R_FETCH;
+    end
     R_FETCH: begin
         rq_kind <= rdec[DEC_W-1 -: 5];
         rq_idx <= rdec_idx;
