@@ -3,8 +3,9 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-// One frame is judged at its first beat (docs/protocol.md section 5) and the slot state is
-// updated in the same cycle, so the next frame, even to the same set, sees the new state.
+// One frame is judged in two cycles from its first beat (docs/protocol.md section 5; J1 reads
+// and compares, J2 decides and updates the slot state), and the next frame's first beat is
+// not taken before the update, so it sees the new state even in the same set.
 // The payload beats drive LANES exact accumulator lanes (ws_acc_lane); the rounded sums of a
 // completing frame land in the result RAM and in the round's payload checksum. Commands to
 // the result generator leave in frame order: a re-send at once, a completion once its last
@@ -119,7 +120,7 @@ wire [Q_W-1:0]   h_q_oth  = {h_pslot, ~h_set};
 
 reg in_first;  // the next input beat is a frame's first
 wire in_fire = s_agg_tvalid && s_agg_tready;
-wire judge   = in_fire && in_first;
+wire take    = in_fire && in_first;   // stage J1: a frame's first beat is taken
 
 always @(posedge clk) begin
     if (rst)
@@ -128,22 +129,16 @@ always @(posedge clk) begin
         in_first <= s_agg_tlast;
 end
 
-// the judgement (combinational, at the first beat)
+// The judgement takes two cycles. J1, the cycle the first beat is taken: the set's state is
+// read and everything wide is reduced to a few bits, into registers (j_*). J2, the next cycle:
+// the verdict from those bits, the state updated, the commands queued. No first beat is taken
+// in a J2 cycle (a one-beat frame, possible at 1024 bits only, then takes two cycles), nor
+// while a job's sets are cleared, so the state J1 reads is never behind an update.
+
+// J1: reads and compares
 wire [MAX_WORKERS-1:0] bit_w = {{(MAX_WORKERS-1){1'b0}}, 1'b1} << h_worker;
-wire s_complete = st_complete[h_q];
 wire [MAX_WORKERS-1:0] s_bitmap = st_bitmap[h_q*MAX_WORKERS +: MAX_WORKERS];
 wire [MAX_WORKERS-1:0] s_bitmap_oth = st_bitmap[h_q_oth*MAX_WORKERS +: MAX_WORKERS];
-wire d_dup      = st_bitmap[h_q*MAX_WORKERS + h_worker];   // the rank's bit, one wide mux
-wire d_resend   = d_dup && s_complete;
-wire d_early    = !d_dup && s_complete && s_bitmap != {MAX_WORKERS{1'b0}};
-wire d_mismatch = !d_dup && !s_complete &&
-                  (h_offset != st_offset[h_q] || h_tensor != st_tensor[h_q] || h_count != st_count[h_q]);
-// accept: into a complete set only when no rank is left in it (then d_dup and d_early are 0),
-// into an open one when neither a duplicate nor a mismatch; the same as !dup && !early &&
-// !mismatch, written so that the wide reads feed one choice
-wire s_empty    = st_empty[h_q];
-wire d_accept   = s_complete ? s_empty : !d_dup && !d_mismatch;
-wire d_new      = s_complete && s_empty;
 // The round completes when every rank's bit is set, exactly as docs/protocol.md section 5 (and
 // host/refdev.c) say. Not a count of the contributions still missing: an accepted frame clears
 // its rank's bit in the other set even when that set is open, and the rank may then contribute
@@ -156,9 +151,75 @@ always @(*) begin
     for (r = 0; r < MAX_WORKERS; r = r + 1)
         all_w[r] = r < h_workers;
 end
-wire [MAX_WORKERS-1:0] d_after = (d_new ? {MAX_WORKERS{1'b0}} : s_bitmap) | bit_w;
-wire d_last     = d_accept && d_after == all_w;
-wire [1:0] d_ecn = (d_new ? 2'b00 : st_ecn[h_q]) | h_ecn;
+wire [MAX_WORKERS-1:0] oth_after = s_bitmap_oth & ~bit_w;   // the rank leaves the other set
+
+reg                    j2;                 // the frame taken last cycle is judged now
+reg [Q_W-1:0]          j_q;
+reg [JI_W-1:0]         j_job_idx;
+reg [15:0]             j_job_id, j_slot;
+reg [WK_W-1:0]         j_worker;
+reg [WC_W-1:0]         j_workers;
+reg [CN_W-1:0]         j_count;
+reg [31:0]             j_offset, j_tensor;
+reg [1:0]              j_ecn;
+reg [BT_W-1:0]         j_beats;
+reg [MAX_WORKERS-1:0]  j_bit_w, j_or, j_oth_after;
+reg                    j_complete, j_empty, j_dup, j_mm, j_full, j_one, j_oth_empty;
+reg [31:0]             j_st_offset, j_st_tensor;
+reg [CN_W-1:0]         j_st_count;
+reg [1:0]              j_st_ecn;
+/* verilator lint_off UNUSEDSIGNAL */  // a frame has fewer than 2^BT_W beats
+wire [31:0]            h_beats32 = (64 + 4*{{(32-CN_W){1'b0}}, h_count} + BYTES - 1) / BYTES - PAY_BEAT0;
+/* verilator lint_on UNUSEDSIGNAL */
+
+always @(posedge clk) begin
+    j2 <= !rst && take;
+    if (take) begin
+        j_q <= h_q;
+        j_job_idx <= h_job_idx;
+        j_job_id <= h_job_id;
+        j_slot <= h_slot;
+        j_worker <= h_worker;
+        j_workers <= h_workers;
+        j_count <= h_count;
+        j_offset <= h_offset;
+        j_tensor <= h_tensor;
+        j_ecn <= h_ecn;
+        j_beats <= h_beats32[BT_W-1:0];
+        j_bit_w <= bit_w;
+        j_or <= s_bitmap | bit_w;
+        j_oth_after <= oth_after;
+        j_complete <= st_complete[h_q];
+        j_empty <= st_empty[h_q];
+        j_dup <= st_bitmap[h_q*MAX_WORKERS + h_worker];   // the rank's bit, one wide mux
+        j_mm <= h_offset != st_offset[h_q] || h_tensor != st_tensor[h_q] || h_count != st_count[h_q];
+        j_full <= (s_bitmap | bit_w) == all_w;   // completes the open round
+        j_one <= h_workers == {{(WC_W-1){1'b0}}, 1'b1};  // a new round of one rank completes at once
+        j_oth_empty <= oth_after == {MAX_WORKERS{1'b0}};
+        j_st_offset <= st_offset[h_q];
+        j_st_tensor <= st_tensor[h_q];
+        j_st_count <= st_count[h_q];
+        j_st_ecn <= st_ecn[h_q];
+    end
+end
+
+// J2: the verdict (docs/protocol.md section 5). Accept into a complete set only when no rank is
+// left in it (then neither duplicate nor early), into an open one when neither a duplicate nor
+// a mismatch.
+wire d_dup      = j_dup;
+wire d_resend   = j_dup && j_complete;
+wire d_early    = !j_dup && j_complete && !j_empty;
+/* verilator lint_off UNUSEDSIGNAL */  // for the waveform: a drop that is neither of the two above
+wire d_mismatch = !j_dup && !j_complete && j_mm;
+/* verilator lint_on UNUSEDSIGNAL */
+wire d_accept   = j_complete ? j_empty : !j_dup && !j_mm;
+wire d_new      = j_complete && j_empty;
+wire d_last     = d_accept && (d_new ? j_one : j_full);
+wire [MAX_WORKERS-1:0] d_after = d_new ? j_bit_w : j_or;
+wire [1:0] d_ecn = (d_new ? 2'b00 : j_st_ecn) | j_ecn;
+wire judge      = j2;                       // a frame's verdict (the waveform's marker)
+wire upd        = j2 && d_accept;           // the state changes
+wire [Q_W-1:0] j_q_oth = {j_q[Q_W-1:1], ~j_q[0]};
 
 // job clear range
 wire [SL_W-1:0] clr_base  = cfg_job_base[job_clear_idx*SL_W +: SL_W];
@@ -174,7 +235,8 @@ generate
 endgenerate
 
 // The range is compared in the cycle of job_clear and its sets are cleared in the next
-// (clr_go), when no frame is judged: a frame judged with job_clear comes before the commit.
+// (clr_go). No frame is taken in either cycle, so no J2 meets the clear: a frame taken before
+// job_clear comes before the commit, one taken after sees the sets cleared.
 reg             clr_go;
 reg [Q_N-1:0]   clr_hit_r;
 always @(posedge clk) begin
@@ -196,22 +258,22 @@ always @(posedge clk) begin
                 st_empty[q] <= 1'b1;
             end
         end
-    end else if (judge && d_accept) begin
-        st_bitmap[h_q_oth*MAX_WORKERS +: MAX_WORKERS] <= s_bitmap_oth & ~bit_w;
-        st_bitmap[h_q*MAX_WORKERS +: MAX_WORKERS] <= d_after;
-        st_empty[h_q_oth] <= (s_bitmap_oth & ~bit_w) == {MAX_WORKERS{1'b0}};
-        st_empty[h_q] <= 1'b0;                  // d_after holds the rank's bit
-        st_complete[h_q] <= d_last;
+    end else if (upd) begin
+        st_bitmap[j_q_oth*MAX_WORKERS +: MAX_WORKERS] <= j_oth_after;
+        st_bitmap[j_q*MAX_WORKERS +: MAX_WORKERS] <= d_after;
+        st_empty[j_q_oth] <= j_oth_empty;
+        st_empty[j_q] <= 1'b0;                  // d_after holds the rank's bit
+        st_complete[j_q] <= d_last;
     end
 end
 
 always @(posedge clk) begin
-    if (judge && d_accept) begin
-        st_ecn[h_q] <= d_ecn;
+    if (upd) begin
+        st_ecn[j_q] <= d_ecn;
         if (d_new) begin
-            st_offset[h_q] <= h_offset;
-            st_tensor[h_q] <= h_tensor;
-            st_count[h_q] <= h_count;
+            st_offset[j_q] <= j_offset;
+            st_tensor[j_q] <= j_tensor;
+            st_count[j_q] <= j_count;
         end
     end
 end
@@ -223,30 +285,43 @@ always @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------------------------------
-// Payload beats into the lanes.
+// Payload beats into the lanes, one cycle after they are taken (stage L): a frame's first beat
+// reaches L in its J2 cycle, with its verdict; later beats find the verdict held (f_*).
 
-reg              f_accept, f_new, f_last;   // the frame's judgement, held after its first beat
+reg              f_accept, f_new, f_last;   // the frame's verdict, held after J2
 reg [Q_W-1:0]    f_q;
-reg [BT_W-1:0]   f_beat;                    // beat index within the frame
+reg [BT_W-1:0]   f_beat;                    // beat index within the frame (of the next beat)
 
+reg                  l_fire, l_first;
+reg [BT_W-1:0]       l_beat;
+reg [DATA_WIDTH-1:0] l_data;
+reg [LANES-1:0]      l_keep;                // one keep bit per lane: elements are whole
+
+integer k;
 always @(posedge clk) begin
-    if (judge) begin
+    if (j2) begin
         f_accept <= d_accept;
         f_new <= d_new;
         f_last <= d_last;
-        f_q <= h_q;
+        f_q <= j_q;
     end
     if (rst)
         f_beat <= {BT_W{1'b0}};
     else if (in_fire)
         f_beat <= s_agg_tlast ? {BT_W{1'b0}} : f_beat + 1'b1;
+    l_fire <= !rst && in_fire;
+    l_first <= in_first;
+    l_beat <= in_first ? {BT_W{1'b0}} : f_beat;
+    l_data <= s_agg_tdata;
+    for (k = 0; k < LANES; k = k + 1)
+        l_keep[k] <= s_agg_tkeep[4*k];
 end
 
-wire          b_accept = in_first ? d_accept : f_accept;
-wire          b_new    = in_first ? d_new : f_new;
-wire          b_last   = in_first ? d_last : f_last;
-wire [Q_W-1:0] b_q     = in_first ? h_q : f_q;
-wire [BT_W-1:0] b_beat = in_first ? {BT_W{1'b0}} : f_beat;
+wire          b_accept = l_first ? d_accept : f_accept;   // l_fire && l_first: the J2 cycle
+wire          b_new    = l_first ? d_new : f_new;
+wire          b_last   = l_first ? d_last : f_last;
+wire [Q_W-1:0] b_q     = l_first ? j_q : f_q;
+wire [BT_W-1:0] b_beat = l_beat;
 wire          b_pay;       // past the header beats (every beat is at 1024 bits)
 generate
     if (PAY_BEAT0 == 0) begin : g_pay_all
@@ -266,11 +341,11 @@ genvar l;
 generate
     for (l = 0; l < LANES; l = l + 1) begin : g_lane
         // a lane carries an element when its bytes are in the frame and past the header
-        wire in_elem = s_agg_tkeep[4*l] && (b_beat != 0 || 4*l >= 64);
-        wire [31:0] w = s_agg_tdata[l*32 +: 32];
+        wire in_elem = l_keep[l] && (b_beat != 0 || 4*l >= 64);
+        wire [31:0] w = l_data[l*32 +: 32];
         ws_acc_lane #(.ACC_W(ACC_W), .DEPTH(RDEPTH), .ADDR_W(RA_W)) lane (
             .clk(clk), .rst(rst),
-            .in_valid(in_fire && b_accept && b_pay && in_elem),
+            .in_valid(l_fire && b_accept && b_pay && in_elem),
             .in_addr(b_addr),
             .in_value({w[7:0], w[15:8], w[23:16], w[31:24]}),  // big-endian on the wire
             .in_first(b_new), .in_last(b_last),
@@ -306,17 +381,13 @@ localparam CQ_DEPTH = 16;
 wire             cq_s_ready, cq_m_valid;
 wire [BT_W-1:0]  cq_m_beats;
 wire [Q_W-1:0]   o_q;
-/* verilator lint_off UNUSEDSIGNAL */  // a frame has fewer than 2^BT_W beats
-wire [31:0]      h_beats32 = (64 + 4*{{(32-CN_W){1'b0}}, h_count} + BYTES - 1) / BYTES - PAY_BEAT0;
-/* verilator lint_on UNUSEDSIGNAL */
-wire [BT_W-1:0]  h_beats = h_beats32[BT_W-1:0];
 wire             out_beat = |lo_valid;
 reg  [BT_W-1:0]  o_seen;
 wire             o_done = out_beat && cq_m_valid && o_seen + 1'b1 == cq_m_beats;
 
 ws_fifo #(.WIDTH(Q_W + BT_W), .DEPTH(CQ_DEPTH)) completion_fifo (
     .clk(clk), .rst(rst),
-    .s_data({h_q, h_beats}), .s_valid(judge && d_last), .s_ready(cq_s_ready),
+    .s_data({j_q, j_beats}), .s_valid(j2 && d_last), .s_ready(cq_s_ready),
     .m_data({o_q, cq_m_beats}), .m_valid(cq_m_valid), .m_ready(o_done),
     /* verilator lint_off PINCONNECTEMPTY */  // occupancy not needed
     .count()
@@ -347,13 +418,13 @@ ws_round_csum #(.LANES(LANES), .Q_N(Q_N), .Q_W(Q_W), .DEPTH(CQ_DEPTH)) round_csu
 
 localparam PC_W = 1 + Q_W + JI_W + 16 + 16 + 32 + 32 + CN_W + 2 + WK_W + WK_W;
 localparam PD_DEPTH = 16;
-wire [PC_W-1:0] pd_s_data = {d_resend, h_q, h_job_idx, h_job_id, h_slot,
-                             d_resend ? st_offset[h_q] : h_offset,
-                             d_resend ? st_tensor[h_q] : h_tensor,
-                             d_resend ? st_count[h_q] : h_count,
-                             d_resend ? st_ecn[h_q] : d_ecn,
-                             d_resend ? h_worker : {WK_W{1'b0}},
-                             d_resend ? h_worker : h_workers[WK_W-1:0] - 1'b1};
+wire [PC_W-1:0] pd_s_data = {d_resend, j_q, j_job_idx, j_job_id, j_slot,
+                             d_resend ? j_st_offset : j_offset,
+                             d_resend ? j_st_tensor : j_tensor,
+                             d_resend ? j_st_count : j_count,
+                             d_resend ? j_st_ecn : d_ecn,
+                             d_resend ? j_worker : {WK_W{1'b0}},
+                             d_resend ? j_worker : j_workers[WK_W-1:0] - 1'b1};
 wire             pd_s_ready, pd_m_valid;
 wire [PC_W-1:0]  pd_m_data;
 wire [$clog2(PD_DEPTH+1)-1:0] pd_count;
@@ -361,7 +432,7 @@ wire             pd_pop;
 
 ws_fifo #(.WIDTH(PC_W), .DEPTH(PD_DEPTH)) pending_fifo (
     .clk(clk), .rst(rst),
-    .s_data(pd_s_data), .s_valid(judge && (d_resend || d_last)), .s_ready(pd_s_ready),
+    .s_data(pd_s_data), .s_valid(j2 && (d_resend || d_last)), .s_ready(pd_s_ready),
     .m_data(pd_m_data), .m_valid(pd_m_valid), .m_ready(pd_pop),
     .count(pd_count)
 );
@@ -378,8 +449,8 @@ reg  [Q_W-1:0]    if_q      [0:IF_N-1];
 reg  [WC_W-1:0]   if_frames [0:IF_N-1];
 reg  [IF_W-1:0]   if_wr, if_rd;
 reg  [IF_W:0]     if_count;
-wire              if_push = judge && (d_resend || d_last);
-wire [WC_W-1:0]   if_push_frames = d_resend ? {{(WC_W-1){1'b0}}, 1'b1} : h_workers;
+wire              if_push = j2 && (d_resend || d_last);
+wire [WC_W-1:0]   if_push_frames = d_resend ? {{(WC_W-1){1'b0}}, 1'b1} : j_workers;
 wire              if_pop  = frame_done && if_valid[if_rd] && if_frames[if_rd] == {{(WC_W-1){1'b0}}, 1'b1};
 
 wire [IF_W:0]     if_count_inc = if_count + 1'b1;
@@ -403,7 +474,7 @@ always @(posedge clk) begin
     end else begin
         if (if_push) begin
             if_valid[if_wr] <= 1'b1;
-            if_q[if_wr] <= h_q;
+            if_q[if_wr] <= j_q;
             if_frames[if_wr] <= if_push_frames;
             if_wr <= if_wr + 1'b1;
         end
@@ -424,12 +495,15 @@ always @(posedge clk) begin
     end
 end
 
-wire hazard = in_first && s_agg_tvalid && d_new && if_hit;
+// a first beat that would open a new round (its set complete and empty) in a set still read
+wire hazard = in_first && s_agg_tvalid && st_complete[h_q] && st_empty[h_q] && if_hit;
 
-// take a frame only while every queue can take its entry, not into a set still being read,
-// and not while a job's sets are cleared
+// take a frame only while every queue can take its entry (J1 checks, J2 pushes: nothing else
+// pushes in between), not into a set still being read, not in a J2 cycle, and not while a
+// job's sets are cleared
 assign s_agg_tready = pd_s_ready && cq_s_ready && pd_count < PD_DEPTH - 2 && dq_s_ready &&
-                      if_count < IF_N - 2 && !hazard && !clr_go;
+                      if_count < IF_N - 2 && !hazard && !(in_first && j2) &&
+                      !job_clear && !clr_go;
 
 wire p_resend = pd_m_data[PC_W-1];
 assign p_q = pd_m_data[PC_W-2 -: Q_W];

@@ -92,8 +92,10 @@ if [ "${RTL_SMOKE:-1}" = 0 ]; then
     [ "$fail" -eq 0 ]
     exit
 fi
-# smoke at 1024 bits: a frame may be a single beat, header and elements together
+# smoke at 1024 bits: a frame may be a single beat, header and elements together (count <= 16:
+# the engine's two-cycle judgement then holds the next frame's first beat a cycle)
 one smoke-4         1024 --workers 4 --elems 2000 --count 64 --loss 0.05 --dup 0.05
+one smoke-1beat     1024 --workers 3 --elems 1000 --count 16 --slots 4 --loss 0.05 --dup 0.05 --seed 13
 one smoke-all       1024 --jobs 2 --workers 3 --elems 1500 --count 20 --values mixed --loss 0.05 --dup 0.05 --malformed 0.1 --bypass 0.1 --seed 12
 # the same RTL under Icarus Verilog (about 1k cycles/s): a smoke subset, plain and backpressure
 SIM=icarus MODES="plain backpressure" one smoke-edges 256 --vectors "$tmp/f32_add-edges.txt" --count 64 --slots 2
