@@ -11,12 +11,14 @@
 # The frame: build/wave.fst is `wiresum gen -q --workers 4 --elems 2000 --count 64 --loss 0.05
 # --dup 0.05 --malformed 0.05 --bypass 0.05` (seed 1) through the model at 256 bits. Its first
 # completing round is slot 0, SET 0: worker 2's DATA frame (320 bytes, 10 beats) enters port 2
-# at 3130 ns and completes it; the five markers follow it (times in the waveform, 10 ns a cycle):
-#   1 in       3130 ns  first beat on s_axis of port 2 (s_axis_tvalid[2])
-#   2 arbiter  3325 ns  first beat out of the input arbiter (grant 0100, second frame of port 2)
-#   3 judge    3385 ns  the engine judges it: judge, d_accept and d_last = 1, h_worker 2
-#   4 cmd      3615 ns  after the lanes' rounded sums, the command to the result generator
-#   5 RESULT   3705 ns  the RESULT to rank 0 starts on egress port 0; ranks 1..3 follow
+# at 3790 ns and completes it; the five markers follow it (times in the waveform, 10 ns a cycle):
+#   1 in       3790 ns  first beat on s_axis of port 2 (s_axis_tvalid[2])
+#   2 arbiter  3985 ns  first beat out of the input arbiter (grant 0100, second frame of port 2)
+#   3 judge    4055 ns  J2, the cycle after the engine took its first beat (take): judge,
+#                       d_accept and d_last = 1, h_worker 2
+#   4 cmd      4345 ns  after the lanes' rounded sums and the checksum, the command to the result
+#                       generator
+#   5 RESULT   4435 ns  the RESULT to rank 0 starts on egress port 0; ranks 1..3 follow
 # Before capturing, the script checks those values in the FST, so that a changed RTL or trace
 # does not silently give a picture of something else: then find the new times (docs/debugging.md
 # section 4) and change the numbers below.
@@ -27,8 +29,8 @@ cd "$root"
 out=${1:-docs/wave.png}
 fst=build/wave.fst
 layout=sim/wiresum.gtkw
-from=3100 to=4120                                 # ns: the window shown
-m1=3130 m2=3325 m3=3385 m4=3615 m5=3705           # ns: the markers above
+from=3760 to=4780                                 # ns: the window shown
+m1=3790 m2=3985 m3=4055 m4=4345 m5=4435           # ns: the markers above
 disp=${SCREENSHOT_DISPLAY:-:93}                   # a free X display number
 width=1600
 
