@@ -37,7 +37,7 @@ D=$B/simspeed
 OUT=$B/simspeed.md
 [ -x "$WS" ] || { echo "bench/simspeed.sh: $WS not built (make build/wiresum)" >&2; exit 1; }
 # the widths built without tracing (build/sim/V<width>f next to the binary's build directory)
-FAST_NOTE=$(for w in 256 512 1024; do [ -d "$(dirname "$WS")/sim/V${w}f" ] && printf '%s ' "$w"; done)
+FAST_NOTE=$(for w in 256 512 1024; do if [ -d "$(dirname "$WS")/sim/V${w}f" ]; then printf '%s ' "$w"; fi; done)
 FAST_NOTE=${FAST_NOTE:-none}
 rm -rf "$D"
 mkdir -p "$D"
