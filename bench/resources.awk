@@ -55,6 +55,11 @@ function commas(x,    s, r) {
 }
 
 BEGIN {
+    nb = split(behind, bl, " ")   # NAME=K: K commits to hw/ since the RTL NAME was synthesized from
+    for (i = 1; i <= nb; i++) {
+        bk = bl[i]; sub(/^[^=]*=/, "", bk); bn = bl[i]; sub(/=.*/, "", bn)
+        if (bk != "0") old[bn] = bk
+    }
     nc = split(configs, cl, " ")
     for (i = 1; i <= nc; i++) {
         name[i] = cl[i]; sub(/=.*/, "", name[i])
@@ -142,7 +147,7 @@ END {
     print ""
     print "Device capacities: XC7VX690T 433,200 LUT, 866,400 FF, 3,600 DSP, 1,470 BRAM36; XCU250"
     print "1,728,000 LUT, 3,456,000 FF, 12,288 DSP, 2,688 BRAM36, 1,280 URAM. \"synthesis\" is the wall"
-    print "time of the yosys run on this machine (two at a time), and the commit of the RTL it read."
+    print "time of the yosys run on this machine (with another yosys run or a build on the second core), and the commit of the RTL it read."
     print ""
 
     # ---- where the resources go --------------------------------------------------------------
@@ -196,12 +201,20 @@ END {
         mhz = (width[c] == 256) ? 200 : (width[c] == 512 ? 322 : 340)
         per = 1000 / mhz; budget = int((per - tov[F]) / tl[F] + 1e-9)
         if (!(c in dl)) { printf "| %s | %d MHz | %d | not analyzed |||\n", c, mhz, budget; continue }
+        if (c in old) nold++
         est = tov[F] + dl[c] * tl[F] + dc[c] * tc[F] + dm[c] * tm[F]
         sest = tov[F] + sl[c] * tl[F] + sc[c] * tc[F] + sm[c] * tm[F]
         worst = (sest > est) ? sest : est
-        printf "| %s | %d MHz | %d | %d (%d, %d) | %.2f (%.2f) | %d (%d, %d), %.2f | %s |\n", c, mhz, budget,
+        printf "| %s | %d MHz | %d | %d (%d, %d) | %.2f (%.2f) | %d (%d, %d), %.2f | %s |\n",
+            (c in old) ? c " (older RTL: " old[c] " commits to hw/ since)" : c, mhz, budget,
             dl[c], dc[c], dm[c], est, per, sl[c], sc[c], sm[c], sest,
             (dl[c] <= budget && worst <= per) ? "yes" : "**no**"
+    }
+    if (nold > 0) {
+        print ""
+        print "A configuration marked \"older RTL\" was synthesized from an earlier commit (the last"
+        print "column of the first table); its paths are those of that RTL, which later commits to hw/"
+        print "may have shortened (`git log <commit>..HEAD -- hw` lists them)."
     }
     print ""
     print "The deepest paths, by configuration (start register or port, end register, RAM or port), then"

@@ -19,7 +19,7 @@
 # (default below: the default device on the 690T; the 4 x 100G device and the 512- and 1024-bit
 # devices on the U250); WS_RES_JOBS yosys runs at once (default 2); WS_RES_LIMIT seconds a run may
 # take (default 5400; a run stopped is reported with the pass it was in); YOSYS (default yosys).
-# Run time on this 2-core machine, two at a time: 54 minutes at 256 bits, 65 at 512 and 71 at 1024
+# Run time on this 2-core machine: 54 minutes at 256 bits two at a time (39 alone, at d6cdb7f), 65 at 512 and 71 at 1024
 # (one engine); the 4-engine device did not finish in 90 minutes. The flat netlist is kept as
 # $BUILD/bench/resources/NAME.json.gz, for more of the depth report without another synthesis.
 set -eu
@@ -99,8 +99,18 @@ for c in $configs; do
     n=${c%%=*}
     for x in stat depth done fail; do if [ -f "$work/$n.$x" ]; then inputs="$inputs $work/$n.$x"; fi; done
 done
+# per configuration, how many commits changed hw/ since the RTL it read (0: the current RTL)
+behind=""
+for c in $configs; do
+    n=${c%%=*}
+    if [ -f "$work/$n.done" ]; then
+        a=$(cut -d' ' -f4 "$work/$n.done"); a=${a%+changes}
+        k=$(git rev-list --count "$a..HEAD" -- hw 2>/dev/null || echo "?")
+        behind="$behind $n=$k"
+    fi
+done
 # shellcheck disable=SC2086
-awk -v configs="$configs" -v yosys="$("$yosys" -V)" -v prov="$prov" -v work="$work" \
+awk -v configs="$configs" -v behind="$behind" -v yosys="$("$yosys" -V)" -v prov="$prov" -v work="$work" \
     -v cmd="sh bench/resources.sh   # WS_RES_CONFIGS='$configs'" \
     -f bench/resources.awk $inputs /dev/null > "$out/resources.md"
 echo "resources.sh: wrote $out/resources.md" >&2
