@@ -87,8 +87,13 @@ kindf == "stat" && /^=== .* ===$/ { m = $0; sub(/^=== /, "", m); sub(/ ===$/, ""
 kindf == "stat" && /Number of cells:/ { incells = 1; inhier = 0; next }
 kindf == "stat" && /Number of/ { inhier = 0; next }
 kindf == "stat" && /^[[:space:]]*$/ { incells = 0; next }
+# the hierarchy tree: "  name count" indented two spaces a level, count per parent instance;
+# a module's instances are the products down its branch, summed over the branches it is on
 kindf == "stat" && sect == "hier" && inhier && !/Number of/ && NF == 2 {
-    inst[cfg, $1] = $2; mods[cfg] = mods[cfg] SUBSEP $1; next
+    lvl = match($0, /[^ ]/); lvl = int((lvl - 1) / 2)
+    hm[lvl] = $2 * ((lvl > 0 && (lvl - 1) in hm) ? hm[lvl - 1] : 1)
+    if (!((cfg, $1) in inst)) mods[cfg] = mods[cfg] SUBSEP $1
+    inst[cfg, $1] += hm[lvl]; next
 }
 kindf == "stat" && incells && NF == 2 {
     if (sect == "hier") { add(cfg, "", $1, $2); seen[cfg] = 1 }
