@@ -99,7 +99,11 @@ wire [MAX_JOBS*SL_W-1:0] cfg_job_slots;
 wire [MAX_JOBS*SL_W-1:0] cfg_job_base;
 wire [MAX_JOBS*CN_W-1:0] cfg_job_maxcount;
 wire                     job_clear;
+/* verilator lint_off UNUSEDSIGNAL */  // for the waveform: the job a clear belongs to
 wire [JI_W-1:0]          job_clear_idx;
+/* verilator lint_on UNUSEDSIGNAL */
+wire [SL_W-1:0]          job_clear_base;
+wire [SL_W:0]            job_clear_end;
 wire [ENGINES*MA_W-1:0]  mem_rda_addr, mem_rdb_addr;
 wire [ENGINES*MEM_W-1:0] mem_rda_data, mem_rdb_data;
 
@@ -124,6 +128,7 @@ ws_regs #(
     .cfg_bypass(cfg_bypass), .cfg_job_en(cfg_job_en), .cfg_job_id(cfg_job_id),
     .cfg_job_workers(cfg_job_workers), .cfg_job_slots(cfg_job_slots), .cfg_job_base(cfg_job_base),
     .cfg_job_maxcount(cfg_job_maxcount), .job_clear(job_clear), .job_clear_idx(job_clear_idx),
+    .job_clear_base(job_clear_base), .job_clear_end(job_clear_end),
     .mem_rda_addr(mem_rda_addr), .mem_rda_data(mem_rda_data),
     .mem_rdb_addr(mem_rdb_addr), .mem_rdb_data(mem_rdb_data),
     .stat_rx(stat_rx), .stat_rx_len(stat_rx_len), .stat_tx(stat_tx), .stat_tx_len(stat_tx_len),
@@ -288,8 +293,7 @@ if (ENGINES == 1) begin : g_one
         .clk(clk), .rst(rst),
         .s_agg_tdata(agg_tdata), .s_agg_tkeep(agg_tkeep), .s_agg_tvalid(agg_tvalid),
         .s_agg_tready(agg_tready), .s_agg_tlast(agg_tlast), .s_agg_hdr(agg_hdr),
-        .job_clear(job_clear), .job_clear_idx(job_clear_idx),
-        .cfg_job_slots(cfg_job_slots), .cfg_job_base(cfg_job_base),
+        .job_clear(job_clear), .job_clear_base(job_clear_base), .job_clear_end(job_clear_end),
         .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_q(cmd_q), .cmd_job_idx(cmd_job_idx),
         .cmd_job_id(cmd_job_id), .cmd_slot(cmd_slot), .cmd_offset(cmd_offset), .cmd_tensor(cmd_tensor),
         .cmd_count(cmd_count), .cmd_ecn(cmd_ecn), .cmd_csum(cmd_csum), .cmd_rank_lo(cmd_rank_lo),
@@ -309,8 +313,7 @@ end else begin : g_multi
         .s_agg_tdata(agg_tdata), .s_agg_tkeep(agg_tkeep), .s_agg_tvalid(agg_tvalid),
         .s_agg_tready(agg_tready), .s_agg_tlast(agg_tlast),
         .s_tok_valid(tok_valid), .s_tok_agg(tok_agg), .s_tok_hdr(tok_hdr), .s_tok_ready(tok_ready),
-        .job_clear(job_clear), .job_clear_idx(job_clear_idx),
-        .cfg_job_slots(cfg_job_slots), .cfg_job_base(cfg_job_base),
+        .job_clear(job_clear), .job_clear_base(job_clear_base), .job_clear_end(job_clear_end),
         .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_q(cmd_q), .cmd_job_idx(cmd_job_idx),
         .cmd_job_id(cmd_job_id), .cmd_slot(cmd_slot), .cmd_offset(cmd_offset), .cmd_tensor(cmd_tensor),
         .cmd_count(cmd_count), .cmd_ecn(cmd_ecn), .cmd_csum(cmd_csum), .cmd_rank_lo(cmd_rank_lo),

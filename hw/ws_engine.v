@@ -33,9 +33,8 @@ module ws_engine #(
 
     // job (re)configuration: clear the job's slot range
     input  wire                     job_clear,
-    input  wire [JI_W-1:0]          job_clear_idx,
-    input  wire [MAX_JOBS*SL_W-1:0] cfg_job_slots,
-    input  wire [MAX_JOBS*SL_W-1:0] cfg_job_base,
+    input  wire [SL_W-1:0]          job_clear_base,   // the job's slot range, with the pulse
+    input  wire [SL_W:0]            job_clear_end,    // (one past its last slot)
 
     // commands to the result generator
     output wire                     cmd_valid,
@@ -155,6 +154,7 @@ wire [MAX_WORKERS-1:0] oth_after = s_bitmap_oth & ~bit_w;   // the rank leaves t
 
 reg                    j2;                 // the frame taken last cycle is judged now
 reg [Q_W-1:0]          j_q;
+reg [Q_N-1:0]          j_q_hot;            // j_q decoded in J1, so J2 writes the state without a decoder
 reg [JI_W-1:0]         j_job_idx;
 reg [15:0]             j_job_id, j_slot;
 reg [WK_W-1:0]         j_worker;
@@ -176,6 +176,7 @@ always @(posedge clk) begin
     j2 <= !rst && take;
     if (take) begin
         j_q <= h_q;
+        j_q_hot <= {{(Q_N-1){1'b0}}, 1'b1} << h_q;
         j_job_idx <= h_job_idx;
         j_job_id <= h_job_id;
         j_slot <= h_slot;
@@ -219,18 +220,14 @@ wire [MAX_WORKERS-1:0] d_after = d_new ? j_bit_w : j_or;
 wire [1:0] d_ecn = (d_new ? 2'b00 : j_st_ecn) | j_ecn;
 wire judge      = j2;                       // a frame's verdict (the waveform's marker)
 wire upd        = j2 && d_accept;           // the state changes
-wire [Q_W-1:0] j_q_oth = {j_q[Q_W-1:1], ~j_q[0]};
 
-// job clear range
-wire [SL_W-1:0] clr_base  = cfg_job_base[job_clear_idx*SL_W +: SL_W];
-wire [SL_W-1:0] clr_slots = cfg_job_slots[job_clear_idx*SL_W +: SL_W];
-wire [SL_W:0]   clr_end   = {1'b0, clr_base} + {1'b0, clr_slots};
+// job clear range: registers of ws_regs, compared with each set's constant slot number
 wire [Q_N-1:0]  clr_hit;  // set q belongs to the job being cleared
 genvar gq;
 generate
     for (gq = 0; gq < Q_N; gq = gq + 1) begin : g_clr
         localparam [SL_W:0] QS = gq / 2;
-        assign clr_hit[gq] = QS >= {1'b0, clr_base} && QS < clr_end;
+        assign clr_hit[gq] = QS >= {1'b0, job_clear_base} && QS < job_clear_end;
     end
 endgenerate
 
@@ -259,11 +256,18 @@ always @(posedge clk) begin
             end
         end
     end else if (upd) begin
-        st_bitmap[j_q_oth*MAX_WORKERS +: MAX_WORKERS] <= j_oth_after;
-        st_bitmap[j_q*MAX_WORKERS +: MAX_WORKERS] <= d_after;
-        st_empty[j_q_oth] <= j_oth_empty;
-        st_empty[j_q] <= 1'b0;                  // d_after holds the rank's bit
-        st_complete[j_q] <= d_last;
+        // the frame's set and its other set (q ^ 1), by the decoded j_q
+        for (q = 0; q < Q_N; q = q + 1) begin
+            if (j_q_hot[q]) begin
+                st_bitmap[q*MAX_WORKERS +: MAX_WORKERS] <= d_after;
+                st_empty[q] <= 1'b0;            // d_after holds the rank's bit
+                st_complete[q] <= d_last;
+            end
+            if (j_q_hot[q ^ 1]) begin
+                st_bitmap[q*MAX_WORKERS +: MAX_WORKERS] <= j_oth_after;
+                st_empty[q] <= j_oth_empty;
+            end
+        end
     end
 end
 
@@ -445,24 +449,39 @@ ws_fifo #(.WIDTH(PC_W), .DEPTH(PD_DEPTH)) pending_fifo (
 localparam IF_N = 32;                       // commands tracked (pending FIFO + result generator)
 localparam IF_W = $clog2(IF_N);
 reg  [IF_N-1:0]   if_valid;
-reg  [Q_W-1:0]    if_q      [0:IF_N-1];
+reg  [Q_N-1:0]    if_q_hot  [0:IF_N-1];     // the command's set, one-hot (from j_q_hot)
 reg  [WC_W-1:0]   if_frames [0:IF_N-1];
 reg  [IF_W-1:0]   if_wr, if_rd;
 reg  [IF_W:0]     if_count;
 wire              if_push = j2 && (d_resend || d_last);
 wire [WC_W-1:0]   if_push_frames = d_resend ? {{(WC_W-1){1'b0}}, 1'b1} : j_workers;
-wire              if_pop  = frame_done && if_valid[if_rd] && if_frames[if_rd] == {{(WC_W-1){1'b0}}, 1'b1};
+localparam [WC_W-1:0] FR_ONE = 1, FR_TWO = 2;
+wire              if_push_one = d_resend || j_workers == FR_ONE;
+
+// The head command has one frame left to read (kept in a register, so the pop is decided by an
+// AND, not by a read of the head's count): the next frame_done pops it.
+reg               if_head_one;
+wire              if_pop  = frame_done && if_head_one;
+wire              if_empty = if_count == {(IF_W+1){1'b0}};
+wire              if_single = if_count == {{IF_W{1'b0}}, 1'b1};
+wire [IF_W-1:0]   if_rd_nx = if_rd + 1'b1;
+wire              if_nx_one  = if_frames[if_rd_nx] == FR_ONE;   // the next head
+wire              if_head_two = if_frames[if_rd] == FR_TWO;
 
 wire [IF_W:0]     if_count_inc = if_count + 1'b1;
 wire [IF_W:0]     if_count_dec = if_count - 1'b1;
 
-reg if_hit;  // a tracked command reads set h_q
+// The sets a tracked command reads, registered from the entries and this cycle's push. A pop
+// shows one cycle late, so a set may stay busy one cycle longer than it is (a one-cycle wait of a
+// frame that opens a round there), never shorter.
+reg  [Q_N-1:0]    if_busy;
+reg  [Q_N-1:0]    if_busy_nx;
 integer e;
 always @(*) begin
-    if_hit = 1'b0;
+    if_busy_nx = if_push ? j_q_hot : {Q_N{1'b0}};
     for (e = 0; e < IF_N; e = e + 1)
-        if (if_valid[e] && if_q[e] == h_q)
-            if_hit = 1'b1;
+        if (if_valid[e])
+            if_busy_nx = if_busy_nx | if_q_hot[e];
 end
 
 always @(posedge clk) begin
@@ -471,21 +490,33 @@ always @(posedge clk) begin
         if_wr <= {IF_W{1'b0}};
         if_rd <= {IF_W{1'b0}};
         if_count <= {(IF_W+1){1'b0}};
+        if_head_one <= 1'b0;
+        if_busy <= {Q_N{1'b0}};
     end else begin
+        if_busy <= if_busy_nx;
         if (if_push) begin
             if_valid[if_wr] <= 1'b1;
-            if_q[if_wr] <= j_q;
+            if_q_hot[if_wr] <= j_q_hot;
             if_frames[if_wr] <= if_push_frames;
             if_wr <= if_wr + 1'b1;
         end
-        if (frame_done) begin
+        // a frame_done with no command tracked (the result generator never sends one) is ignored
+        if (frame_done && !if_empty) begin
             if (if_pop) begin
                 if_valid[if_rd] <= 1'b0;
-                if_rd <= if_rd + 1'b1;
+                if_rd <= if_rd_nx;
             end else begin
                 if_frames[if_rd] <= if_frames[if_rd] - 1'b1;
             end
         end
+        // the head after this cycle: the next entry after a pop (this push if it was the last),
+        // the head counted down, or a push into an empty list
+        if (if_pop)
+            if_head_one <= if_single ? if_push && if_push_one : if_nx_one;
+        else if (frame_done && !if_empty)
+            if_head_one <= if_head_two;
+        else if (if_empty)
+            if_head_one <= if_push && if_push_one;
         // chosen by the late push among values of the register (no add after the judgement)
         case ({if_push, if_pop})
             2'b10:   if_count <= if_count_inc;
@@ -495,8 +526,10 @@ always @(posedge clk) begin
     end
 end
 
-// a first beat that would open a new round (its set complete and empty) in a set still read
-wire hazard = in_first && s_agg_tvalid && st_complete[h_q] && st_empty[h_q] && if_hit;
+// a first beat that would open a new round (its set complete and empty) in a set still read:
+// one mux of registered bits
+wire [Q_N-1:0] q_wait = st_complete & st_empty & if_busy;
+wire hazard = in_first && s_agg_tvalid && q_wait[h_q];
 
 // take a frame only while every queue can take its entry (J1 checks, J2 pushes: nothing else
 // pushes in between), not into a set still being read, not in a J2 cycle, and not while a

@@ -56,9 +56,8 @@ module ws_multi_engine #(
 
     // job (re)configuration: clear the job's slot range
     input  wire                          job_clear,
-    input  wire [JI_W-1:0]               job_clear_idx,
-    input  wire [MAX_JOBS*SL_W-1:0]      cfg_job_slots,
-    input  wire [MAX_JOBS*SL_W-1:0]      cfg_job_base,
+    input  wire [SL_W-1:0]               job_clear_base,   // the job's slot range, with the pulse
+    input  wire [SL_W:0]                 job_clear_end,    // (one past its last slot)
 
     // commands, the same to every result generator (cmd_valid/cmd_ready per generator)
     output wire [ENGINES-1:0]            cmd_valid,
@@ -204,16 +203,13 @@ wire [$clog2(CF_DEPTH+1)-1:0] cf_count;
 wire pd_s_ready, cf_s_ready;
 wire cmd_space = pd_s_ready && cf_s_ready && pd_count < PD_DEPTH - 2 && cf_count < CF_DEPTH - 2;
 
-// job clear range
-wire [SL_W-1:0] clr_base  = cfg_job_base[job_clear_idx*SL_W +: SL_W];
-wire [SL_W-1:0] clr_slots = cfg_job_slots[job_clear_idx*SL_W +: SL_W];
-wire [SL_W:0]   clr_end   = {1'b0, clr_base} + {1'b0, clr_slots};
+// job clear range: registers of ws_regs, compared with each set's constant slot number
 wire [Q_N-1:0]  clr_hit;
 genvar gq;
 generate
     for (gq = 0; gq < Q_N; gq = gq + 1) begin : g_clr
         localparam [SL_W:0] QS = gq / 2;
-        assign clr_hit[gq] = QS >= {1'b0, clr_base} && QS < clr_end;
+        assign clr_hit[gq] = QS >= {1'b0, job_clear_base} && QS < job_clear_end;
     end
 endgenerate
 

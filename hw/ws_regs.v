@@ -14,8 +14,10 @@
 // Job commit (a write of JOB_CTRL of job j with byte 0 enabled): the written values of job j are
 // checked in the order of the STATUS codes; if valid and ENABLE is 1 they become the active
 // configuration of job j (cfg_job_*), and job_clear pulses with job_clear_idx = j in the same
-// cycle as the new values appear, so the engine clears the job's slot range as given by
-// cfg_job_base/cfg_job_slots. If invalid, or ENABLE is 0, the job is disabled (no pulse).
+// cycle as the new values appear, so the engine clears the job's slot range. The range comes
+// with the pulse, registered (job_clear_base, job_clear_end = base + slots): the engine compares
+// it with its set numbers and takes no mux over the job table or adder in front of the clear.
+// If invalid, or ENABLE is 0, the job is disabled (no pulse).
 //
 // Member table: RAM copies written together, one for each datapath read port (two per engine, the
 // parser's and the result generator's; registered read: data the cycle after the address) and one
@@ -74,6 +76,8 @@ module ws_regs #(
     output reg  [MAX_JOBS*CN_W-1:0]   cfg_job_maxcount,
     output reg                        job_clear,       // 1-cycle pulse: clear the slot state of job_clear_idx
     output reg  [JI_W-1:0]            job_clear_idx,
+    output reg  [SL_W-1:0]            job_clear_base,  // the job's first slot, with the pulse
+    output reg  [SL_W:0]              job_clear_end,   // one past its last slot, with the pulse
 
     // member table read ports, index j*MAX_WORKERS + w; data {device port, udp, ip, mac} one cycle
     // later; one pair per engine, engine e at [e*W +: W]
@@ -543,6 +547,8 @@ always @(posedge clk) begin
         if (cm_en && cm_code == WS_COMMIT_OK) begin
             job_clear <= 1'b1;
             job_clear_idx <= cm_job;
+            job_clear_base <= cm_base[SL_W-1:0];
+            job_clear_end <= cm_end[SL_W:0];
         end
     end
     default:  // W_RESP: wait for the response to be taken
@@ -562,6 +568,8 @@ always @(posedge clk) begin
         mem_we <= 1'b0;
         job_clear <= 1'b0;
         job_clear_idx <= {JI_W{1'b0}};
+        job_clear_base <= {SL_W{1'b0}};
+        job_clear_end <= {(SL_W+1){1'b0}};
         clr_cnt <= 1'b0;
         status_code <= WS_COMMIT_OK;
         status_job <= {JI_W{1'b0}};

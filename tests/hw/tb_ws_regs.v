@@ -81,6 +81,8 @@ wire [MAX_JOBS*SL_W-1:0]  cfg_job_base;
 wire [MAX_JOBS*CN_W-1:0]  cfg_job_maxcount;
 wire                      job_clear;
 wire [JI_W-1:0]           job_clear_idx;
+wire [SL_W-1:0]           job_clear_base;
+wire [SL_W:0]             job_clear_end;
 reg  [MA_W-1:0]           mem_rda_addr = {MA_W{1'b0}};
 wire [MEM_W-1:0]          mem_rda_data;
 reg  [MA_W-1:0]           mem_rdb_addr = {MA_W{1'b0}};
@@ -111,6 +113,7 @@ ws_regs #(
     .cfg_bypass(cfg_bypass), .cfg_job_en(cfg_job_en), .cfg_job_id(cfg_job_id),
     .cfg_job_workers(cfg_job_workers), .cfg_job_slots(cfg_job_slots), .cfg_job_base(cfg_job_base),
     .cfg_job_maxcount(cfg_job_maxcount), .job_clear(job_clear), .job_clear_idx(job_clear_idx),
+    .job_clear_base(job_clear_base), .job_clear_end(job_clear_end),
     .mem_rda_addr(mem_rda_addr), .mem_rda_data(mem_rda_data),
     .mem_rdb_addr(mem_rdb_addr), .mem_rdb_data(mem_rdb_data),
     .stat_rx(stat_rx), .stat_rx_len(stat_rx_len), .stat_tx(stat_tx), .stat_tx_len(stat_tx_len),
@@ -376,6 +379,15 @@ always @(posedge clk) begin
                 fail("job_clear longer than one cycle", 64'd1, 64'd0);
             if (cfg_job_en[job_clear_idx] !== 1'b1)
                 fail("job_clear before the job is active", 64'd0, 64'd1);
+            // the range that comes with the pulse is the new configuration's
+            if (job_clear_base !== cfg_job_base[job_clear_idx*SL_W +: SL_W])
+                fail("job_clear_base is not the job's SLOT_BASE", {{(64-SL_W){1'b0}}, job_clear_base},
+                     {{(64-SL_W){1'b0}}, cfg_job_base[job_clear_idx*SL_W +: SL_W]});
+            if (job_clear_end !== {1'b0, cfg_job_base[job_clear_idx*SL_W +: SL_W]} +
+                                  {1'b0, cfg_job_slots[job_clear_idx*SL_W +: SL_W]})
+                fail("job_clear_end is not SLOT_BASE + SLOTS", {{(63-SL_W){1'b0}}, job_clear_end},
+                     {{(63-SL_W){1'b0}}, {1'b0, cfg_job_base[job_clear_idx*SL_W +: SL_W]} +
+                                         {1'b0, cfg_job_slots[job_clear_idx*SL_W +: SL_W]}});
         end
         if (job_clear !== 1'b0 && job_clear !== 1'b1)
             fail("job_clear unknown", 64'd0, 64'd0);
