@@ -471,16 +471,16 @@ wire              if_head_two = if_frames[if_rd] == FR_TWO;
 wire [IF_W:0]     if_count_inc = if_count + 1'b1;
 wire [IF_W:0]     if_count_dec = if_count - 1'b1;
 
-// The sets a tracked command reads, registered from the entries and this cycle's push. A pop
-// shows one cycle late, so a set may stay busy one cycle longer than it is (a one-cycle wait of a
-// frame that opens a round there), never shorter.
+// The sets a tracked command reads, registered: the entries that stay after this cycle's pop,
+// and this cycle's push (the pop and the push are decided by registers and the verdict bits, so
+// the hold reads one registered bit per set).
 reg  [Q_N-1:0]    if_busy;
 reg  [Q_N-1:0]    if_busy_nx;
 integer e;
 always @(*) begin
     if_busy_nx = if_push ? j_q_hot : {Q_N{1'b0}};
     for (e = 0; e < IF_N; e = e + 1)
-        if (if_valid[e])
+        if (if_valid[e] && !(if_pop && if_rd == e[IF_W-1:0]))
             if_busy_nx = if_busy_nx | if_q_hot[e];
 end
 
