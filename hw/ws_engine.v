@@ -448,25 +448,33 @@ ws_fifo #(.WIDTH(PC_W), .DEPTH(PD_DEPTH)) pending_fifo (
 
 localparam IF_N = 32;                       // commands tracked (pending FIFO + result generator)
 localparam IF_W = $clog2(IF_N);
+// The list is a ring of IF_N entries with one-hot write and read pointers, and per entry the
+// command's set (one-hot) and its frames left, with "one left" and "two left" kept as bits: the
+// push, the pop and the count-down each touch the entry their pointer bit selects, and the
+// head's flags are an AND-OR with the read pointer, so no path goes through an index decoder,
+// an adder of a pointer, or a read mux of the counts.
 reg  [IF_N-1:0]   if_valid;
 reg  [Q_N-1:0]    if_q_hot  [0:IF_N-1];     // the command's set, one-hot (from j_q_hot)
-reg  [WC_W-1:0]   if_frames [0:IF_N-1];
-reg  [IF_W-1:0]   if_wr, if_rd;
+reg  [WC_W-1:0]   if_frames [0:IF_N-1];     // frames left to read
+reg  [IF_N-1:0]   if_one, if_two;           // if_frames[e] == 1, == 2
+reg  [IF_N-1:0]   if_wr_hot, if_rd_hot;     // one-hot ring pointers
 reg  [IF_W:0]     if_count;
 wire              if_push = j2 && (d_resend || d_last);
 wire [WC_W-1:0]   if_push_frames = d_resend ? {{(WC_W-1){1'b0}}, 1'b1} : j_workers;
-localparam [WC_W-1:0] FR_ONE = 1, FR_TWO = 2;
+localparam [WC_W-1:0] FR_ONE = 1, FR_TWO = 2, FR_THREE = 3;
 wire              if_push_one = d_resend || j_workers == FR_ONE;
+wire              if_push_two = !d_resend && j_workers == FR_TWO;
 
 // The head command has one frame left to read (kept in a register, so the pop is decided by an
 // AND, not by a read of the head's count): the next frame_done pops it.
 reg               if_head_one;
-wire              if_pop  = frame_done && if_head_one;
 wire              if_empty = if_count == {(IF_W+1){1'b0}};
 wire              if_single = if_count == {{IF_W{1'b0}}, 1'b1};
-wire [IF_W-1:0]   if_rd_nx = if_rd + 1'b1;
-wire              if_nx_one  = if_frames[if_rd_nx] == FR_ONE;   // the next head
-wire              if_head_two = if_frames[if_rd] == FR_TWO;
+wire              if_pop  = frame_done && if_head_one;
+wire              if_dec  = frame_done && !if_empty && !if_head_one;  // the head counts down
+wire [IF_N-1:0]   if_rd_nx_hot = {if_rd_hot[IF_N-2:0], if_rd_hot[IF_N-1]};
+wire              if_nx_one   = |(if_one & if_rd_nx_hot);   // the next head
+wire              if_head_two = |(if_two & if_rd_hot);
 
 wire [IF_W:0]     if_count_inc = if_count + 1'b1;
 wire [IF_W:0]     if_count_dec = if_count - 1'b1;
@@ -480,40 +488,44 @@ integer e;
 always @(*) begin
     if_busy_nx = if_push ? j_q_hot : {Q_N{1'b0}};
     for (e = 0; e < IF_N; e = e + 1)
-        if (if_valid[e] && !(if_pop && if_rd == e[IF_W-1:0]))
+        if (if_valid[e] && !(if_pop && if_rd_hot[e]))
             if_busy_nx = if_busy_nx | if_q_hot[e];
 end
 
+// a frame_done with no command tracked (the result generator never sends one) is ignored
 always @(posedge clk) begin
+    for (e = 0; e < IF_N; e = e + 1) begin
+        if (if_push && if_wr_hot[e]) begin
+            if_q_hot[e] <= j_q_hot;
+            if_frames[e] <= if_push_frames;
+            if_one[e] <= if_push_one;
+            if_two[e] <= if_push_two;
+        end else if (if_dec && if_rd_hot[e]) begin
+            if_frames[e] <= if_frames[e] - 1'b1;
+            if_one[e] <= if_two[e];
+            if_two[e] <= if_frames[e] == FR_THREE;
+        end
+    end
     if (rst) begin
         if_valid <= {IF_N{1'b0}};
-        if_wr <= {IF_W{1'b0}};
-        if_rd <= {IF_W{1'b0}};
+        if_wr_hot <= {{(IF_N-1){1'b0}}, 1'b1};
+        if_rd_hot <= {{(IF_N-1){1'b0}}, 1'b1};
         if_count <= {(IF_W+1){1'b0}};
         if_head_one <= 1'b0;
         if_busy <= {Q_N{1'b0}};
     end else begin
         if_busy <= if_busy_nx;
-        if (if_push) begin
-            if_valid[if_wr] <= 1'b1;
-            if_q_hot[if_wr] <= j_q_hot;
-            if_frames[if_wr] <= if_push_frames;
-            if_wr <= if_wr + 1'b1;
-        end
-        // a frame_done with no command tracked (the result generator never sends one) is ignored
-        if (frame_done && !if_empty) begin
-            if (if_pop) begin
-                if_valid[if_rd] <= 1'b0;
-                if_rd <= if_rd_nx;
-            end else begin
-                if_frames[if_rd] <= if_frames[if_rd] - 1'b1;
-            end
-        end
+        if_valid <= (if_valid & ~(if_pop ? if_rd_hot : {IF_N{1'b0}})) |
+                    (if_push ? if_wr_hot : {IF_N{1'b0}});
+        if (if_push)
+            if_wr_hot <= {if_wr_hot[IF_N-2:0], if_wr_hot[IF_N-1]};
+        if (if_pop)
+            if_rd_hot <= if_rd_nx_hot;
         // the head after this cycle: the next entry after a pop (this push if it was the last),
         // the head counted down, or a push into an empty list
         if (if_pop)
             if_head_one <= if_single ? if_push && if_push_one : if_nx_one;
-        else if (frame_done && !if_empty)
+        else if (if_dec)
             if_head_one <= if_head_two;
         else if (if_empty)
             if_head_one <= if_push && if_push_one;
