@@ -164,7 +164,8 @@ reg [31:0]             j_offset, j_tensor;
 reg [1:0]              j_ecn;
 reg [BT_W-1:0]         j_beats;
 reg [MAX_WORKERS-1:0]  j_bit_w, j_or, j_oth_after;
-reg                    j_complete, j_empty, j_dup, j_mm, j_full, j_one, j_oth_empty;
+reg                    j_complete, j_empty, j_dup, j_full, j_one, j_oth_empty;
+reg  [2:0]             j_mm_f;             // {offset, tensor, count} differ from the set's round
 reg [31:0]             j_st_offset, j_st_tensor;
 reg [CN_W-1:0]         j_st_count;
 reg [1:0]              j_st_ecn;
@@ -193,7 +194,8 @@ always @(posedge clk) begin
         j_complete <= st_complete[h_q];
         j_empty <= st_empty[h_q];
         j_dup <= st_bitmap[h_q*MAX_WORKERS + h_worker];   // the rank's bit, one wide mux
-        j_mm <= h_offset != st_offset[h_q] || h_tensor != st_tensor[h_q] || h_count != st_count[h_q];
+        // one compare a field (each a read mux and an equality); J2 ORs the three
+        j_mm_f <= {h_offset != st_offset[h_q], h_tensor != st_tensor[h_q], h_count != st_count[h_q]};
         j_full <= (s_bitmap | bit_w) == all_w;   // completes the open round
         j_one <= h_workers == {{(WC_W-1){1'b0}}, 1'b1};  // a new round of one rank completes at once
         j_oth_empty <= oth_after == {MAX_WORKERS{1'b0}};
@@ -210,6 +212,7 @@ end
 wire d_dup      = j_dup;
 wire d_resend   = j_dup && j_complete;
 wire d_early    = !j_dup && j_complete && !j_empty;
+wire j_mm       = |j_mm_f;   // the frame's round fields differ from the set's
 /* verilator lint_off UNUSEDSIGNAL */  // for the waveform: a drop that is neither of the two above
 wire d_mismatch = !j_dup && !j_complete && j_mm;
 /* verilator lint_on UNUSEDSIGNAL */
