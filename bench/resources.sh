@@ -21,7 +21,7 @@
 # take (default 5400; a run stopped is reported with the pass it was in); YOSYS (default yosys).
 # Run time on a 2-core machine, two at a time: 12 to 15 minutes at 256 bits, 11 at 512 and 15 at 1024
 # on the AMD EPYC machine of 2026-11-23 at 84e41a6 (54, 65 and 71 on the slower Intel machine earlier)
-# (one engine); the 4-engine device did not finish in 90 minutes. The flat netlist is kept as
+# (one engine); the 4-engine device ran out of memory (24 GB) after 50 minutes. The flat netlist is kept as
 # $BUILD/bench/resources/NAME.json.gz, for more of the depth report without another synthesis.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -73,7 +73,9 @@ if [ "$mode" = one ]; then
     else
         # where it was: the last pass yosys started
         stage=$(grep -E '^[0-9.]+ Executing ' "$work/$name.log" | tail -n 1 | sed 's/^[0-9.]* Executing //')
-        if [ "$rc" -eq 124 ]; then why="not finished after $t s"; else why="yosys failed (exit $rc) after $t s"; fi
+        if [ "$rc" -eq 124 ]; then why="not finished after $t s"
+        elif [ "$rc" -eq 137 ]; then why="yosys killed (SIGKILL, as the kernel's out-of-memory killer does) after $t s"
+        else why="yosys failed (exit $rc) after $t s"; fi
         echo "$name $spec $why; last pass: ${stage:-none}" > "$work/$name.fail"
         echo "resources.sh: $name ($spec): $why, in ${stage:-?}; see $work/$name.log" >&2
     fi
