@@ -473,6 +473,8 @@ wire              if_push_two = !d_resend && j_workers == FR_TWO;
 reg               if_head_one;
 wire              if_empty = if_count == {(IF_W+1){1'b0}};
 wire              if_single = if_count == {{IF_W{1'b0}}, 1'b1};
+// A frame_done with no command tracked (the result generator never sends one) is ignored:
+// if_head_one is 0 while the list is empty, and the count-down needs a head.
 wire              if_pop  = frame_done && if_head_one;
 wire              if_dec  = frame_done && !if_empty && !if_head_one;  // the head counts down
 wire [IF_N-1:0]   if_rd_nx_hot = {if_rd_hot[IF_N-2:0], if_rd_hot[IF_N-1]};
@@ -495,7 +497,6 @@ always @(*) begin
             if_busy_nx = if_busy_nx | if_q_hot[e];
 end
 
-// a frame_done with no command tracked (the result generator never sends one) is ignored
 always @(posedge clk) begin
     for (e = 0; e < IF_N; e = e + 1) begin
         if (if_push && if_wr_hot[e]) begin
