@@ -192,20 +192,22 @@ localparam [4:0] K_NONE = 5'd0, K_ID = 5'd1, K_PWIDTH = 5'd2, K_PPORTS = 5'd3, K
                  K_PENGINES = 5'd18;
 localparam DEC_W = 5 + 16 + 8;  // {kind, index in its table, byte offset in the record}
 
-/* verilator lint_off UNUSEDSIGNAL */  // address bits 1:0 are ignored
-function [DEC_W-1:0] decode(input [15:0] addr);
+// The decode takes two registered stages, each a few LUT levels: decode_a compares the address
+// with each table's range and computes each table's index and offset (a subtraction each),
+// decode_b picks the table that matched. Together they are the map of docs/registers.md.
+localparam DA_W = 5 + 5 + 5*16 + 4*8;  // {kind of a fixed register, 5 hits, 5 indexes, 4 offsets}
+
+/* verilator lint_off UNUSEDSIGNAL */  // address bits 1:0 are ignored; rel's high bits
+function [DA_W-1:0] decode_a(input [15:0] addr);
+    reg [31:0] a, rel;
 /* verilator lint_on UNUSEDSIGNAL */
-    reg [15:0] a;
-    reg [31:0] rel;
     reg [4:0]  k;
-    reg [15:0] idx;
-    reg [7:0]  off;
+    reg        h_byp, h_job, h_mem, h_pc, h_dc;
+    reg [15:0] i_byp, i_job, i_mem, i_pc, i_dc;
+    reg [7:0]  o_job, o_mem, o_pc, o_dc;
     begin
-        a = {addr[15:2], 2'b00};
-        k = K_NONE;
-        idx = 16'd0;
-        off = 8'd0;
-        case (a)
+        a = {16'd0, addr[15:2], 2'b00};
+        case (a[15:0])
             WS_REG_ID:            k = K_ID;
             WS_REG_PARAM_WIDTH:   k = K_PWIDTH;
             WS_REG_PARAM_PORTS:   k = K_PPORTS;
@@ -222,39 +224,71 @@ function [DEC_W-1:0] decode(input [15:0] addr);
             WS_REG_DEV_UDP_PORT:  k = K_UDP;
             default:              k = K_NONE;
         endcase
-        rel = {16'd0, a} - {16'd0, WS_TBL_BYPASS_BASE};
-        if (rel < BYP_SPAN) begin
+        // a table: BASE <= a < BASE + SPAN, as two compares with constants
+        h_byp = a >= {16'd0, WS_TBL_BYPASS_BASE} && a < {16'd0, WS_TBL_BYPASS_BASE} + BYP_SPAN;
+        rel = a - {16'd0, WS_TBL_BYPASS_BASE};
+        i_byp = rel[BYP_SH +: 16];
+        h_job = a >= {16'd0, WS_TBL_JOB_BASE} && a < {16'd0, WS_TBL_JOB_BASE} + JOB_SPAN;
+        rel = a - {16'd0, WS_TBL_JOB_BASE};
+        i_job = rel[JOB_SH +: 16];
+        o_job = rel[7:0] & (WS_TBL_JOB_STRIDE[7:0] - 8'd1);
+        h_mem = a >= {16'd0, WS_TBL_MEMBER_BASE} && a < {16'd0, WS_TBL_MEMBER_BASE} + MEM_SPAN;
+        rel = a - {16'd0, WS_TBL_MEMBER_BASE};
+        i_mem = rel[MEM_SH +: 16];
+        o_mem = rel[7:0] & (WS_TBL_MEMBER_STRIDE[7:0] - 8'd1);
+        h_pc = a >= {16'd0, WS_TBL_PORT_CNT_BASE} && a < {16'd0, WS_TBL_PORT_CNT_BASE} + PC_SPAN;
+        rel = a - {16'd0, WS_TBL_PORT_CNT_BASE};
+        i_pc = rel[3 +: 16];
+        o_pc = rel[7:0] & 8'd7;
+        h_dc = a >= {16'd0, WS_CNT_DEV_BASE} && a < {16'd0, WS_CNT_DEV_BASE} + DC_SPAN;
+        rel = a - {16'd0, WS_CNT_DEV_BASE};
+        i_dc = rel[3 +: 16] + C_DEV16;
+        o_dc = rel[7:0] & 8'd7;
+        decode_a = {k, h_byp, h_job, h_mem, h_pc, h_dc, i_byp, i_job, i_mem, i_pc, i_dc,
+                    o_job, o_mem, o_pc, o_dc};
+    end
+endfunction
+
+function [DEC_W-1:0] decode_b(input [DA_W-1:0] d);
+    reg [4:0]  k;
+    reg [15:0] idx;
+    reg [7:0]  off;
+    reg        h_byp, h_job, h_mem, h_pc, h_dc;
+    reg [15:0] i_byp, i_job, i_mem, i_pc, i_dc;
+    reg [7:0]  o_job, o_mem, o_pc, o_dc;
+    begin
+        {k, h_byp, h_job, h_mem, h_pc, h_dc, i_byp, i_job, i_mem, i_pc, i_dc,
+         o_job, o_mem, o_pc, o_dc} = d;
+        idx = 16'd0;
+        off = 8'd0;
+        if (h_byp) begin
             k = K_BYPASS;
-            idx = rel[BYP_SH +: 16];
+            idx = i_byp;
         end
-        rel = {16'd0, a} - {16'd0, WS_TBL_JOB_BASE};
-        if (rel < JOB_SPAN) begin
-            idx = rel[JOB_SH +: 16];
-            off = rel[7:0] & (WS_TBL_JOB_STRIDE[7:0] - 8'd1);
+        if (h_job) begin
+            idx = i_job;
+            off = o_job;
             if ({8'd0, off} == WS_REG_JOB_ID_OFF || {8'd0, off} == WS_REG_JOB_WORKERS_OFF ||
                 {8'd0, off} == WS_REG_JOB_SLOTS_OFF || {8'd0, off} == WS_REG_JOB_SLOT_BASE_OFF ||
                 {8'd0, off} == WS_REG_JOB_MAX_COUNT_OFF || {8'd0, off} == WS_REG_JOB_CTRL_OFF)
                 k = K_JOB;
         end
-        rel = {16'd0, a} - {16'd0, WS_TBL_MEMBER_BASE};
-        if (rel < MEM_SPAN) begin
+        if (h_mem) begin
             k = K_MEMBER;
-            idx = rel[MEM_SH +: 16];
-            off = rel[7:0] & (WS_TBL_MEMBER_STRIDE[7:0] - 8'd1);
+            idx = i_mem;
+            off = o_mem;
         end
-        rel = {16'd0, a} - {16'd0, WS_TBL_PORT_CNT_BASE};
-        if (rel < PC_SPAN) begin
+        if (h_pc) begin
             k = K_CNT;
-            idx = rel[3 +: 16];
-            off = rel[7:0] & 8'd7;
+            idx = i_pc;
+            off = o_pc;
         end
-        rel = {16'd0, a} - {16'd0, WS_CNT_DEV_BASE};
-        if (rel < DC_SPAN) begin
+        if (h_dc) begin
             k = K_CNT;
-            idx = rel[3 +: 16] + C_DEV16;
-            off = rel[7:0] & 8'd7;
+            idx = i_dc;
+            off = o_dc;
         end
-        decode = {k, idx, off};
+        decode_b = {k, idx, off};
     end
 endfunction
 
@@ -330,9 +364,9 @@ reg  [M_BITS/8-1:0] mem_wbe;
 reg  [M_BITS-1:0]   mem_wd;
 
 // ---- AXI4-Lite write channel ------------------------------------------------------------------
-localparam [1:0] W_IDLE = 2'd0, W_CHECK = 2'd1, W_APPLY = 2'd2, W_RESP = 2'd3;
+localparam [2:0] W_IDLE = 3'd0, W_CHECK = 3'd1, W_CHECK2 = 3'd2, W_APPLY = 3'd3, W_RESP = 3'd4;
 
-reg  [1:0]  w_state;
+reg  [2:0]  w_state;
 reg         aw_full, w_full;
 reg  [15:0] wr_addr;
 reg  [31:0] wr_data;
@@ -343,11 +377,14 @@ wire w_hs  = s_axil_wvalid && s_axil_wready;
 wire b_hs  = s_axil_bvalid && s_axil_bready;
 wire aw_full_next = (aw_full || aw_hs) && !b_hs;
 wire w_full_next  = (w_full || w_hs) && !b_hs;
-// The write address is decoded into a register (wdec) the cycle after it is taken, so the
-// decode and the write it steers are in different cycles; a write goes once both are there.
+// A write address goes through three registers before the write: the two decode stages (wdec_a,
+// wdec) and the register's old value read by the decode (w_old_r), so a write is a byte merge
+// and an enable. aw_dec_a, aw_dec and aw_old say each holds the current address's; a write goes
+// once aw_old and the data are there.
+reg  [DA_W-1:0]  wdec_a;
 reg  [DEC_W-1:0] wdec;
-reg              aw_dec;  // wdec holds the decode of wr_addr
-wire go = aw_full && aw_dec && w_full && w_state == W_IDLE;
+reg              aw_dec_a, aw_dec, aw_old;
+wire go = aw_full && aw_old && w_full && w_state == W_IDLE;
 
 wire [4:0]  wd_kind = wdec[DEC_W-1 -: 5];
 /* verilator lint_off UNUSEDSIGNAL */  // the index field is as wide as the widest table needs
@@ -360,8 +397,19 @@ wire [PORT_W-1:0] wd_port = wd_idx[PORT_W-1:0];
 wire [1:0]        wd_word = wd_off[3:2];
 wire wd_job_ctrl = {8'd0, wd_off} == WS_REG_JOB_CTRL_OFF;
 
-// the register a write merges into
-reg  [31:0] w_old;
+// job j's 16-bit field of a table (an AND-OR over the jobs: no index arithmetic)
+function [15:0] job16(input [MAX_JOBS*16-1:0] t, input [JI_W-1:0] j);
+    integer i;
+    begin
+        job16 = 16'd0;
+        for (i = 0; i < MAX_JOBS; i = i + 1)
+            if (j == i[JI_W-1:0])
+                job16 = t[i*16 +: 16];
+    end
+endfunction
+
+// the register a write merges into, read from wdec into w_old_r
+reg  [31:0] w_old, w_old_r;
 always @(*) begin
     w_old = 32'd0;
     case (wd_kind)
@@ -371,55 +419,54 @@ always @(*) begin
     K_UDP:    w_old = {16'd0, cfg_dev_udp};
     K_JOB:
         if ({8'd0, wd_off} == WS_REG_JOB_ID_OFF)
-            w_old = {16'd0, st_id[wd_job*16 +: 16]};
+            w_old = {16'd0, job16(st_id, wd_job)};
         else if ({8'd0, wd_off} == WS_REG_JOB_WORKERS_OFF)
-            w_old = {16'd0, st_wk[wd_job*16 +: 16]};
+            w_old = {16'd0, job16(st_wk, wd_job)};
         else if ({8'd0, wd_off} == WS_REG_JOB_SLOTS_OFF)
-            w_old = {16'd0, st_sl[wd_job*16 +: 16]};
+            w_old = {16'd0, job16(st_sl, wd_job)};
         else if ({8'd0, wd_off} == WS_REG_JOB_SLOT_BASE_OFF)
-            w_old = {16'd0, st_base[wd_job*16 +: 16]};
+            w_old = {16'd0, job16(st_base, wd_job)};
         else if ({8'd0, wd_off} == WS_REG_JOB_MAX_COUNT_OFF)
-            w_old = {16'd0, st_mc[wd_job*16 +: 16]};
+            w_old = {16'd0, job16(st_mc, wd_job)};
     default:  w_old = 32'd0;
     endcase
 end
 /* verilator lint_off UNUSEDSIGNAL */  // 16-bit registers take the low half
-wire [31:0] w_new = merge(w_old, wr_data, wr_strb);
+wire [31:0] w_new = merge(w_old_r, wr_data, wr_strb);
 /* verilator lint_on UNUSEDSIGNAL */
 
-// commit: the job's values (taken in W_IDLE), the check results (in W_CHECK), applied in W_APPLY
+// A commit (a write of JOB_CTRL) takes four cycles, each a few LUT levels deep:
+//   W_IDLE   the job's staged values into cm_*;
+//   W_CHECK  the field checks, the job's end (base + slots), the ranks it needs, and per job of
+//            the table: same ID, and this job's base below that job's end;
+//   W_CHECK2 the checks that need the end or the ranks, and the ORs over the jobs;
+//   W_APPLY  the active configuration, STATUS and the job_clear pulse.
 reg  [JI_W-1:0]        cm_job;
+reg  [MAX_JOBS-1:0]    cm_job_hot;   // cm_job, one-hot
 reg                    cm_en;
 reg  [15:0]            cm_id, cm_wk, cm_sl, cm_base, cm_mc;
+reg  [16:0]            cm_end;       // one past the job's last slot (W_CHECK)
 reg  [MAX_WORKERS-1:0] cm_mok;
-reg  [MAX_WORKERS-1:0] cm_need;   // the ranks below the job's workers, taken with cm_wk
+reg  [MAX_WORKERS-1:0] cm_need;      // the ranks below the job's workers (W_CHECK)
+reg  [MAX_JOBS-1:0]    ck_id_j;      // job j is another enabled job with the same ID (W_CHECK)
+reg  [MAX_JOBS-1:0]    ck_lo_j;      // job j is another enabled job that ends after our base (W_CHECK)
 reg                    cf_wk, cf_sl, cf_mc, cf_pool, cf_id, cf_ovl, cf_mem;
 
-wire [16:0] cm_end = {1'b0, cm_base} + {1'b0, cm_sl};  // one past the job's last slot
+// each active job's end, registered: the configuration it is computed from changes only in
+// W_APPLY, at least four cycles before the next commit's W_CHECK reads it
+reg  [MAX_JOBS*17-1:0] job_end;
+integer je;
+always @(posedge clk) begin
+    for (je = 0; je < MAX_JOBS; je = je + 1)
+        job_end[je*17 +: 17] <= {{(17-SL_W){1'b0}}, cfg_job_base[je*SL_W +: SL_W]} +
+                                {{(17-SL_W){1'b0}}, cfg_job_slots[je*SL_W +: SL_W]};
+end
 
-// the job against the other enabled jobs and its members
-reg         ck_id, ck_ovl, ck_mem;
-reg  [16:0] ck_base, ck_end;
-integer     ck_j;
+// job j overlaps: it starts before our end (both checked in W_CHECK2, with ck_lo_j from W_CHECK)
+reg  [MAX_JOBS-1:0] ck_hi_j;
 always @(*) begin
-    ck_id = 1'b0;
-    ck_ovl = 1'b0;
-    ck_base = 17'd0;
-    ck_end = 17'd0;
-    for (ck_j = 0; ck_j < MAX_JOBS; ck_j = ck_j + 1) begin
-        ck_base = 17'd0;
-        ck_end = 17'd0;
-        ck_base[SL_W-1:0] = cfg_job_base[ck_j*SL_W +: SL_W];
-        ck_end[SL_W-1:0] = cfg_job_slots[ck_j*SL_W +: SL_W];
-        ck_end = ck_end + ck_base;
-        if (ck_j != {{(32-JI_W){1'b0}}, cm_job} && cfg_job_en[ck_j]) begin
-            if (cfg_job_id[ck_j*16 +: 16] == cm_id)
-                ck_id = 1'b1;
-            if ({1'b0, cm_base} < ck_end && ck_base < cm_end)
-                ck_ovl = 1'b1;
-        end
-    end
-    ck_mem = (cm_need & ~cm_mok) != {MAX_WORKERS{1'b0}};
+    for (je = 0; je < MAX_JOBS; je = je + 1)
+        ck_hi_j[je] = {{(17-SL_W){1'b0}}, cfg_job_base[je*SL_W +: SL_W]} < cm_end;
 end
 
 wire [7:0] cm_code = cf_wk   ? WS_COMMIT_BAD_WORKERS :
@@ -429,6 +476,7 @@ wire [7:0] cm_code = cf_wk   ? WS_COMMIT_BAD_WORKERS :
                      cf_id   ? WS_COMMIT_DUP_JOB_ID :
                      cf_ovl  ? WS_COMMIT_SLOT_OVERLAP :
                      cf_mem  ? WS_COMMIT_BAD_MEMBER_PORT : WS_COMMIT_OK;
+wire cm_ok = cm_en && !(cf_wk || cf_sl || cf_mc || cf_pool || cf_id || cf_ovl || cf_mem);
 
 integer wp;
 always @(posedge clk) begin
@@ -437,8 +485,12 @@ always @(posedge clk) begin
     clr_cnt <= 1'b0;
     if (aw_hs)
         wr_addr <= s_axil_awaddr;
-    wdec <= decode(wr_addr);
-    aw_dec <= aw_full && !b_hs;
+    wdec_a <= decode_a(wr_addr);
+    wdec <= decode_b(wdec_a);
+    w_old_r <= w_old;
+    aw_dec_a <= aw_full && !b_hs;
+    aw_dec <= aw_dec_a && !b_hs;
+    aw_old <= aw_dec && !b_hs;
     if (w_hs) begin
         wr_data <= s_axil_wdata;
         wr_strb <= s_axil_wstrb;
@@ -464,35 +516,47 @@ always @(posedge clk) begin
         K_UDP:    cfg_dev_udp <= w_new[15:0];
         K_BYPASS:
             if (wr_strb[WS_BYPASS_EGRESS_LSB / 8]) begin
-                if ({24'd0, wr_data[WS_BYPASS_EGRESS_LSB +: 8]} < P_PORTS)
-                    cfg_bypass[wd_port*PORT_W +: PORT_W] <= wr_data[WS_BYPASS_EGRESS_LSB +: PORT_W];
-                else
+                if ({24'd0, wr_data[WS_BYPASS_EGRESS_LSB +: 8]} < P_PORTS) begin
+                    for (wp = 0; wp < N_PORTS; wp = wp + 1)
+                        if (wd_port == wp[PORT_W-1:0])
+                            cfg_bypass[wp*PORT_W +: PORT_W] <= wr_data[WS_BYPASS_EGRESS_LSB +: PORT_W];
+                end else begin
                     s_axil_bresp <= RESP_SLVERR;
+                end
             end
         K_JOB:
-            if ({8'd0, wd_off} == WS_REG_JOB_ID_OFF)
-                st_id[wd_job*16 +: 16] <= w_new[15:0];
-            else if ({8'd0, wd_off} == WS_REG_JOB_WORKERS_OFF)
-                st_wk[wd_job*16 +: 16] <= w_new[15:0];
-            else if ({8'd0, wd_off} == WS_REG_JOB_SLOTS_OFF)
-                st_sl[wd_job*16 +: 16] <= w_new[15:0];
-            else if ({8'd0, wd_off} == WS_REG_JOB_SLOT_BASE_OFF)
-                st_base[wd_job*16 +: 16] <= w_new[15:0];
-            else if ({8'd0, wd_off} == WS_REG_JOB_MAX_COUNT_OFF)
-                st_mc[wd_job*16 +: 16] <= w_new[15:0];
-            else if (wd_job_ctrl && wr_strb[WS_JOB_CTRL_ENABLE_LSB / 8]) begin  // commit
-                s_axil_bvalid <= 1'b0;
-                w_state <= W_CHECK;
-                cm_job <= wd_job;
-                cm_en <= wr_data[WS_JOB_CTRL_ENABLE_LSB];
-                cm_id <= st_id[wd_job*16 +: 16];
-                cm_wk <= st_wk[wd_job*16 +: 16];
-                cm_sl <= st_sl[wd_job*16 +: 16];
-                cm_base <= st_base[wd_job*16 +: 16];
-                cm_mc <= st_mc[wd_job*16 +: 16];
-                cm_mok <= mem_ok[wd_job*MAX_WORKERS +: MAX_WORKERS];
-                for (wp = 0; wp < MAX_WORKERS; wp = wp + 1)
-                    cm_need[wp] <= wp < {16'd0, st_wk[wd_job*16 +: 16]};
+            if (wd_job_ctrl) begin
+                if (wr_strb[WS_JOB_CTRL_ENABLE_LSB / 8]) begin  // commit
+                    s_axil_bvalid <= 1'b0;
+                    w_state <= W_CHECK;
+                    cm_job <= wd_job;
+                    for (wp = 0; wp < MAX_JOBS; wp = wp + 1)
+                        cm_job_hot[wp] <= wd_job == wp[JI_W-1:0];
+                    cm_en <= wr_data[WS_JOB_CTRL_ENABLE_LSB];
+                    cm_id <= job16(st_id, wd_job);
+                    cm_wk <= job16(st_wk, wd_job);
+                    cm_sl <= job16(st_sl, wd_job);
+                    cm_base <= job16(st_base, wd_job);
+                    cm_mc <= job16(st_mc, wd_job);
+                    for (wp = 0; wp < MAX_JOBS; wp = wp + 1)
+                        if (wd_job == wp[JI_W-1:0])
+                            cm_mok <= mem_ok[wp*MAX_WORKERS +: MAX_WORKERS];
+                end
+            end else begin
+                for (wp = 0; wp < MAX_JOBS; wp = wp + 1) begin
+                    if (wd_job == wp[JI_W-1:0]) begin
+                        if ({8'd0, wd_off} == WS_REG_JOB_ID_OFF)
+                            st_id[wp*16 +: 16] <= w_new[15:0];
+                        if ({8'd0, wd_off} == WS_REG_JOB_WORKERS_OFF)
+                            st_wk[wp*16 +: 16] <= w_new[15:0];
+                        if ({8'd0, wd_off} == WS_REG_JOB_SLOTS_OFF)
+                            st_sl[wp*16 +: 16] <= w_new[15:0];
+                        if ({8'd0, wd_off} == WS_REG_JOB_SLOT_BASE_OFF)
+                            st_base[wp*16 +: 16] <= w_new[15:0];
+                        if ({8'd0, wd_off} == WS_REG_JOB_MAX_COUNT_OFF)
+                            st_mc[wp*16 +: 16] <= w_new[15:0];
+                    end
+                end
             end
         K_MEMBER:
             if (wd_word == M_PORT[1:0] && wr_strb[DP_LSB / 8] &&
@@ -504,24 +568,36 @@ always @(posedge clk) begin
                 mem_wd <= {M_WORDS{wr_data}};
                 mem_wbe <= {{(M_BITS/8-4){1'b0}}, wr_strb} << (4 * wd_word);
                 if (wd_word == M_PORT[1:0] && wr_strb[DP_LSB / 8])
-                    mem_ok[wd_mem] <= 1'b1;
+                    for (wp = 0; wp < N_MEM; wp = wp + 1)   // a compare each, no index arithmetic
+                        if (wd_mem == wp[MA_W-1:0])
+                            mem_ok[wp] <= 1'b1;
             end
         default:  // read-only or unmapped
             s_axil_bresp <= RESP_SLVERR;
         endcase
     end
     W_CHECK: begin
-        w_state <= W_APPLY;
+        w_state <= W_CHECK2;
         // constant comparisons when a parameter is the largest value of its 16-bit field
         /* verilator lint_off CMPCONST */
         cf_wk <= cm_wk == 16'd0 || {16'd0, cm_wk} > P_WORKERS;
         cf_sl <= cm_sl == 16'd0 || {16'd0, cm_sl} > P_POOL;
         cf_mc <= cm_mc == 16'd0 || {16'd0, cm_mc} > P_COUNT;
         /* verilator lint_on CMPCONST */
+        cm_end <= {1'b0, cm_base} + {1'b0, cm_sl};
+        for (wp = 0; wp < MAX_WORKERS; wp = wp + 1)
+            cm_need[wp] <= wp < {16'd0, cm_wk};
+        for (wp = 0; wp < MAX_JOBS; wp = wp + 1) begin
+            ck_id_j[wp] <= cfg_job_en[wp] && !cm_job_hot[wp] && cfg_job_id[wp*16 +: 16] == cm_id;
+            ck_lo_j[wp] <= cfg_job_en[wp] && !cm_job_hot[wp] && {1'b0, cm_base} < job_end[wp*17 +: 17];
+        end
+    end
+    W_CHECK2: begin
+        w_state <= W_APPLY;
         cf_pool <= {15'd0, cm_end} > P_POOL;
-        cf_id <= ck_id;
-        cf_ovl <= ck_ovl;
-        cf_mem <= ck_mem;
+        cf_id <= |ck_id_j;
+        cf_ovl <= |(ck_lo_j & ck_hi_j);
+        cf_mem <= (cm_need & ~cm_mok) != {MAX_WORKERS{1'b0}};
     end
     W_APPLY: begin
         w_state <= W_RESP;
@@ -529,10 +605,10 @@ always @(posedge clk) begin
         s_axil_bresp <= RESP_OKAY;
         status_job <= cm_job;
         status_code <= cm_en ? cm_code : WS_COMMIT_OK;
-        // one compare per job, not a product cm_job * field width in front of the writes
+        // one enable per job, from cm_job_hot (no index arithmetic in front of the writes)
         for (wp = 0; wp < MAX_JOBS; wp = wp + 1) begin
-            if (cm_job == wp[JI_W-1:0]) begin
-                if (cm_en && cm_code == WS_COMMIT_OK) begin
+            if (cm_job_hot[wp]) begin
+                if (cm_ok) begin
                     cfg_job_en[wp] <= 1'b1;
                     cfg_job_id[wp*16 +: 16] <= cm_id;
                     cfg_job_workers[wp*WC_W +: WC_W] <= cm_wk[WC_W-1:0];
@@ -544,7 +620,7 @@ always @(posedge clk) begin
                 end
             end
         end
-        if (cm_en && cm_code == WS_COMMIT_OK) begin
+        if (cm_ok) begin
             job_clear <= 1'b1;
             job_clear_idx <= cm_job;
             job_clear_base <= cm_base[SL_W-1:0];
@@ -559,7 +635,9 @@ always @(posedge clk) begin
     if (rst) begin
         w_state <= W_IDLE;
         aw_full <= 1'b0;
+        aw_dec_a <= 1'b0;
         aw_dec <= 1'b0;
+        aw_old <= 1'b0;
         w_full <= 1'b0;
         s_axil_awready <= 1'b0;
         s_axil_wready <= 1'b0;
@@ -594,13 +672,14 @@ always @(posedge clk) begin
 end
 
 // ---- member table RAMs ------------------------------------------------------------------------
-localparam [2:0] R_IDLE = 3'd0, R_DEC = 3'd1, R_FETCH = 3'd2, R_DATA = 3'd3, R_RESP = 3'd4;
+localparam [2:0] R_IDLE = 3'd0, R_DEC = 3'd1, R_DEC2 = 3'd2, R_FETCH = 3'd3, R_DATA = 3'd4, R_RESP = 3'd5;
 
 reg  [2:0]        r_state;
 reg  [15:0]       rd_addr;
 reg  [M_BITS-1:0] mem_rq;     // member entry for an AXI read
 
-reg  [DEC_W-1:0] rdec;         // decode of rd_addr, registered (R_DEC)
+reg  [DA_W-1:0]  rdec_a;       // decode of rd_addr, first stage (R_DEC)
+reg  [DEC_W-1:0] rdec;         // and second (R_DEC2)
 /* verilator lint_off UNUSEDSIGNAL */  // the index field is as wide as the widest table needs
 wire [15:0] rdec_idx = rdec[8 +: 16];
 /* verilator lint_on UNUSEDSIGNAL */
@@ -723,17 +802,44 @@ always @(posedge clk) begin
 end
 
 // ---- AXI4-Lite read channel -------------------------------------------------------------------
-// R_IDLE: arready; R_DEC: decode; R_FETCH: RAM and counter read; R_DATA: rdata; R_RESP: rvalid.
+// R_IDLE: arready; R_DEC, R_DEC2: decode; R_FETCH: RAM, counter and job field read; R_DATA: rdata;
+// R_RESP: rvalid.
 reg  [4:0]      rq_kind;
 /* verilator lint_off UNUSEDSIGNAL */  // the index field is as wide as the widest table needs
 reg  [15:0]     rq_idx;
 /* verilator lint_on UNUSEDSIGNAL */
+/* verilator lint_off UNUSEDSIGNAL */  // a member word (3:2) and a counter half (2); the job's came in rq_jobv
 reg  [7:0]      rq_off;
+/* verilator lint_on UNUSEDSIGNAL */
 reg  [31:0]     hi_latch;     // HI word of the counter whose LO was read last
 reg  [CI_W-1:0] hi_idx;
 reg             hi_ok;
 
-wire [JI_W-1:0]   rq_job  = rq_idx[JI_W-1:0];
+reg  [31:0]     rq_jobv;      // the job register read (R_FETCH)
+reg             rq_hi_hit;    // hi_idx is the counter read (R_FETCH)
+
+// the job register at rdec, read in R_FETCH (a job field and the enable bit)
+wire [JI_W-1:0] rdec_job = rdec_idx[JI_W-1:0];
+wire [7:0]      rdec_off = rdec[7:0];
+reg  [31:0]     rd_job;
+integer         rp;
+always @(*) begin
+    rd_job = 32'd0;
+    if ({8'd0, rdec_off} == WS_REG_JOB_ID_OFF)
+        rd_job = {16'd0, job16(st_id, rdec_job)};
+    else if ({8'd0, rdec_off} == WS_REG_JOB_WORKERS_OFF)
+        rd_job = {16'd0, job16(st_wk, rdec_job)};
+    else if ({8'd0, rdec_off} == WS_REG_JOB_SLOTS_OFF)
+        rd_job = {16'd0, job16(st_sl, rdec_job)};
+    else if ({8'd0, rdec_off} == WS_REG_JOB_SLOT_BASE_OFF)
+        rd_job = {16'd0, job16(st_base, rdec_job)};
+    else if ({8'd0, rdec_off} == WS_REG_JOB_MAX_COUNT_OFF)
+        rd_job = {16'd0, job16(st_mc, rdec_job)};
+    else
+        for (rp = 0; rp < MAX_JOBS; rp = rp + 1)
+            if (rdec_job == rp[JI_W-1:0])
+                rd_job[WS_JOB_CTRL_ENABLE_LSB] = cfg_job_en[rp];
+end
 wire [PORT_W-1:0] rq_port = rq_idx[PORT_W-1:0];
 wire [CI_W-1:0]   rq_cnt  = rq_idx[CI_W-1:0];
 
@@ -758,25 +864,16 @@ always @(*) begin
     K_MAC_LO:   rd_val = cfg_dev_mac[31:0];
     K_IP:       rd_val = cfg_dev_ip;
     K_UDP:      rd_val = {16'd0, cfg_dev_udp};
-    K_BYPASS:   rd_val[WS_BYPASS_EGRESS_LSB +: PORT_W] = cfg_bypass[rq_port*PORT_W +: PORT_W];
-    K_JOB:
-        if ({8'd0, rq_off} == WS_REG_JOB_ID_OFF)
-            rd_val = {16'd0, st_id[rq_job*16 +: 16]};
-        else if ({8'd0, rq_off} == WS_REG_JOB_WORKERS_OFF)
-            rd_val = {16'd0, st_wk[rq_job*16 +: 16]};
-        else if ({8'd0, rq_off} == WS_REG_JOB_SLOTS_OFF)
-            rd_val = {16'd0, st_sl[rq_job*16 +: 16]};
-        else if ({8'd0, rq_off} == WS_REG_JOB_SLOT_BASE_OFF)
-            rd_val = {16'd0, st_base[rq_job*16 +: 16]};
-        else if ({8'd0, rq_off} == WS_REG_JOB_MAX_COUNT_OFF)
-            rd_val = {16'd0, st_mc[rq_job*16 +: 16]};
-        else
-            rd_val[WS_JOB_CTRL_ENABLE_LSB] = cfg_job_en[rq_job];
+    K_BYPASS:
+        for (rp = 0; rp < N_PORTS; rp = rp + 1)
+            if (rq_port == rp[PORT_W-1:0])
+                rd_val[WS_BYPASS_EGRESS_LSB +: PORT_W] = cfg_bypass[rp*PORT_W +: PORT_W];
+    K_JOB:      rd_val = rq_jobv;
     K_MEMBER:   rd_val = mem_rq[rq_off[3:2]*32 +: 32] & member_mask(rq_off[3:2]);
     K_CNT:
         if (!rq_off[2])
             rd_val = cnt_q[31:0];
-        else if (hi_ok && hi_idx == rq_cnt)
+        else if (hi_ok && rq_hi_hit)
             rd_val = hi_latch;
         else
             rd_val = cnt_q[63:32];
@@ -795,13 +892,19 @@ always @(posedge clk) begin
             s_axil_arready <= 1'b1;
         end
     R_DEC: begin
-        rdec <= decode(rd_addr);
+        rdec_a <= decode_a(rd_addr);
+        r_state <= R_DEC2;
+    end
+    R_DEC2: begin
+        rdec <= decode_b(rdec_a);
         r_state <= R_FETCH;
     end
     R_FETCH: begin
         rq_kind <= rdec[DEC_W-1 -: 5];
         rq_idx <= rdec_idx;
         rq_off <= rdec[7:0];
+        rq_jobv <= rd_job;
+        rq_hi_hit <= hi_idx == rdec_cnt;
         r_state <= R_DATA;
     end
     R_DATA: begin
@@ -812,7 +915,7 @@ always @(posedge clk) begin
             hi_latch <= cnt_q[63:32];
             hi_idx <= rq_cnt;
             hi_ok <= 1'b1;
-        end else if (rq_kind == K_CNT && hi_idx == rq_cnt) begin
+        end else if (rq_kind == K_CNT && rq_hi_hit) begin
             hi_ok <= 1'b0;            // the latched HI word is read once
         end
         r_state <= R_RESP;
