@@ -3,9 +3,11 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-// One frame is judged in two cycles from its first beat (docs/protocol.md section 5; J1 reads
-// and compares, J2 decides and updates the slot state), and the next frame's first beat is
-// not taken before the update, so it sees the new state even in the same set.
+// The input goes through a register slice (ws_skid), so the engine's ready to the parser is a
+// register. One frame is judged in three cycles from its first beat (docs/protocol.md section
+// 5; J1 reads the set's state, J1B compares, J2 decides and updates the slot state), and the
+// next frame's first beat is not taken before the update, so it sees the new state even in the
+// same set.
 // The payload beats drive LANES exact accumulator lanes (ws_acc_lane); the rounded sums of a
 // completing frame land in the result RAM and in the round's payload checksum. Commands to
 // the result generator leave in frame order: a re-send at once, a completion once its last
@@ -23,9 +25,7 @@ module ws_engine #(
 
     // aggregation frames that passed checks 1..12 (ws_parser), header held on every beat
     input  wire [DATA_WIDTH-1:0]    s_agg_tdata,
-    /* verilator lint_off UNUSEDSIGNAL */  // elements are whole: one keep bit per lane decides
     input  wire [DATA_WIDTH/8-1:0]  s_agg_tkeep,
-    /* verilator lint_on UNUSEDSIGNAL */
     input  wire                     s_agg_tvalid,
     output wire                     s_agg_tready,
     input  wire                     s_agg_tlast,
@@ -101,40 +101,56 @@ reg [31:0]       st_tensor   [0:Q_N-1];
 reg [CN_W-1:0]   st_count    [0:Q_N-1];
 reg [1:0]        st_ecn      [0:Q_N-1];
 
+// The input register slice: every input of the judgement and the lanes below is a register.
+localparam SK_W = DATA_WIDTH + DATA_WIDTH/8 + 1 + HDR_W;
+wire [DATA_WIDTH-1:0]   a_tdata;
+/* verilator lint_off UNUSEDSIGNAL */  // elements are whole: one keep bit per lane decides
+wire [DATA_WIDTH/8-1:0] a_tkeep;
+/* verilator lint_on UNUSEDSIGNAL */
+wire                    a_tvalid, a_tready, a_tlast;
+wire [HDR_W-1:0]        a_hdr;
+ws_skid #(.WIDTH(SK_W)) in_slice (
+    .clk(clk), .rst(rst),
+    .s_data({s_agg_tdata, s_agg_tkeep, s_agg_tlast, s_agg_hdr}), .s_valid(s_agg_tvalid),
+    .s_ready(s_agg_tready),
+    .m_data({a_tdata, a_tkeep, a_tlast, a_hdr}), .m_valid(a_tvalid), .m_ready(a_tready)
+);
+
 // the frame at the input
-wire [JI_W-1:0]  h_job_idx = s_agg_hdr[H_JOBIDX +: JI_W];
-wire [15:0]      h_job_id  = s_agg_hdr[H_JOBID +: 16];
-wire [PS_W-1:0]  h_pslot   = s_agg_hdr[H_PSLOT +: PS_W];
-wire [15:0]      h_slot    = s_agg_hdr[H_SLOT +: 16];
-wire             h_set     = s_agg_hdr[H_SET];
-wire [WK_W-1:0]  h_worker  = s_agg_hdr[H_WORKER +: WK_W];
-wire [CN_W-1:0]  h_count   = s_agg_hdr[H_COUNT +: CN_W];
-wire [31:0]      h_offset  = s_agg_hdr[H_OFFSET +: 32];
-wire [31:0]      h_tensor  = s_agg_hdr[H_TENSOR +: 32];
-wire [1:0]       h_ecn     = s_agg_hdr[H_ECN +: 2];
-wire [WC_W-1:0]  h_workers = s_agg_hdr[H_WORKERS +: WC_W];
+wire [JI_W-1:0]  h_job_idx = a_hdr[H_JOBIDX +: JI_W];
+wire [15:0]      h_job_id  = a_hdr[H_JOBID +: 16];
+wire [PS_W-1:0]  h_pslot   = a_hdr[H_PSLOT +: PS_W];
+wire [15:0]      h_slot    = a_hdr[H_SLOT +: 16];
+wire             h_set     = a_hdr[H_SET];
+wire [WK_W-1:0]  h_worker  = a_hdr[H_WORKER +: WK_W];
+wire [CN_W-1:0]  h_count   = a_hdr[H_COUNT +: CN_W];
+wire [31:0]      h_offset  = a_hdr[H_OFFSET +: 32];
+wire [31:0]      h_tensor  = a_hdr[H_TENSOR +: 32];
+wire [1:0]       h_ecn     = a_hdr[H_ECN +: 2];
+wire [WC_W-1:0]  h_workers = a_hdr[H_WORKERS +: WC_W];
 
 wire [Q_W-1:0]   h_q      = {h_pslot, h_set};
 wire [Q_W-1:0]   h_q_oth  = {h_pslot, ~h_set};
 
 reg in_first;  // the next input beat is a frame's first
-wire in_fire = s_agg_tvalid && s_agg_tready;
+wire in_fire = a_tvalid && a_tready;
 wire take    = in_fire && in_first;   // stage J1: a frame's first beat is taken
 
 always @(posedge clk) begin
     if (rst)
         in_first <= 1'b1;
     else if (in_fire)
-        in_first <= s_agg_tlast;
+        in_first <= a_tlast;
 end
 
-// The judgement takes two cycles. J1, the cycle the first beat is taken: the set's state is
-// read and everything wide is reduced to a few bits, into registers (j_*). J2, the next cycle:
-// the verdict from those bits, the state updated, the commands queued. No first beat is taken
-// in a J2 cycle (a one-beat frame, possible at 1024 bits only, then takes two cycles), nor
-// while a job's sets are cleared, so the state J1 reads is never behind an update.
+// The judgement takes three cycles. J1, the cycle the first beat is taken: the set's state is
+// read (a row of the bitmaps, the round's fields: muxes by the set number) into registers. J1B:
+// the reads are reduced to a few bits (the rank's bit, the completion, the compares), into
+// registers (j_*). J2: the verdict from those bits, the state updated, the commands queued. No
+// first beat is taken in a J1B or J2 cycle (a frame of one or two beats then takes three
+// cycles), nor while a job's sets are cleared, so the state J1 reads is never behind an update.
 
-// J1: reads and compares
+// J1: reads
 wire [MAX_WORKERS-1:0] bit_w = {{(MAX_WORKERS-1){1'b0}}, 1'b1} << h_worker;
 wire [MAX_WORKERS-1:0] s_bitmap = st_bitmap[h_q*MAX_WORKERS +: MAX_WORKERS];
 wire [MAX_WORKERS-1:0] s_bitmap_oth = st_bitmap[h_q_oth*MAX_WORKERS +: MAX_WORKERS];
@@ -150,9 +166,8 @@ always @(*) begin
     for (r = 0; r < MAX_WORKERS; r = r + 1)
         all_w[r] = r < h_workers;
 end
-wire [MAX_WORKERS-1:0] oth_after = s_bitmap_oth & ~bit_w;   // the rank leaves the other set
 
-reg                    j2;                 // the frame taken last cycle is judged now
+reg                    j1b, j2;            // the frame taken one, two cycles ago is in J1B, J2
 reg [Q_W-1:0]          j_q;
 reg [Q_N-1:0]          j_q_hot;            // j_q decoded in J1, so J2 writes the state without a decoder
 reg [JI_W-1:0]         j_job_idx;
@@ -163,18 +178,23 @@ reg [CN_W-1:0]         j_count;
 reg [31:0]             j_offset, j_tensor;
 reg [1:0]              j_ecn;
 reg [BT_W-1:0]         j_beats;
-reg [MAX_WORKERS-1:0]  j_bit_w, j_or, j_oth_after;
-reg                    j_complete, j_empty, j_dup, j_full, j_one, j_oth_empty;
-reg  [2:0]             j_mm_f;             // {offset, tensor, count} differ from the set's round
+reg [MAX_WORKERS-1:0]  j_bit_w, j_all_w;
+reg [MAX_WORKERS-1:0]  j_row, j_row_oth;   // the set's and its other set's bitmap (J1)
+reg                    j_complete, j_empty, j_one;
 reg [31:0]             j_st_offset, j_st_tensor;
 reg [CN_W-1:0]         j_st_count;
 reg [1:0]              j_st_ecn;
+// J1B
+reg [MAX_WORKERS-1:0]  j_or, j_oth_after;
+reg                    j_dup, j_full, j_oth_empty;
+reg  [2:0]             j_mm_f;             // {offset, tensor, count} differ from the set's round
 /* verilator lint_off UNUSEDSIGNAL */  // a frame has fewer than 2^BT_W beats
 wire [31:0]            h_beats32 = (64 + 4*{{(32-CN_W){1'b0}}, h_count} + BYTES - 1) / BYTES - PAY_BEAT0;
 /* verilator lint_on UNUSEDSIGNAL */
 
 always @(posedge clk) begin
-    j2 <= !rst && take;
+    j1b <= !rst && take;
+    j2 <= !rst && j1b;
     if (take) begin
         j_q <= h_q;
         j_q_hot <= {{(Q_N-1){1'b0}}, 1'b1} << h_q;
@@ -189,20 +209,25 @@ always @(posedge clk) begin
         j_ecn <= h_ecn;
         j_beats <= h_beats32[BT_W-1:0];
         j_bit_w <= bit_w;
-        j_or <= s_bitmap | bit_w;
-        j_oth_after <= oth_after;
+        j_all_w <= all_w;
+        j_row <= s_bitmap;
+        j_row_oth <= s_bitmap_oth;
         j_complete <= st_complete[h_q];
         j_empty <= st_empty[h_q];
-        j_dup <= st_bitmap[h_q*MAX_WORKERS + h_worker];   // the rank's bit, one wide mux
-        // one compare a field (each a read mux and an equality); J2 ORs the three
-        j_mm_f <= {h_offset != st_offset[h_q], h_tensor != st_tensor[h_q], h_count != st_count[h_q]};
-        j_full <= (s_bitmap | bit_w) == all_w;   // completes the open round
         j_one <= h_workers == {{(WC_W-1){1'b0}}, 1'b1};  // a new round of one rank completes at once
-        j_oth_empty <= oth_after == {MAX_WORKERS{1'b0}};
         j_st_offset <= st_offset[h_q];
         j_st_tensor <= st_tensor[h_q];
         j_st_count <= st_count[h_q];
         j_st_ecn <= st_ecn[h_q];
+    end
+    if (j1b) begin
+        j_dup <= |(j_row & j_bit_w);                   // the rank's bit
+        j_or <= j_row | j_bit_w;
+        j_full <= (j_row | j_bit_w) == j_all_w;        // completes the open round
+        j_oth_after <= j_row_oth & ~j_bit_w;           // the rank leaves the other set
+        j_oth_empty <= (j_row_oth & ~j_bit_w) == {MAX_WORKERS{1'b0}};
+        // one compare a field; J2 ORs the three
+        j_mm_f <= {j_offset != j_st_offset, j_tensor != j_st_tensor, j_count != j_st_count};
     end
 end
 
@@ -224,24 +249,30 @@ wire [1:0] d_ecn = (d_new ? 2'b00 : j_st_ecn) | j_ecn;
 wire judge      = j2;                       // a frame's verdict (the waveform's marker)
 wire upd        = j2 && d_accept;           // the state changes
 
-// job clear range: registers of ws_regs, compared with each set's constant slot number
-wire [Q_N-1:0]  clr_hit;  // set q belongs to the job being cleared
+// job clear range: registers of ws_regs (held from the pulse to the next commit), compared
+// with each set's constant slot number, each bound in a register of its own, then ANDed
+reg [Q_N-1:0]   clr_ge, clr_lt;   // set q is at or above the base, below the end
+reg [Q_N-1:0]   clr_hit_r;        // set q belongs to the job being cleared
 genvar gq;
 generate
     for (gq = 0; gq < Q_N; gq = gq + 1) begin : g_clr
         localparam [SL_W:0] QS = gq / 2;
-        assign clr_hit[gq] = QS >= {1'b0, job_clear_base} && QS < job_clear_end;
+        always @(posedge clk) begin
+            clr_ge[gq] <= QS >= {1'b0, job_clear_base};
+            clr_lt[gq] <= QS < job_clear_end;
+        end
     end
 endgenerate
 
-// The range is compared in the cycle of job_clear and its sets are cleared in the next
-// (clr_go). No frame is taken in either cycle, so no J2 meets the clear: a frame taken before
-// job_clear comes before the commit, one taken after sees the sets cleared.
-reg             clr_go;
-reg [Q_N-1:0]   clr_hit_r;
+// The bounds are compared in the cycle of job_clear, ANDed in the next (clr_go1), and the sets
+// cleared in the one after (clr_go). No frame is taken in any of the three cycles, and J2 is two
+// cycles after a take, so no J2 meets the clear: a frame taken before job_clear comes before the
+// commit, one taken after sees the sets cleared.
+reg             clr_go1, clr_go;
 always @(posedge clk) begin
-    clr_go <= !rst && job_clear;
-    clr_hit_r <= clr_hit;
+    clr_go1 <= !rst && job_clear;
+    clr_go <= !rst && clr_go1;
+    clr_hit_r <= clr_ge & clr_lt;
 end
 
 integer q;
@@ -292,17 +323,17 @@ always @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------------------------------
-// Payload beats into the lanes, one cycle after they are taken (stage L): a frame's first beat
-// reaches L in its J2 cycle, with its verdict; later beats find the verdict held (f_*).
+// Payload beats into the lanes, two cycles after they are taken (stages P and L): a frame's
+// first beat reaches L in its J2 cycle, with its verdict; later beats find the verdict held (f_*).
 
 reg              f_accept, f_new, f_last;   // the frame's verdict, held after J2
 reg [Q_W-1:0]    f_q;
 reg [BT_W-1:0]   f_beat;                    // beat index within the frame (of the next beat)
 
-reg                  l_fire, l_first;
-reg [BT_W-1:0]       l_beat;
-reg [DATA_WIDTH-1:0] l_data;
-reg [LANES-1:0]      l_keep;                // one keep bit per lane: elements are whole
+reg                  p_fire, p_first, l_fire, l_first;
+reg [BT_W-1:0]       p_beat, l_beat;
+reg [DATA_WIDTH-1:0] p_data, l_data;
+reg [LANES-1:0]      p_keep, l_keep;        // one keep bit per lane: elements are whole
 
 integer k;
 always @(posedge clk) begin
@@ -315,13 +346,18 @@ always @(posedge clk) begin
     if (rst)
         f_beat <= {BT_W{1'b0}};
     else if (in_fire)
-        f_beat <= s_agg_tlast ? {BT_W{1'b0}} : f_beat + 1'b1;
-    l_fire <= !rst && in_fire;
-    l_first <= in_first;
-    l_beat <= in_first ? {BT_W{1'b0}} : f_beat;
-    l_data <= s_agg_tdata;
+        f_beat <= a_tlast ? {BT_W{1'b0}} : f_beat + 1'b1;
+    p_fire <= !rst && in_fire;
+    p_first <= in_first;
+    p_beat <= in_first ? {BT_W{1'b0}} : f_beat;
+    p_data <= a_tdata;
     for (k = 0; k < LANES; k = k + 1)
-        l_keep[k] <= s_agg_tkeep[4*k];
+        p_keep[k] <= a_tkeep[4*k];
+    l_fire <= !rst && p_fire;
+    l_first <= p_first;
+    l_beat <= p_beat;
+    l_data <= p_data;
+    l_keep <= p_keep;
 end
 
 wire          b_accept = l_first ? d_accept : f_accept;   // l_fire && l_first: the J2 cycle
@@ -545,14 +581,14 @@ end
 // a first beat that would open a new round (its set complete and empty) in a set still read:
 // one mux of registered bits
 wire [Q_N-1:0] q_wait = st_complete & st_empty & if_busy;
-wire hazard = in_first && s_agg_tvalid && q_wait[h_q];
+wire hazard = in_first && a_tvalid && q_wait[h_q];
 
 // take a frame only while every queue can take its entry (J1 checks, J2 pushes: nothing else
-// pushes in between), not into a set still being read, not in a J2 cycle, and not while a
-// job's sets are cleared
-assign s_agg_tready = pd_s_ready && cq_s_ready && pd_count < PD_DEPTH - 2 && dq_s_ready &&
-                      if_count < IF_N - 2 && !hazard && !(in_first && j2) &&
-                      !job_clear && !clr_go;
+// pushes in between), not into a set still being read, not in a J1B or J2 cycle, and not while
+// a job's sets are cleared
+assign a_tready = pd_s_ready && cq_s_ready && pd_count < PD_DEPTH - 2 && dq_s_ready &&
+                  if_count < IF_N - 2 && !hazard && !(in_first && (j1b || j2)) &&
+                  !job_clear && !clr_go1 && !clr_go;
 
 wire p_resend = pd_m_data[PC_W-1];
 assign p_q = pd_m_data[PC_W-2 -: Q_W];
