@@ -402,6 +402,20 @@ generate
     end
 endgenerate
 
+// The lanes' rounded outputs, one register stage on (stage R), with "any lane" as a register of
+// its own: the round's end (o_done) and the pop of its entry are then a compare and a few gates
+// behind registers, not behind an OR of every lane's valid.
+reg  [LANES-1:0]      r_valid;
+reg  [LANES*RA_W-1:0] r_addr;
+reg  [LANES*32-1:0]   r_result;
+reg                   out_beat;    // an output beat of a round (any r_valid)
+always @(posedge clk) begin
+    r_valid <= rst ? {LANES{1'b0}} : lo_valid;
+    out_beat <= !rst && |lo_valid;
+    r_addr <= lo_addr;
+    r_result <= lo_result;
+end
+
 // ---------------------------------------------------------------------------------------
 // Result RAM: one 32-bit word per lane and row, written by the lanes' rounded outputs.
 
@@ -409,8 +423,8 @@ generate
     for (l = 0; l < LANES; l = l + 1) begin : g_res
         reg [31:0] mem [0:RDEPTH-1];
         always @(posedge clk) begin
-            if (lo_valid[l])
-                mem[lo_addr[l*RA_W +: RA_W]] <= lo_result[l*32 +: 32];
+            if (r_valid[l])
+                mem[r_addr[l*RA_W +: RA_W]] <= r_result[l*32 +: 32];
             res_rd_data[l*32 +: 32] <= mem[res_rd_addr];
         end
     end
@@ -424,9 +438,8 @@ localparam CQ_DEPTH = 16;
 wire             cq_s_ready, cq_m_valid;
 wire [BT_W-1:0]  cq_m_beats;
 wire [Q_W-1:0]   o_q;
-wire             out_beat = |lo_valid;
-reg  [BT_W-1:0]  o_seen;
-wire             o_done = out_beat && cq_m_valid && o_seen + 1'b1 == cq_m_beats;
+reg  [BT_W-1:0]  o_nth;    // the round's output beat now is its o_nth (from 1): no add before the compare
+wire             o_done = out_beat && cq_m_valid && o_nth == cq_m_beats;
 
 ws_fifo #(.WIDTH(Q_W + BT_W), .DEPTH(CQ_DEPTH)) completion_fifo (
     .clk(clk), .rst(rst),
@@ -439,9 +452,9 @@ ws_fifo #(.WIDTH(Q_W + BT_W), .DEPTH(CQ_DEPTH)) completion_fifo (
 
 always @(posedge clk) begin
     if (rst)
-        o_seen <= {BT_W{1'b0}};
+        o_nth <= {{(BT_W-1){1'b0}}, 1'b1};
     else if (out_beat)
-        o_seen <= o_done ? {BT_W{1'b0}} : o_seen + 1'b1;
+        o_nth <= o_done ? {{(BT_W-1){1'b0}}, 1'b1} : o_nth + 1'b1;
 end
 
 // the checksums of complete rounds: in order for the commands, per set for re-sends
@@ -451,7 +464,7 @@ wire             dq_pop;
 wire [Q_W-1:0]   p_q;
 ws_round_csum #(.LANES(LANES), .Q_N(Q_N), .Q_W(Q_W), .DEPTH(CQ_DEPTH)) round_csum (
     .clk(clk), .rst(rst),
-    .beat(out_beat), .mask(lo_valid), .words(lo_result), .last(o_done), .q(o_q),
+    .beat(out_beat), .mask(r_valid), .words(r_result), .last(o_done), .q(o_q),
     .s_ready(dq_s_ready), .m_csum(dq_m_csum), .m_valid(dq_m_valid), .m_ready(dq_pop),
     .rd_q(p_q), .rd_csum(rs_csum)
 );
