@@ -12,7 +12,9 @@
 // The next frame's first beat may follow the previous frame's last beat on the next cycle. Once
 // a frame has started, its port keeps the grant until its tlast has been accepted. The output
 // goes through a ws_skid: every m_axis signal is a register and m_axis_tready may drop at any time.
-// Latency: 1 cycle. s_axis_tready[p] = (p is granted) & (skid buffer ready, a register).
+// Latency: 1 cycle. s_axis_tready[p] = (p is granted, a register) & (skid buffer ready, a
+// register). A port is granted 3 cycles after its s_frame_ready pulse at the earliest (the order
+// FIFO's 2, the grant register's 1): when ws_rx_port presents the frame's first beat.
 // The frames must be whole and their tuser/tmeta valid on every beat (ws_rx_port does so).
 module ws_input_arbiter #(
     parameter DATA_WIDTH  = 256,                // stream width in bits (a multiple of 8)
@@ -45,7 +47,6 @@ module ws_input_arbiter #(
 
     localparam KW = DATA_WIDTH / 8;
     localparam PW = DATA_WIDTH + KW + 1 + TUSER_WIDTH + META_WIDTH;     // skid payload
-    localparam [N_PORTS-1:0] ONE  = 1;
 
     generate if (N_PORTS < 1 || DATA_WIDTH < 8 || DATA_WIDTH % 8 != 0 || TUSER_WIDTH < 1 ||
                  META_WIDTH < 1) begin : g_bad_param
@@ -56,18 +57,35 @@ module ws_input_arbiter #(
         end
     end endgenerate
 
-    reg                locked;      // inside a frame of port `grant`
+    // The grant is a register, chosen a cycle ahead, so that the ports' ready (into ws_rx_port's
+    // read side) and the output multiplexer start from registers. The oldest record is held in
+    // `todo` (its ports not granted yet) and the FIFO head is the record after it, so the next
+    // grant is known from registers whether a frame starts or not and a record runs out or not.
+    reg                locked;      // inside a frame of port `sel`
+    reg  [N_PORTS-1:0] sel;         // one-hot: the port granted in this cycle (0: none)
+    reg  [N_PORTS-1:0] todo;        // ports of the oldest record not granted yet (0: no record)
+    /* verilator lint_off UNUSEDSIGNAL */  // for the waveform (docs/debugging.md)
     reg  [N_PORTS-1:0] grant;       // one-hot: the port of the current (or last) frame
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    // lowest set bit, as a loop: x & -x would be a carry chain
+    function [N_PORTS-1:0] lowest(input [N_PORTS-1:0] x);
+        integer i;
+        reg     seen;
+        begin
+            lowest = {N_PORTS{1'b0}};
+            seen   = 1'b0;
+            for (i = 0; i < N_PORTS; i = i + 1) begin
+                lowest[i] = x[i] && !seen;
+                seen      = seen || x[i];
+            end
+        end
+    endfunction
 
     // arrival order: one record per cycle in which some ports completed a frame
     wire               ord_valid;
-    wire [N_PORTS-1:0] ord_head;
-    reg  [N_PORTS-1:0] served;      // ports of the head record whose frame has been granted
-    wire [N_PORTS-1:0] todo    = ord_valid ? (ord_head & ~served) : {N_PORTS{1'b0}};
-    wire [N_PORTS-1:0] pick    = todo & (~todo + ONE);
-    wire [N_PORTS-1:0] sel     = locked ? grant : pick;
-    wire [N_PORTS-1:0] req     = s_axis_tvalid;
-    wire               ord_pop;
+    wire [N_PORTS-1:0] ord_head;    // the record after `todo`'s
+    wire               ord_load;
 
     /* verilator lint_off UNUSEDSIGNAL */  // the records always fit: see ORDER_DEPTH
     wire               ord_in_ready;
@@ -76,13 +94,22 @@ module ws_input_arbiter #(
     ws_fifo #(.WIDTH(N_PORTS), .DEPTH(ORDER_DEPTH)) u_order (
         .clk(clk), .rst(rst),
         .s_data(s_frame_ready), .s_valid(|s_frame_ready), .s_ready(ord_in_ready),
-        .m_data(ord_head), .m_valid(ord_valid), .m_ready(ord_pop),
+        .m_data(ord_head), .m_valid(ord_valid), .m_ready(ord_load),
         .count(ord_count)
     );
 
+    // from registers: the next port of the record and of the FIFO head, and what a start leaves
+    wire [N_PORTS-1:0] pick       = lowest(todo);
+    wire [N_PORTS-1:0] rest       = todo & ~pick;
+    wire               empty      = !(|todo);
+    wire               one_left   = !empty && !(|rest);
+    wire [N_PORTS-1:0] ord_pick   = ord_valid ? lowest(ord_head) : {N_PORTS{1'b0}};
+    wire [N_PORTS-1:0] idle_pick  = empty ? ord_pick : pick;        // no frame starts
+    wire [N_PORTS-1:0] start_pick = one_left ? ord_pick : lowest(rest);   // one starts (with `pick`)
+
+    wire               req       = |(s_axis_tvalid & sel);
     wire               skid_ready;
-    wire               sel_valid = |(req & sel);
-    wire               take      = sel_valid && skid_ready;
+    wire               take      = req && skid_ready;
 
     assign s_axis_tready = skid_ready ? sel : {N_PORTS{1'b0}};
 
@@ -108,22 +135,29 @@ module ws_input_arbiter #(
         end
     end
 
-    // a frame is granted with its first beat; the record is done when all its ports are
+    // a frame is granted with its first beat (then sel == pick); a record is replaced by the
+    // FIFO head when its last port starts, or when there is none
     wire start = take && !locked;
-    assign ord_pop = start && ((served | sel) == ord_head);
+    assign ord_load = empty || (start && one_left);
 
     always @(posedge clk) begin
         if (rst) begin
             locked <= 1'b0;
+            sel    <= {N_PORTS{1'b0}};
+            todo   <= {N_PORTS{1'b0}};
             grant  <= {N_PORTS{1'b0}};
-            served <= {N_PORTS{1'b0}};
         end else begin
             if (take) begin
                 locked <= !mux_last;
                 grant  <= sel;
             end
-            if (start)
-                served <= ord_pop ? {N_PORTS{1'b0}} : (served | sel);
+            if (ord_load)
+                todo <= ord_valid ? ord_head : {N_PORTS{1'b0}};
+            else if (start)
+                todo <= rest;
+            // a frame that goes on keeps its port; otherwise the lowest port of the next `todo`
+            if (take ? mux_last : !locked)
+                sel <= start ? start_pick : idle_pick;
         end
     end
 
@@ -133,7 +167,7 @@ module ws_input_arbiter #(
         .clk     (clk),
         .rst     (rst),
         .s_data  ({mux_data, mux_keep, mux_last, mux_user, mux_meta}),
-        .s_valid (sel_valid),
+        .s_valid (req),
         .s_ready (skid_ready),
         .m_data  ({m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tuser, m_axis_tmeta}),
         .m_valid (m_axis_tvalid),

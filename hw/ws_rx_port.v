@@ -77,6 +77,8 @@ module ws_rx_port #(
     localparam [15:0]  MAX_16     = MAXF[15:0];
     localparam [17:0]  BM1_18     = BM1[17:0];
     localparam [NBW-1:0] NBW_2    = TWO[NBW-1:0];
+    localparam integer FB1        = FIFO_BEATS - 1;
+    localparam [AW:0]  FB1_AW     = FB1[AW:0];
     localparam [N_PORTS-1:0] SRC_ONEHOT = SRC[N_PORTS-1:0];
 
     generate
@@ -151,7 +153,13 @@ module ws_rx_port #(
     wire [AW:0] wr_ptr_next = (beat && over_now) ? fs_cur : (wr_en ? wr_ptr + 1'b1 : wr_ptr);
     wire        rd_en;
     wire [AW:0] rd_ptr_next = rd_en ? rd_ptr + 1'b1 : rd_ptr;
-    wire [AW:0] fill_next   = wr_ptr_next - rd_ptr_next;
+
+    // RAM full after this cycle: the fill and its compares come from registers, and the beat's
+    // and the read's decisions (late: tkeep, the arbiter's ready) only pick among them. A beat
+    // is written below FIFO_BEATS only (ready, not dropped), a read or a roll-back frees room.
+    wire [AW:0] fill        = wr_ptr - rd_ptr;
+    wire        fill_last   = (fill == FB1_AW);
+    wire        full_next   = !rd_en && (wr_en ? fill_last : fill[AW]);
 
     always @(posedge clk) begin
         if (rst) begin
@@ -167,7 +175,7 @@ module ws_rx_port #(
             wr_ptr        <= wr_ptr_next;
             dropping      <= drop_next;
             // ready when the RAM has room for a beat, or when the beat will be discarded anyway
-            s_axis_tready <= drop_next || !fill_next[AW];
+            s_axis_tready <= drop_next || !full_next;
             if (beat) begin
                 if (first) begin
                     frame_start <= wr_ptr;

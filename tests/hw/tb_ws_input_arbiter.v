@@ -11,8 +11,9 @@
 //     tuser and tmeta on every beat;
 //   - order: frames leave in arrival order (pulses of one cycle: lower port first);
 //   - input: one port at a time, a started frame runs to its tlast, and the arbiter never idles
-//     between frames when the next frame in arrival order is offered (its pulse >= 3 cycles old:
-//     the order FIFO's latency) and the output stage is ready;
+//     between frames when the next frame in arrival order is offered (its pulse >= 4 cycles old:
+//     the order FIFO's latency and the grant register; ws_rx_port offers a frame's first beat
+//     no earlier) and the output stage is ready;
 //   - phases 0 (all ports) and 1 (one port only): frames arrive first, then no idle and no
 //     backpressure: the frames leave in exactly sum(beats) cycles, i.e. no bubble between frames;
 //   - at the end nothing is left in any port or at the output.
@@ -279,7 +280,7 @@ module tb_ws_input_arbiter;
                 mon_port = tp;
             end else if (!mon_in && ord_in < n_ord && dut.skid_ready) begin
                 q = ord_port[ord_in];
-                if (s_tvalid[q] && cycle - ord_cyc[ord_in] >= 3) begin
+                if (s_tvalid[q] && cycle - ord_cyc[ord_in] >= 4) begin
                     errors = errors + 1;
                     if (errors < 10) $display("FAIL idle cycle with port %0d's frame offered at %0d", q, cycle);
                 end
