@@ -165,7 +165,7 @@ generate
         /* verilator lint_off UNUSEDSIGNAL */  // never full: the parser takes beats only with room
         wire                      ready;
         /* verilator lint_on UNUSEDSIGNAL */
-        // room for the two tokens the parser may still have in flight, and this cycle's push
+        // room for the three tokens the parser may still have in flight, and this cycle's push
         assign s_tok_ready[ge] = cnt < TF_DEPTH - 4;
         ws_fifo #(.WIDTH(TF_W), .DEPTH(TF_DEPTH)) token_fifo (
             .clk(clk), .rst(rst),

@@ -65,7 +65,7 @@ module ws_parser #(
 
     // one token per frame as its verdict is known (bypass, aggregation or drop; in frame order, ahead
     // of the frame's beats), for a judge that orders frames across several parsers (ENGINES > 1);
-    // beats come in only with tok_ready (which must leave room for 2 more tokens in flight)
+    // beats come in only with tok_ready (which must leave room for 3 more tokens in flight)
     output wire                            tok_valid,
     output wire                            tok_agg,      // the frame goes to m_agg
     output wire [HDR_W-1:0]                tok_hdr,      // its header (m_agg_hdr), when tok_agg
@@ -183,21 +183,32 @@ always @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------------------------------
-// Verdict pipeline, stage 0: the header bytes, length, source port and metadata.
+// Verdict pipeline, stage 0: the header bytes, length, source port and metadata; the length's
+// compares and the IPv4 and UDP lengths it implies come with it, so that the checks of stage 1
+// are not behind their carry chains.
 
 reg          v0_valid;
 reg  [511:0] v0_h;        // frame bytes 0..63, byte k at [k*8 +: 8]
 reg  [15:0]  v0_len;
+reg  [15:0]  v0_ip_len, v0_udp_len;  // v0_len - 14, v0_len - 34
+reg          v0_ge34, v0_ge42, v0_ge64;
 reg  [N_PORTS-1:0] v0_src;
 reg  [18:0]  v0_meta;
+
+wire [15:0] in_len = in_first ? s_axis_tuser[15:0] : in_user[15:0];
 
 always @(posedge clk) begin
     v0_valid <= !rst && hdr_done;
     if (hdr_done) begin
-        v0_h    <= hdr_now[511:0];
-        v0_len  <= in_first ? s_axis_tuser[15:0] : in_user[15:0];
-        v0_src  <= in_first ? s_axis_tuser[16 +: N_PORTS] : in_user[16 +: N_PORTS];
-        v0_meta <= in_first ? s_axis_tmeta : in_meta;
+        v0_h       <= hdr_now[511:0];
+        v0_len     <= in_len;
+        v0_ip_len  <= in_len - 16'd14;
+        v0_udp_len <= in_len - 16'd34;
+        v0_ge34    <= in_len >= 16'd34;
+        v0_ge42    <= in_len >= 16'd42;
+        v0_ge64    <= in_len >= 16'd64;
+        v0_src     <= in_first ? s_axis_tuser[16 +: N_PORTS] : in_user[16 +: N_PORTS];
+        v0_meta    <= in_first ? s_axis_tmeta : in_meta;
     end
 end
 
@@ -238,31 +249,23 @@ wire        m_udp_ok      = v0_meta[1];
 wire        m_vport_valid = v0_meta[2];
 wire [15:0] m_vport       = v0_meta[18:3];
 
-// classification (docs/protocol.md section 3)
-wire to_dev   = v0_len >= 16'd34 && f_ethertype == 16'h0800 && f_dst_ip == cfg_dev_ip;
-wire is_agg   = to_dev && (f_vihl[7:4] != 4'd4 ||
-                           (f_proto == 8'd17 && (f_vihl[3:0] < 4'd5 || f_frag[12:0] != 13'd0 ||
-                                                 !m_vport_valid || m_vport == cfg_dev_udp)));
+// classification (docs/protocol.md section 3): addressed to the device and not other IPv4
+// traffic, each half registered, ANDed after (v1_agg)
+wire to_dev    = v0_ge34 && f_ethertype == 16'h0800 && f_dst_ip == cfg_dev_ip;
+wire not_other = f_vihl[7:4] != 4'd4 ||
+                 (f_proto == 8'd17 && (f_vihl[3:0] < 4'd5 || f_frag[12:0] != 13'd0 ||
+                                       !m_vport_valid || m_vport == cfg_dev_udp));
 
-// checks that need no table (1..6)
-reg [3:0] pre_reason;
-always @(*) begin
-    if (f_vihl != 8'h45 || !m_ip_ok || f_frag != 14'd0 || f_totlen != v0_len - 16'd14)
-        pre_reason = R_BAD_IPV4;
-    else if (v0_len < 16'd42 || f_udplen != v0_len - 16'd34 || (f_udpcsum != 16'd0 && !m_udp_ok))
-        pre_reason = R_BAD_UDP;
-    else if (v0_len < 16'd64)
-        pre_reason = R_BAD_LENGTH;
-    else if (f_vertype[7:4] != 4'd1)
-        pre_reason = R_BAD_HEADER;
-    else if (f_vertype[3:0] == 4'd1)
-        pre_reason = R_RESULT_TO_DEVICE;
-    else if (f_vertype[3:0] != 4'd0 || f_dtype != 8'd0 || f_flags_rsv != 6'd0 ||
-             f_rsvd3 != 8'd0 || f_rsvd20 != 16'd0)
-        pre_reason = R_BAD_HEADER;
-    else
-        pre_reason = 4'd0;
-end
+// checks that need no table (1..6 and 12), each registered as a bit: their priority is taken
+// after the register (pre_reason), not behind the compares
+wire c_ipv4   = f_vihl != 8'h45 || !m_ip_ok || f_frag != 14'd0 || f_totlen != v0_ip_len;
+wire c_udp    = !v0_ge42 || f_udplen != v0_udp_len || (f_udpcsum != 16'd0 && !m_udp_ok);
+wire c_short  = !v0_ge64;
+wire c_ver    = f_vertype[7:4] != 4'd1;
+wire c_result = f_vertype[3:0] == 4'd1;
+wire c_rsvd   = f_vertype[3:0] != 4'd0 || f_dtype != 8'd0 || f_flags_rsv != 6'd0 ||
+                f_rsvd3 != 8'd0 || f_rsvd20 != 16'd0;
+wire c_len    = {2'b00, v0_len} != 18'd64 + {f_count, 2'b00};
 
 // job lookup by id among the enabled jobs
 reg            job_hit;
@@ -291,24 +294,31 @@ always @(*) begin
             src_idx = p[PORT_W-1:0];
 end
 
-// stage 1: the table reads come back
+// stage 1: the header checks as bits, the job's index; the member table read comes back
 reg              v1_valid;
-reg              v1_agg;
-reg  [3:0]       v1_pre;
+reg              v1_to_dev, v1_not_other;
+reg              v1_ipv4, v1_udp, v1_short, v1_ver, v1_result, v1_rsvd, v1_len_bad;
 reg              v1_hit;
 reg  [JI_W-1:0]  v1_job_idx;
 reg  [15:0]      v1_job, v1_worker, v1_slot, v1_count;
 reg  [31:0]      v1_offset, v1_tensor, v1_src_ip;
 reg  [47:0]      v1_src_mac;
-reg  [15:0]      v1_src_port, v1_len;
+reg  [15:0]      v1_src_port;
 reg              v1_set;
 reg  [1:0]       v1_ecn;
 reg  [PORT_W-1:0] v1_src_idx;
 
 always @(posedge clk) begin
     v1_valid <= !rst && v0_valid;
-    v1_agg <= is_agg;
-    v1_pre <= pre_reason;
+    v1_to_dev <= to_dev;
+    v1_not_other <= not_other;
+    v1_ipv4 <= c_ipv4;
+    v1_udp <= c_udp;
+    v1_short <= c_short;
+    v1_ver <= c_ver;
+    v1_result <= c_result;
+    v1_rsvd <= c_rsvd;
+    v1_len_bad <= c_len;
     v1_hit <= job_hit;
     v1_job_idx <= job_idx;
     v1_job <= f_job;
@@ -320,7 +330,6 @@ always @(posedge clk) begin
     v1_src_ip <= f_src_ip;
     v1_src_mac <= f_src_mac;
     v1_src_port <= f_src_port;
-    v1_len <= v0_len;
     v1_set <= f_set;
     v1_ecn <= f_ecn;
     v1_src_idx <= src_idx;
@@ -337,48 +346,107 @@ wire [SL_W-1:0] j_base     = cfg_job_base[v1_job_idx*SL_W +: SL_W];
 /* verilator lint_on UNUSEDSIGNAL */
 wire [CN_W-1:0] j_maxcount = cfg_job_maxcount[v1_job_idx*CN_W +: CN_W];
 
+wire v1_agg = v1_to_dev && v1_not_other;
+
+// the first failing check of 1..6, in the order of the reasons
+reg [3:0] pre_reason;
+always @(*) begin
+    if (v1_ipv4)
+        pre_reason = R_BAD_IPV4;
+    else if (v1_udp)
+        pre_reason = R_BAD_UDP;
+    else if (v1_short)
+        pre_reason = R_BAD_LENGTH;
+    else if (v1_ver)
+        pre_reason = R_BAD_HEADER;
+    else if (v1_result)
+        pre_reason = R_RESULT_TO_DEVICE;
+    else if (v1_rsvd)
+        pre_reason = R_BAD_HEADER;
+    else
+        pre_reason = 4'd0;
+end
+
+// stage 2: the checks against the job's entries (selected by the registered job index) and the
+// member, each a bit, and the first failing header check; the verdict is their priority
+reg              v2_valid;
+reg              v2_agg;
+reg  [3:0]       v2_pre;
+reg              v2_hit, v2_rank_bad, v2_spoofed, v2_slot_bad, v2_count_bad, v2_len_bad;
+reg  [JI_W-1:0]  v2_job_idx;
+reg  [15:0]      v2_job, v2_slot;
+reg  [WK_W-1:0]  v2_worker;
+reg  [CN_W-1:0]  v2_count;
+reg  [31:0]      v2_offset, v2_tensor;
+reg              v2_set;
+reg  [1:0]       v2_ecn;
+reg  [PS_W-1:0]  v2_pslot;
+reg  [WC_W-1:0]  v2_workers;
+reg  [PORT_W-1:0] v2_byp_dst;
+
+always @(posedge clk) begin
+    v2_valid <= !rst && v1_valid;
+    v2_agg <= v1_agg;
+    v2_pre <= pre_reason;
+    v2_hit <= v1_hit;
+    v2_rank_bad <= {1'b0, v1_worker} >= {{(17-WC_W){1'b0}}, j_workers};
+    v2_spoofed <= v1_src_mac != mem_mac || v1_src_ip != mem_ip || v1_src_port != mem_udp;
+    v2_slot_bad <= {1'b0, v1_slot} >= {{(17-SL_W){1'b0}}, j_slots};
+    v2_count_bad <= v1_count == 16'd0 || {1'b0, v1_count} > {{(17-CN_W){1'b0}}, j_maxcount};
+    v2_len_bad <= v1_len_bad;
+    v2_job_idx <= v1_job_idx;
+    v2_job <= v1_job;
+    v2_worker <= v1_worker[WK_W-1:0];
+    v2_slot <= v1_slot;
+    v2_count <= v1_count[CN_W-1:0];
+    v2_offset <= v1_offset;
+    v2_tensor <= v1_tensor;
+    v2_set <= v1_set;
+    v2_ecn <= v1_ecn;
+    // base + slot < POOL_SLOTS once the slot check passed (the job's range lies in the pool)
+    v2_pslot <= j_base[PS_W-1:0] + v1_slot[PS_W-1:0];
+    v2_workers <= j_workers;
+    v2_byp_dst <= cfg_bypass[v1_src_idx*PORT_W +: PORT_W];
+end
+
 reg [3:0] reason;
 always @(*) begin
-    if (v1_pre != 4'd0)
-        reason = v1_pre;
-    else if (!v1_hit)
+    if (v2_pre != 4'd0)
+        reason = v2_pre;
+    else if (!v2_hit)
         reason = R_UNKNOWN_JOB;
-    else if ({1'b0, v1_worker} >= {{(17-WC_W){1'b0}}, j_workers})
+    else if (v2_rank_bad)
         reason = R_BAD_RANK;
-    else if (v1_src_mac != mem_mac || v1_src_ip != mem_ip || v1_src_port != mem_udp)
+    else if (v2_spoofed)
         reason = R_SPOOFED;
-    else if ({1'b0, v1_slot} >= {{(17-SL_W){1'b0}}, j_slots})
+    else if (v2_slot_bad)
         reason = R_BAD_SLOT;
-    else if (v1_count == 16'd0 || {1'b0, v1_count} > {{(17-CN_W){1'b0}}, j_maxcount})
+    else if (v2_count_bad)
         reason = R_BAD_COUNT;
-    else if ({2'b00, v1_len} != 18'd64 + {v1_count, 2'b00})
+    else if (v2_len_bad)
         reason = R_BAD_LENGTH;
     else
         reason = 4'd0;
 end
 
-wire [1:0] verdict = !v1_agg ? V_BYPASS : (reason != 4'd0 ? V_DROP : V_AGG);
+wire [1:0] verdict = !v2_agg ? V_BYPASS : (reason != 4'd0 ? V_DROP : V_AGG);
 
-// base + slot < POOL_SLOTS once the slot check passed (the job's range lies in the pool)
-wire [PS_W-1:0] pslot = j_base[PS_W-1:0] + v1_slot[PS_W-1:0];
-wire [HDR_W-1:0] v1_hdr;
-assign v1_hdr[H_JOBIDX +: JI_W]  = v1_job_idx;
-assign v1_hdr[H_JOBID +: 16]     = v1_job;
-assign v1_hdr[H_PSLOT +: PS_W]   = pslot;
-assign v1_hdr[H_SLOT +: 16]      = v1_slot;
-assign v1_hdr[H_SET]             = v1_set;
-assign v1_hdr[H_WORKER +: WK_W]  = v1_worker[WK_W-1:0];
-assign v1_hdr[H_COUNT +: CN_W]   = v1_count[CN_W-1:0];
-assign v1_hdr[H_OFFSET +: 32]    = v1_offset;
-assign v1_hdr[H_TENSOR +: 32]    = v1_tensor;
-assign v1_hdr[H_ECN +: 2]        = v1_ecn;
-assign v1_hdr[H_WORKERS +: WC_W] = j_workers;
+wire [HDR_W-1:0] v2_hdr;
+assign v2_hdr[H_JOBIDX +: JI_W]  = v2_job_idx;
+assign v2_hdr[H_JOBID +: 16]     = v2_job;
+assign v2_hdr[H_PSLOT +: PS_W]   = v2_pslot;
+assign v2_hdr[H_SLOT +: 16]      = v2_slot;
+assign v2_hdr[H_SET]             = v2_set;
+assign v2_hdr[H_WORKER +: WK_W]  = v2_worker;
+assign v2_hdr[H_COUNT +: CN_W]   = v2_count;
+assign v2_hdr[H_OFFSET +: 32]    = v2_offset;
+assign v2_hdr[H_TENSOR +: 32]    = v2_tensor;
+assign v2_hdr[H_ECN +: 2]        = v2_ecn;
+assign v2_hdr[H_WORKERS +: WC_W] = v2_workers;
 
-wire [PORT_W-1:0] byp_dst = cfg_bypass[v1_src_idx*PORT_W +: PORT_W];
-
-assign tok_valid = v1_valid;
+assign tok_valid = v2_valid;
 assign tok_agg   = verdict == V_AGG;
-assign tok_hdr   = v1_hdr;
+assign tok_hdr   = v2_hdr;
 
 // verdict FIFO: {bypass destination, reason, verdict, header}
 localparam VD_W = PORT_W + 4 + 2 + HDR_W;
@@ -391,7 +459,7 @@ wire              vf_s_ready;
 
 ws_fifo #(.WIDTH(VD_W), .DEPTH(FIFO_DEPTH)) verdict_fifo (
     .clk(clk), .rst(rst),
-    .s_data({byp_dst, reason, verdict, v1_hdr}), .s_valid(v1_valid), .s_ready(vf_s_ready),
+    .s_data({v2_byp_dst, reason, verdict, v2_hdr}), .s_valid(v2_valid), .s_ready(vf_s_ready),
     .m_data(vf_m_data), .m_valid(vf_m_valid), .m_ready(vf_m_ready),
     /* verilator lint_off PINCONNECTEMPTY */  // occupancy not needed
     .count()

@@ -11,11 +11,12 @@
 //            --> P2 (member data; add member words) --> P3 (fold, complement, assemble header)
 //            --> descriptor FIFO (4 frames) --> S0 beat issue (result RAM address)
 //            --> A --> B (RAM data; header lanes / byte-swapped element lanes, tkeep mask)
-//            --> output FIFO (3 beats) + m_axis output register.
-// Both FIFOs are credit-controlled (a frame/beat is issued only when its place downstream is
-// reserved) because neither RAM can be stalled. Latency: cmd_valid && cmd_ready in cycle t
-// gives the first beat on m_axis in cycle t+8 when the pipeline is empty. cfg_dev_* are
-// sampled per frame (at P1); the result rows of a set must not change while it is being sent.
+//            --> output ring (3 beats) --> output skid (m_axis registers).
+// The descriptor FIFO and the output ring are credit-controlled (a frame/beat is issued only
+// when its place downstream is reserved) because neither RAM can be stalled. Latency:
+// cmd_valid && cmd_ready in cycle t gives the first beat on m_axis in cycle t+8 when the
+// pipeline is empty. cfg_dev_* are sampled per frame (at P1); the result rows of a set must
+// not change while it is being sent.
 // stat_result/stat_resend pulse the cycle after the last beat of a frame is accepted.
 //
 // MAC addresses are 48-bit numbers whose bits [47:40] are the first byte on the wire; IPv4
@@ -80,12 +81,12 @@ module ws_result_gen #(
     input  wire [DATA_WIDTH-1:0]  res_rd_data,  // lane l at [l*32 +: 32], host order
 
     // RESULT frames
-    output reg  [DATA_WIDTH-1:0]  m_axis_tdata,
-    output reg  [BYTES-1:0]       m_axis_tkeep,
-    output reg                    m_axis_tvalid,
+    output wire [DATA_WIDTH-1:0]  m_axis_tdata,
+    output wire [BYTES-1:0]       m_axis_tkeep,
+    output wire                   m_axis_tvalid,
     input  wire                   m_axis_tready,
-    output reg                    m_axis_tlast,
-    output reg  [TUSER_WIDTH-1:0] m_axis_tuser,  // {dst one-hot, src one-hot = 0, length}
+    output wire                   m_axis_tlast,
+    output wire [TUSER_WIDTH-1:0] m_axis_tuser,  // {dst one-hot, src one-hot = 0, length}
 
     output reg                    stat_result,  // pulse per RESULT sent with RETX clear
     output reg                    stat_resend,  // pulse per RESULT sent with RETX set
@@ -104,7 +105,9 @@ localparam integer SUM_W     = 22;                        // unfolded checksum s
 localparam integer CMD_W     = Q_W + JI_W + 16 + 16 + 32 + 32 + CN_W + 2 + 16 + 2 * WK_W + 1;
 localparam integer DESC_W    = 512 + TUSER_WIDTH + NB_W + RES_AW + 1 + Q_W;
 localparam integer DESC_DEPTH = 4;                        // frames prepared ahead (credit)
-localparam integer OB_DEPTH  = 3;                         // beats behind the output register
+localparam integer OB_DEPTH  = 3;                         // beats issued, not yet in the output skid
+localparam integer OB_N      = OB_DEPTH + 1;              // output ring entries (a power of two)
+localparam integer OB_AW     = $clog2(OB_N);
 localparam integer OB_W      = DATA_WIDTH + BYTES + 1 + TUSER_WIDTH + 1;
 
 // ---------------------------------------------------------------- parameter checks
@@ -384,9 +387,9 @@ assign {head_hdr, head_tuser, head_nb_m1, head_row_base, head_retx, head_q} = de
 
 // ---------------------------------------------------------------- S0: beat issue
 reg  [NB_W-1:0] s0_beat;
-reg  [2:0]      out_occ;          // beats in A, B, the output FIFO and the output register
+reg  [OB_DEPTH-1:0] out_occ;      // beats in A, B and the output ring, thermometer (bit k: more than k)
 wire            desc_nonempty = desc_wr_ptr != desc_rd_ptr;
-wire            s0_issue = desc_nonempty && out_occ != 3'(OB_DEPTH + 1);
+wire            s0_issue = desc_nonempty && !out_occ[OB_DEPTH-1];
 wire            s0_last  = s0_beat == head_nb_m1;
 assign s0_pop = s0_issue && s0_last;
 
@@ -494,44 +497,67 @@ always @* begin
 end
 wire [OB_W-1:0] b_beat = {b_data, b_keep, b_last, b_tuser, b_retx};
 
-// ---------------------------------------------------------------- output FIFO and register
-reg  [OB_W-1:0] ob_mem [0:OB_DEPTH-1];
-reg  [1:0]      ob_wr, ob_rd, ob_cnt;
-reg             out_retx;
-wire            out_pop   = m_axis_tvalid && m_axis_tready;
-wire            out_load  = !m_axis_tvalid || m_axis_tready;
-wire            ob_nonempty = ob_cnt != 2'd0;
-wire            ob_take   = out_load && ob_nonempty;
-wire            ob_bypass = out_load && !ob_nonempty && b_valid;
-wire            ob_push   = b_valid && !ob_bypass;
+// ---------------------------------------------------------------- output ring and skid
+// The output is a ws_skid, so m_axis_tready, which comes late in the cycle (the egress
+// arbiter's grant follows the bypass stream's tvalid), steers only the skid's registers and
+// the stat pulses; the ring and the credit see the skid's s_ready, a register. Every beat of B
+// is written into the ring, also one that goes on to the skid in the same cycle (hence one
+// entry more than the OB_DEPTH beats it holds).
+reg  [OB_W-1:0]       ob_mem [0:OB_N-1];
+reg  [OB_AW-1:0]      ob_wr, ob_rd;     // wrap by overflow: OB_N is a power of two
+reg  [OB_DEPTH-1:0]   ob_cnt;           // beats in the ring, thermometer (bit k: more than k)
+wire                  ob_ready;         // the skid takes a beat (a register)
+wire                  ob_valid = ob_cnt[0] || b_valid;
+wire                  ob_take  = ob_valid && ob_ready;
 
 always @(posedge clk) begin
-    if (out_load) begin
-        {m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tuser, out_retx} <=
-            ob_nonempty ? ob_mem[ob_rd] : b_beat;
-        m_axis_tvalid <= ob_nonempty || b_valid;
-    end
-    if (ob_push)
+    if (b_valid)
         ob_mem[ob_wr] <= b_beat;
-    if (ob_push)
-        ob_wr <= ob_wr == 2'(OB_DEPTH - 1) ? 2'd0 : ob_wr + 2'd1;
+    if (b_valid)
+        ob_wr <= ob_wr + 1'b1;
     if (ob_take)
-        ob_rd <= ob_rd == 2'(OB_DEPTH - 1) ? 2'd0 : ob_rd + 2'd1;
-    ob_cnt  <= ob_cnt + {1'b0, ob_push} - {1'b0, ob_take};
-    out_occ <= out_occ + {2'd0, s0_issue} - {2'd0, out_pop};
-    stat_result <= out_pop && m_axis_tlast && !out_retx;
-    stat_resend <= out_pop && m_axis_tlast && out_retx;
-    frame_done  <= s0_pop;
+        ob_rd <= ob_rd + 1'b1;
+    if (b_valid && !ob_take)
+        ob_cnt <= {ob_cnt[OB_DEPTH-2:0], 1'b1};
+    else if (ob_take && !b_valid)
+        ob_cnt <= {1'b0, ob_cnt[OB_DEPTH-1:1]};
+    if (s0_issue && !ob_take)
+        out_occ <= {out_occ[OB_DEPTH-2:0], 1'b1};
+    else if (ob_take && !s0_issue)
+        out_occ <= {1'b0, out_occ[OB_DEPTH-1:1]};
+    frame_done   <= s0_pop;
     frame_done_q <= head_q;
     if (rst) begin
-        m_axis_tvalid <= 1'b0;
-        ob_wr   <= 2'd0;
-        ob_rd   <= 2'd0;
-        ob_cnt  <= 2'd0;
-        out_occ <= 3'd0;
+        ob_wr   <= {OB_AW{1'b0}};
+        ob_rd   <= {OB_AW{1'b0}};
+        ob_cnt  <= {OB_DEPTH{1'b0}};
+        out_occ <= {OB_DEPTH{1'b0}};
+        frame_done <= 1'b0;
+    end
+end
+
+wire out_retx;
+ws_skid #(.WIDTH(OB_W)) out_skid (
+    .clk(clk), .rst(rst),
+    .s_data(ob_cnt[0] ? ob_mem[ob_rd] : b_beat), .s_valid(ob_valid), .s_ready(ob_ready),
+    .m_data({m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tuser, out_retx}),
+    .m_valid(m_axis_tvalid), .m_ready(m_axis_tready)
+);
+
+// the pulses select by the pop (not an AND with it that both could share), so each is one LUT
+// behind m_axis_tready
+wire out_pop = m_axis_tvalid && m_axis_tready;
+always @(posedge clk) begin
+    if (out_pop) begin
+        stat_result <= m_axis_tlast && !out_retx;
+        stat_resend <= m_axis_tlast && out_retx;
+    end else begin
         stat_result <= 1'b0;
         stat_resend <= 1'b0;
-        frame_done  <= 1'b0;
+    end
+    if (rst) begin
+        stat_result <= 1'b0;
+        stat_resend <= 1'b0;
     end
 end
 

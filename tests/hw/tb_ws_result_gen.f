@@ -1,2 +1,3 @@
+hw/ws_skid.v
 hw/ws_result_gen.v
 tests/hw/tb_ws_result_gen.v
