@@ -19,8 +19,8 @@
 # (default below: the default device on the 690T; the 4 x 100G device and the 512- and 1024-bit
 # devices on the U250); WS_RES_JOBS yosys runs at once (default 2); WS_RES_LIMIT seconds a run may
 # take (default 5400; a run stopped is reported with the pass it was in); YOSYS (default yosys).
-# Run time on a 2-core machine, two at a time: 12 to 15 minutes at 256 bits, 11 at 512 and 15 at 1024
-# on the AMD EPYC machine of 2026-11-23 at 84e41a6 (54, 65 and 71 on the slower Intel machine earlier)
+# Run time on a 2-core machine: 9 minutes at 256 bits and 11 at 1024, two at a time, and 4.5 at
+# 512 alone, on the AMD EPYC machine of 2026-11-23 at f8627d2 (54, 65 and 71 on the slower Intel machine earlier)
 # (one engine); the 4-engine device ran out of memory (24 GB) after 50 minutes. The flat netlist is kept as
 # $BUILD/bench/resources/NAME.json.gz, for more of the depth report without another synthesis.
 set -eu
