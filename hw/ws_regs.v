@@ -408,6 +408,27 @@ function [15:0] job16(input [MAX_JOBS*16-1:0] t, input [JI_W-1:0] j);
     end
 endfunction
 
+// the staged 16-bit field of job j at record offset off (0 for JOB_CTRL): the old value of a
+// write and the value of a read
+function [15:0] job_field(input [7:0] off, input [JI_W-1:0] j, input [MAX_JOBS*16-1:0] id,
+                          input [MAX_JOBS*16-1:0] wk, input [MAX_JOBS*16-1:0] sl,
+                          input [MAX_JOBS*16-1:0] base, input [MAX_JOBS*16-1:0] mc);
+    begin
+        if ({8'd0, off} == WS_REG_JOB_ID_OFF)
+            job_field = job16(id, j);
+        else if ({8'd0, off} == WS_REG_JOB_WORKERS_OFF)
+            job_field = job16(wk, j);
+        else if ({8'd0, off} == WS_REG_JOB_SLOTS_OFF)
+            job_field = job16(sl, j);
+        else if ({8'd0, off} == WS_REG_JOB_SLOT_BASE_OFF)
+            job_field = job16(base, j);
+        else if ({8'd0, off} == WS_REG_JOB_MAX_COUNT_OFF)
+            job_field = job16(mc, j);
+        else
+            job_field = 16'd0;
+    end
+endfunction
+
 // the register a write merges into, read from wdec into w_old_r
 reg  [31:0] w_old, w_old_r;
 always @(*) begin
@@ -417,17 +438,7 @@ always @(*) begin
     K_MAC_LO: w_old = cfg_dev_mac[31:0];
     K_IP:     w_old = cfg_dev_ip;
     K_UDP:    w_old = {16'd0, cfg_dev_udp};
-    K_JOB:
-        if ({8'd0, wd_off} == WS_REG_JOB_ID_OFF)
-            w_old = {16'd0, job16(st_id, wd_job)};
-        else if ({8'd0, wd_off} == WS_REG_JOB_WORKERS_OFF)
-            w_old = {16'd0, job16(st_wk, wd_job)};
-        else if ({8'd0, wd_off} == WS_REG_JOB_SLOTS_OFF)
-            w_old = {16'd0, job16(st_sl, wd_job)};
-        else if ({8'd0, wd_off} == WS_REG_JOB_SLOT_BASE_OFF)
-            w_old = {16'd0, job16(st_base, wd_job)};
-        else if ({8'd0, wd_off} == WS_REG_JOB_MAX_COUNT_OFF)
-            w_old = {16'd0, job16(st_mc, wd_job)};
+    K_JOB:    w_old = {16'd0, job_field(wd_off, wd_job, st_id, st_wk, st_sl, st_base, st_mc)};
     default:  w_old = 32'd0;
     endcase
 end
@@ -824,18 +835,8 @@ wire [7:0]      rdec_off = rdec[7:0];
 reg  [31:0]     rd_job;
 integer         rp;
 always @(*) begin
-    rd_job = 32'd0;
-    if ({8'd0, rdec_off} == WS_REG_JOB_ID_OFF)
-        rd_job = {16'd0, job16(st_id, rdec_job)};
-    else if ({8'd0, rdec_off} == WS_REG_JOB_WORKERS_OFF)
-        rd_job = {16'd0, job16(st_wk, rdec_job)};
-    else if ({8'd0, rdec_off} == WS_REG_JOB_SLOTS_OFF)
-        rd_job = {16'd0, job16(st_sl, rdec_job)};
-    else if ({8'd0, rdec_off} == WS_REG_JOB_SLOT_BASE_OFF)
-        rd_job = {16'd0, job16(st_base, rdec_job)};
-    else if ({8'd0, rdec_off} == WS_REG_JOB_MAX_COUNT_OFF)
-        rd_job = {16'd0, job16(st_mc, rdec_job)};
-    else
+    rd_job = {16'd0, job_field(rdec_off, rdec_job, st_id, st_wk, st_sl, st_base, st_mc)};
+    if ({8'd0, rdec_off} == WS_REG_JOB_CTRL_OFF)
         for (rp = 0; rp < MAX_JOBS; rp = rp + 1)
             if (rdec_job == rp[JI_W-1:0])
                 rd_job[WS_JOB_CTRL_ENABLE_LSB] = cfg_job_en[rp];
