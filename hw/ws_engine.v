@@ -192,6 +192,10 @@ reg  [2:0]             j_mm_f;             // {offset, tensor, count} differ fro
 wire [31:0]            h_beats32 = (64 + 4*{{(32-CN_W){1'b0}}, h_count} + BYTES - 1) / BYTES - PAY_BEAT0;
 /* verilator lint_on UNUSEDSIGNAL */
 
+// J1B: the rank added to the set's row, and removed from the other set's
+wire [MAX_WORKERS-1:0] jb_or  = j_row | j_bit_w;
+wire [MAX_WORKERS-1:0] jb_oth = j_row_oth & ~j_bit_w;
+
 always @(posedge clk) begin
     j1b <= !rst && take;
     j2 <= !rst && j1b;
@@ -222,10 +226,10 @@ always @(posedge clk) begin
     end
     if (j1b) begin
         j_dup <= |(j_row & j_bit_w);                   // the rank's bit
-        j_or <= j_row | j_bit_w;
-        j_full <= (j_row | j_bit_w) == j_all_w;        // completes the open round
-        j_oth_after <= j_row_oth & ~j_bit_w;           // the rank leaves the other set
-        j_oth_empty <= (j_row_oth & ~j_bit_w) == {MAX_WORKERS{1'b0}};
+        j_or <= jb_or;
+        j_full <= jb_or == j_all_w;                     // completes the open round
+        j_oth_after <= jb_oth;                          // the rank leaves the other set
+        j_oth_empty <= jb_oth == {MAX_WORKERS{1'b0}};
         // one compare a field; J2 ORs the three
         j_mm_f <= {j_offset != j_st_offset, j_tensor != j_st_tensor, j_count != j_st_count};
     end
