@@ -205,9 +205,16 @@ def main():
     # lut_levels.py NETLIST.json [N] [--all]: the top module, or (--all) every module that has
     # logic of its own in a hierarchical netlist (instances of other modules are boundaries)
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    bad = [a for a in sys.argv[1:] if a.startswith("--") and a != "--all"]
+    if not args or len(args) > 2 or bad or (len(args) == 2 and not args[1].isdigit()):
+        sys.exit("usage: lut_levels.py NETLIST.json[.gz] [N] [--all]" +
+                 ("" if not bad else " (unknown option %s)" % bad[0]))
     opener = gzip.open if args[0].endswith(".gz") else open
-    with opener(args[0], "rt") as f:
-        d = json.load(f)
+    try:
+        with opener(args[0], "rt") as f:
+            d = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit("lut_levels.py: %s: not a readable yosys JSON netlist (%s)" % (args[0], e))
     topn = int(args[1]) if len(args) > 1 else 8
     mods = d["modules"]
     user = {k: v for k, v in mods.items()

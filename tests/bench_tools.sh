@@ -6,6 +6,9 @@
 #                         deepest path and its end points named
 #   bench depth-yosys     yosys synth_xilinx of a registered 16-bit adder, then lut_levels.py:
 #                         one LUT level and four CARRY4 between the registers
+#   bench depth-bad-input lut_levels.py on no file, a missing file, a file that is not JSON and
+#                         an unknown option: exit 1 with a message naming the file or option,
+#                         no traceback
 #   bench table           bench/resources.awk on a hand-written `stat -top` of a two-module
 #                         hierarchy: per-instance totals, LUT-RAM LUTs, RAMB18 as half a BRAM36,
 #                         the device percentages, the per-module breakdown, a run that did not
@@ -89,6 +92,21 @@ if python3 bench/lut_levels.py "$tmp/hand.json" 4 > "$tmp/hand.depth" 2> "$tmp/h
 else
     record depth-handmade 1 "lut_levels.py failed: $(cat "$tmp/hand.err")"
 fi
+
+# ---- 1b. bad input: a clear message, no traceback --------------------------------------------
+printf '{"modules": ' > "$tmp/cut.json"
+bad_ok=0
+for args in "" "$tmp/missing.json" "$tmp/cut.json 3" "$tmp/hand.json --deep"; do
+    # shellcheck disable=SC2086
+    if python3 bench/lut_levels.py $args > "$tmp/bad.out" 2> "$tmp/bad.err"; then
+        record depth-bad-input 1 "lut_levels.py $args: exit 0"; bad_ok=1; break
+    fi
+    want=usage; case $args in *missing*) want=missing.json ;; *cut*) want=cut.json ;; *--deep*) want=--deep ;; esac
+    if grep -q Traceback "$tmp/bad.err" || ! grep -q -- "$want" "$tmp/bad.err"; then
+        record depth-bad-input 1 "lut_levels.py $args: no message naming $want: $(cat "$tmp/bad.err")"; bad_ok=1; break
+    fi
+done
+[ "$bad_ok" -eq 1 ] || record depth-bad-input 0
 
 # ---- 2. yosys on a registered adder ------------------------------------------------------------
 cat > "$tmp/add16.v" <<'EOF'
