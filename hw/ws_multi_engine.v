@@ -142,8 +142,6 @@ ws_fifo #(.WIDTH(N_PORTS), .DEPTH(ORDER_DEPTH)) order_fifo (
     .m_data(ord_head), .m_valid(ord_valid), .m_ready(ord_pop),
     .count(ord_count)
 );
-reg  [N_PORTS-1:0] served;   // ports of the head record already judged
-wire [N_PORTS-1:0] todo = ord_valid ? ord_head & ~served : {N_PORTS{1'b0}};
 
 localparam TF_W = 1 + HDR_W;
 localparam TF_DEPTH = 32;
@@ -214,217 +212,263 @@ generate
 endgenerate
 
 // ---------------------------------------------------------------------------------------
-// The judge: the head record's ports in order, lower port first, while each can be judged.
+// The judge: one token a cycle, in arrival order (the head record's ports, lower port first),
+// through three stages that move together:
+//   J0  the token of the head record's lowest port not yet served is popped from its engine's
+//       FIFO; a bypass or drop token ends there, an aggregation token's header is registered.
+//   JA  the set's state is read into registers: its complete bit, both sets' bitmap rows, the
+//       round's fields, the engines that touched it.
+//   JB  the verdict from those registers (docs/protocol.md section 5), the state updated, the
+//       decision pushed to the engine, the commands and the completion queued.
+// A judgment that cannot go (its engine's decision FIFO or the command queues full, or a new
+// round in a set still being read) waits in JB, and J0 and JA wait behind it. Every write of the
+// state is JB's; when the stages move, JB's writes of that cycle are forwarded into the rows
+// entering JA and JB, so no judgment reads a row behind an earlier one. While a job's sets are
+// cleared nothing moves, and the clear is applied to the rows held in JA and JB as well.
 
-reg [Q_N-1:0]      n_complete;
-reg [Q_N*MW-1:0]   n_bitmap;
-reg [Q_N*E-1:0]    n_touched;
-reg [Q_N*32-1:0]   n_offset, n_tensor;
-reg [Q_N*CN_W-1:0] n_count;
-reg [Q_N*2-1:0]    n_ecn;
-reg [N_PORTS-1:0]  j_served;
-reg [E-1:0]        j_pop, j_push, j_acc, j_drop;
-reg [E*DC_W-1:0]   j_dec;
-reg [E*4-1:0]      j_reason;
-reg                j_cmd, j_comp;
-reg [PC_W-1:0]     j_cmd_data;
-reg [CF_W-1:0]     j_comp_data;
-reg [Q_W-1:0]      j_busy_q;
-reg [BZ_W-1:0]     j_busy_inc;
-reg [E*FC_W-1:0]   j_fence;
+localparam EI_W = $clog2(E);
 
-// per judgment (procedural temporaries)
-reg                 blocked;
-integer             jp, je, jk;
-reg [TF_W-1:0]      t;
-reg [JI_W-1:0]      h_job_idx;
-reg [15:0]          h_job_id, h_slot;
-reg [PS_W-1:0]      h_pslot;
-reg                 h_set;
-reg [WK_W-1:0]      h_worker;
-reg [CN_W-1:0]      h_count;
-reg [31:0]          h_offset, h_tensor;
-reg [1:0]           h_ecn;
-reg [WC_W-1:0]      h_workers;
-reg [Q_W-1:0]       h_q, h_q_oth;
-reg [MW-1:0]        bit_w, s_bitmap, s_bitmap_oth, all_w, d_after;
-reg                 s_complete, d_dup, d_resend, d_early, d_mismatch, d_accept, d_new, d_last;
-reg                 d_first, ok;
-reg [1:0]           d_ecn;
-
+// J0: select and pop
+reg  [N_PORTS-1:0] served;   // ports of the head record already popped
+wire [N_PORTS-1:0] todo = ord_valid ? ord_head & ~served : {N_PORTS{1'b0}};
+reg  [N_PORTS-1:0] sel;      // the lowest port of todo (one-hot)
+reg  [EI_W-1:0]    sel_e;    // its engine
+integer sp;
+/* verilator lint_off UNUSEDSIGNAL */  // an engine index: the low bits
+integer se0;
+/* verilator lint_on UNUSEDSIGNAL */
 always @(*) begin
-    n_complete = st_complete;
-    n_bitmap   = st_bitmap;
-    n_touched  = st_touched;
-    n_offset   = st_offset;
-    n_tensor   = st_tensor;
-    n_count    = st_count;
-    n_ecn      = st_ecn;
-    j_served   = {N_PORTS{1'b0}};
-    j_pop      = {E{1'b0}};
-    j_push     = {E{1'b0}};
-    j_acc      = {E{1'b0}};
-    j_drop     = {E{1'b0}};
-    j_dec      = {E*DC_W{1'b0}};
-    j_reason   = {E*4{1'b0}};
-    j_cmd      = 1'b0;
-    j_comp     = 1'b0;
-    j_cmd_data = {PC_W{1'b0}};
-    j_comp_data = {CF_W{1'b0}};
-    j_busy_q   = {Q_W{1'b0}};
-    j_busy_inc = {BZ_W{1'b0}};
-    j_fence    = dec_cnt;
-    blocked    = job_clear;
-    // defaults of the temporaries (no latches)
-    t = {TF_W{1'b0}};
-    h_job_idx = {JI_W{1'b0}}; h_job_id = 16'd0; h_slot = 16'd0; h_pslot = {PS_W{1'b0}};
-    h_set = 1'b0; h_worker = {WK_W{1'b0}}; h_count = {CN_W{1'b0}}; h_offset = 32'd0;
-    h_tensor = 32'd0; h_ecn = 2'd0; h_workers = {WC_W{1'b0}}; h_q = {Q_W{1'b0}};
-    h_q_oth = {Q_W{1'b0}}; bit_w = {MW{1'b0}}; s_bitmap = {MW{1'b0}}; s_bitmap_oth = {MW{1'b0}};
-    all_w = {MW{1'b0}}; d_after = {MW{1'b0}}; s_complete = 1'b0;
-    d_dup = 1'b0; d_resend = 1'b0; d_early = 1'b0; d_mismatch = 1'b0; d_accept = 1'b0;
-    d_new = 1'b0; d_last = 1'b0; d_first = 1'b0; ok = 1'b0; d_ecn = 2'd0;
-    je = 0;
-    for (jp = 0; jp < N_PORTS; jp = jp + 1) begin
-        if (!blocked && todo[jp]) begin
-            je = jp / PPE;
-            t = tf_data[je*TF_W +: TF_W];
-            if (j_pop[je] || !tf_valid[je]) begin
-                blocked = 1'b1;                     // this engine's next frame: next cycle
-            end else if (!t[TF_W-1]) begin
-                j_pop[je] = 1'b1;                   // bypass or dropped by the parser: skip it
-                j_served[jp] = 1'b1;
-            end else begin
-                h_job_idx = t[H_JOBIDX +: JI_W];
-                h_job_id  = t[H_JOBID +: 16];
-                h_pslot   = t[H_PSLOT +: PS_W];
-                h_slot    = t[H_SLOT +: 16];
-                h_set     = t[H_SET];
-                h_worker  = t[H_WORKER +: WK_W];
-                h_count   = t[H_COUNT +: CN_W];
-                h_offset  = t[H_OFFSET +: 32];
-                h_tensor  = t[H_TENSOR +: 32];
-                h_ecn     = t[H_ECN +: 2];
-                h_workers = t[H_WORKERS +: WC_W];
-                h_q       = {h_pslot, h_set};
-                h_q_oth   = {h_pslot, ~h_set};
-                bit_w        = {{(MW-1){1'b0}}, 1'b1} << h_worker;
-                s_complete   = n_complete[h_q];
-                s_bitmap     = n_bitmap[h_q*MW +: MW];
-                s_bitmap_oth = n_bitmap[h_q_oth*MW +: MW];
-                d_dup      = (s_bitmap & bit_w) != {MW{1'b0}};
-                d_resend   = d_dup && s_complete;
-                d_early    = !d_dup && s_complete && s_bitmap != {MW{1'b0}};
-                d_mismatch = !d_dup && !s_complete &&
-                             (h_offset != n_offset[h_q*32 +: 32] || h_tensor != n_tensor[h_q*32 +: 32] ||
-                              h_count != n_count[h_q*CN_W +: CN_W]);
-                // as in ws_engine: the same as !dup && !early && !mismatch
-                d_accept   = s_complete ? s_bitmap == {MW{1'b0}} : !d_dup && !d_mismatch;
-                d_new      = s_complete && s_bitmap == {MW{1'b0}};
-                for (jk = 0; jk < MW; jk = jk + 1)
-                    all_w[jk] = jk < h_workers;     // the job's ranks, no carry chain
-                d_after    = (d_new ? {MW{1'b0}} : s_bitmap) | bit_w;
-                d_last     = d_accept && d_after == all_w;
-                d_ecn      = (d_new ? 2'b00 : n_ecn[h_q*2 +: 2]) | h_ecn;
-                d_first    = d_new || !n_touched[h_q*E + je];
-                ok = dc_space[je] && !(d_new && busy[h_q*BZ_W +: BZ_W] != {BZ_W{1'b0}}) &&
-                     !((d_resend || d_last) && (j_cmd || !cmd_space));
-                if (!ok) begin
-                    blocked = 1'b1;
-                end else begin
-                    j_pop[je]  = 1'b1;
-                    j_push[je] = 1'b1;
-                    j_served[jp] = 1'b1;
-                    j_dec[je*DC_W +: DC_W] = {d_accept, d_first, h_q};
-                    j_acc[je]  = d_accept;
-                    j_drop[je] = !d_accept;
-                    j_reason[je*4 +: 4] = d_dup ? R_DUPLICATE : (d_early ? R_EARLY : R_MISMATCH);
-                    for (jk = 0; jk < E; jk = jk + 1)
-                        if (j_push[jk])
-                            j_fence[jk*FC_W +: FC_W] = dec_cnt[jk*FC_W +: FC_W] + 1'b1;
-                    if (d_resend) begin
-                        j_cmd = 1'b1;
-                        j_cmd_data = {1'b1, h_q, h_job_idx, h_job_id, h_slot, n_offset[h_q*32 +: 32],
-                                      n_tensor[h_q*32 +: 32], n_count[h_q*CN_W +: CN_W],
-                                      n_ecn[h_q*2 +: 2], h_worker, h_worker};
-                        j_busy_q = h_q;
-                        j_busy_inc = E[BZ_W-1:0];
-                    end
-                    if (d_accept) begin
-                        n_bitmap[h_q_oth*MW +: MW] = s_bitmap_oth & ~bit_w;
-                        n_bitmap[h_q*MW +: MW] = d_after;
-                        n_complete[h_q] = d_last;
-                        n_ecn[h_q*2 +: 2] = d_ecn;
-                        if (d_new) begin
-                            n_offset[h_q*32 +: 32] = h_offset;
-                            n_tensor[h_q*32 +: 32] = h_tensor;
-                            n_count[h_q*CN_W +: CN_W] = h_count;
-                            n_touched[h_q*E +: E] = {E{1'b0}};
-                        end
-                        n_touched[h_q*E + je] = 1'b1;
-                    end
-                    if (d_last) begin
-                        j_cmd = 1'b1;
-                        j_comp = 1'b1;
-                        j_cmd_data = {1'b0, h_q, h_job_idx, h_job_id, h_slot, h_offset, h_tensor,
-                                      h_count, d_ecn, {WK_W{1'b0}}, h_workers[WK_W-1:0] - 1'b1};
-                        j_comp_data = {h_q, h_count, n_touched[h_q*E +: E], j_fence};
-                        j_busy_q = h_q;
-                        j_busy_inc = E[BZ_W-1:0] * {{(BZ_W-WC_W){1'b0}}, h_workers} + 1'b1;
-                    end
-                end
-            end
+    sel = {N_PORTS{1'b0}};
+    sel_e = {EI_W{1'b0}};
+    se0 = 0;
+    for (sp = N_PORTS - 1; sp >= 0; sp = sp - 1) begin
+        if (todo[sp]) begin
+            sel = {{(N_PORTS-1){1'b0}}, 1'b1} << sp;
+            se0 = sp / PPE;
+            sel_e = se0[EI_W-1:0];
         end
     end
 end
+wire [TF_W-1:0] sel_tok = tf_data[sel_e*TF_W +: TF_W];
 
-assign tf_pop   = j_pop;
-assign dc_push  = j_push;
-assign dc_data  = j_dec;
-assign ord_pop  = ord_valid && ((served | j_served) == ord_head);
+wire advance;                                 // the three stages move (below)
+wire j0_take = advance && todo != {N_PORTS{1'b0}} && tf_valid[sel_e];
+reg              j0_v, ja_v, jb_v;
+reg  [EI_W-1:0]  j0_e, ja_e, jb_e;
+reg  [HDR_W-1:0] j0_h, ja_h, jb_h;
 
+// the set and its other set of a header
+function [Q_W-1:0] hq;
+    input [HDR_W-1:0] h;
+    hq = {h[H_PSLOT +: PS_W], h[H_SET]};
+endfunction
+function [Q_W-1:0] hq_oth;
+    input [HDR_W-1:0] h;
+    hq_oth = {h[H_PSLOT +: PS_W], ~h[H_SET]};
+endfunction
+
+// the rows held in JA and JB
+reg              ja_complete, jb_complete;
+reg  [MW-1:0]    ja_row, ja_row_oth, jb_row, jb_row_oth;
+reg  [31:0]      ja_offset, ja_tensor, jb_offset, jb_tensor;
+reg  [CN_W-1:0]  ja_count, jb_count;
+reg  [1:0]       ja_ecn, jb_ecn;
+reg  [E-1:0]     ja_touched, jb_touched;
+
+// JB: the verdict
+wire [Q_W-1:0]   jq       = hq(jb_h);
+wire [Q_W-1:0]   jq_oth   = hq_oth(jb_h);
+wire [WK_W-1:0]  b_worker  = jb_h[H_WORKER +: WK_W];
+wire [CN_W-1:0]  b_count   = jb_h[H_COUNT +: CN_W];
+wire [31:0]      b_offset  = jb_h[H_OFFSET +: 32];
+wire [31:0]      b_tensor  = jb_h[H_TENSOR +: 32];
+wire [1:0]       b_ecn     = jb_h[H_ECN +: 2];
+wire [WC_W-1:0]  b_workers = jb_h[H_WORKERS +: WC_W];
+wire [MW-1:0]    bit_w     = {{(MW-1){1'b0}}, 1'b1} << b_worker;
+wire [E-1:0]     bit_e     = {{(E-1){1'b0}}, 1'b1} << jb_e;
+reg  [MW-1:0]    all_w;
+integer jk;
+always @(*)
+    for (jk = 0; jk < MW; jk = jk + 1)
+        all_w[jk] = jk < b_workers;         // the job's ranks, no carry chain
+wire s_empty    = jb_row == {MW{1'b0}};
+wire d_dup      = (jb_row & bit_w) != {MW{1'b0}};
+wire d_resend   = d_dup && jb_complete;
+wire d_early    = !d_dup && jb_complete && !s_empty;
+wire d_mismatch = !d_dup && !jb_complete &&
+                  (b_offset != jb_offset || b_tensor != jb_tensor || b_count != jb_count);
+// as in ws_engine: the same as !dup && !early && !mismatch
+wire d_accept   = jb_complete ? s_empty : !d_dup && !d_mismatch;
+wire d_new      = jb_complete && s_empty;
+wire [MW-1:0] d_after   = (d_new ? {MW{1'b0}} : jb_row) | bit_w;     // the set's row, written
+wire [MW-1:0] d_oth     = jb_row_oth & ~bit_w;                       // the other set's row
+wire          d_last    = d_accept && d_after == all_w;
+wire [1:0]    d_ecn     = (d_new ? 2'b00 : jb_ecn) | b_ecn;
+wire          d_first   = d_new || !jb_touched[jb_e];
+wire [E-1:0]  d_touched = (d_new ? {E{1'b0}} : jb_touched) | bit_e;
+wire          b_busy    = busy[jq*BZ_W +: BZ_W] != {BZ_W{1'b0}};
+wire          b_ok      = dc_space[jb_e] && !(d_new && b_busy) && !((d_resend || d_last) && !cmd_space);
+wire          jb_fire   = jb_v && b_ok && !job_clear;
+wire          b_wr      = jb_v && d_accept;   // JB's writes, forwarded (taken only when it fires)
+assign advance = !job_clear && (!jb_v || b_ok);
+
+// forwarding: a row read for set q, with JB's writes of this cycle
+function fw_complete;
+    input [Q_W-1:0] q;
+    input           old;
+    fw_complete = (b_wr && q == jq) ? d_last : old;
+endfunction
+function [MW-1:0] fw_row;
+    input [Q_W-1:0] q;
+    input [MW-1:0]  old;
+    fw_row = !b_wr ? old : q == jq ? d_after : q == jq_oth ? d_oth : old;
+endfunction
+wire [Q_W-1:0] a_q   = hq(ja_h);
+wire [Q_W-1:0] a_qo  = hq_oth(ja_h);
+wire [Q_W-1:0] z_q   = hq(j0_h);
+wire [Q_W-1:0] z_qo  = hq_oth(j0_h);
+wire           a_same = b_wr && a_q == jq;   // JA's set is the one JB writes
+wire           z_same = b_wr && z_q == jq;
+wire           a_clr_q = clr_hit[a_q], a_clr_qo = clr_hit[a_qo];
+wire           b_clr_q = clr_hit[jq], b_clr_qo = clr_hit[jq_oth];
+
+always @(posedge clk) begin
+    if (rst) begin
+        j0_v <= 1'b0;
+        ja_v <= 1'b0;
+        jb_v <= 1'b0;
+        served <= {N_PORTS{1'b0}};
+    end else if (advance) begin
+        j0_v <= j0_take && sel_tok[TF_W-1];
+        ja_v <= j0_v;
+        jb_v <= ja_v;
+        if (j0_take)
+            served <= (served | sel) == ord_head ? {N_PORTS{1'b0}} : served | sel;
+    end
+end
+
+always @(posedge clk) begin
+    if (advance) begin
+        j0_e <= sel_e;
+        j0_h <= sel_tok[HDR_W-1:0];
+        // JA: read, forwarded
+        ja_e <= j0_e;
+        ja_h <= j0_h;
+        ja_complete <= fw_complete(z_q, st_complete[z_q]);
+        ja_row      <= fw_row(z_q, st_bitmap[z_q*MW +: MW]);
+        ja_row_oth  <= fw_row(z_qo, st_bitmap[z_qo*MW +: MW]);
+        ja_offset   <= z_same ? b_offset  : st_offset[z_q*32 +: 32];
+        ja_tensor   <= z_same ? b_tensor  : st_tensor[z_q*32 +: 32];
+        ja_count    <= z_same ? b_count   : st_count[z_q*CN_W +: CN_W];
+        ja_ecn      <= z_same ? d_ecn     : st_ecn[z_q*2 +: 2];
+        ja_touched  <= z_same ? d_touched : st_touched[z_q*E +: E];
+        // JB: JA's rows, forwarded
+        jb_e <= ja_e;
+        jb_h <= ja_h;
+        jb_complete <= fw_complete(a_q, ja_complete);
+        jb_row      <= fw_row(a_q, ja_row);
+        jb_row_oth  <= fw_row(a_qo, ja_row_oth);
+        jb_offset   <= a_same ? b_offset  : ja_offset;
+        jb_tensor   <= a_same ? b_tensor  : ja_tensor;
+        jb_count    <= a_same ? b_count   : ja_count;
+        jb_ecn      <= a_same ? d_ecn     : ja_ecn;
+        jb_touched  <= a_same ? d_touched : ja_touched;
+    end else if (job_clear) begin
+        // the clear, on the rows held (as on the state below)
+        if (a_clr_q) begin
+            ja_complete <= 1'b1;
+            ja_row <= {MW{1'b0}};
+        end
+        if (a_clr_qo)
+            ja_row_oth <= {MW{1'b0}};
+        if (b_clr_q) begin
+            jb_complete <= 1'b1;
+            jb_row <= {MW{1'b0}};
+        end
+        if (b_clr_qo)
+            jb_row_oth <= {MW{1'b0}};
+    end
+end
+
+assign tf_pop   = j0_take ? {{(E-1){1'b0}}, 1'b1} << sel_e : {E{1'b0}};
+assign ord_pop  = j0_take && (served | sel) == ord_head;
+assign dc_push  = jb_fire ? bit_e : {E{1'b0}};
+assign dc_data  = {E{d_accept, d_first, jq}};
+
+// the state: JB's writes, one set (and its other set's row) at a time; the clear
+wire b_fw = jb_fire && d_accept;
 integer q;
 always @(posedge clk) begin
     if (rst) begin
         st_complete <= {Q_N{1'b1}};
         st_bitmap <= {Q_N*MW{1'b0}};
-        served <= {N_PORTS{1'b0}};
-    end else if (job_clear) begin
+    end else begin
         for (q = 0; q < Q_N; q = q + 1) begin
-            if (clr_hit[q]) begin
+            if (job_clear && clr_hit[q]) begin
                 st_complete[q] <= 1'b1;
                 st_bitmap[q*MW +: MW] <= {MW{1'b0}};
+            end else if (b_fw && jq == q[Q_W-1:0]) begin
+                st_complete[q] <= d_last;
+                st_bitmap[q*MW +: MW] <= d_after;
+            end else if (b_fw && jq_oth == q[Q_W-1:0]) begin
+                st_bitmap[q*MW +: MW] <= d_oth;
             end
         end
-    end else begin
-        st_complete <= n_complete;
-        st_bitmap <= n_bitmap;
-        served <= ord_pop ? {N_PORTS{1'b0}} : served | j_served;
     end
 end
 
+integer qf;
 always @(posedge clk) begin
-    st_touched <= n_touched;
-    st_offset <= n_offset;
-    st_tensor <= n_tensor;
-    st_count <= n_count;
-    st_ecn <= n_ecn;
+    for (qf = 0; qf < Q_N; qf = qf + 1) begin
+        if (b_fw && jq == qf[Q_W-1:0]) begin
+            st_ecn[qf*2 +: 2] <= d_ecn;
+            st_touched[qf*E +: E] <= d_touched;
+            if (d_new) begin
+                st_offset[qf*32 +: 32] <= b_offset;
+                st_tensor[qf*32 +: 32] <= b_tensor;
+                st_count[qf*CN_W +: CN_W] <= b_count;
+            end
+        end
+    end
 end
+
+// commands and completions of JB
+wire             j_resend = jb_fire && d_resend;
+wire             j_comp   = jb_fire && d_last;
+wire             j_cmd    = j_resend || j_comp;
+wire [Q_W-1:0]   j_busy_q = jq;
+wire [BZ_W-1:0]  j_busy_inc = d_last ? E[BZ_W-1:0] * {{(BZ_W-WC_W){1'b0}}, b_workers} + 1'b1 : E[BZ_W-1:0];
+wire [JI_W-1:0]  b_job_idx = jb_h[H_JOBIDX +: JI_W];
+wire [15:0]      b_job_id  = jb_h[H_JOBID +: 16];
+wire [15:0]      b_slot    = jb_h[H_SLOT +: 16];
+wire [PC_W-1:0]  j_cmd_data = d_last ?
+    {1'b0, jq, b_job_idx, b_job_id, b_slot, b_offset, b_tensor, b_count, d_ecn, {WK_W{1'b0}},
+     b_workers[WK_W-1:0] - 1'b1} :
+    {1'b1, jq, b_job_idx, b_job_id, b_slot, jb_offset, jb_tensor, jb_count, jb_ecn, b_worker, b_worker};
+// the fence: every engine's decisions so far, this one included
+reg  [E*FC_W-1:0] j_fence;
+integer fe0;
+always @(*) begin
+    j_fence = dec_cnt;
+    for (fe0 = 0; fe0 < E; fe0 = fe0 + 1)
+        if (bit_e[fe0])
+            j_fence[fe0*FC_W +: FC_W] = dec_cnt[fe0*FC_W +: FC_W] + 1'b1;
+end
+wire [CF_W-1:0]  j_comp_data = {jq, b_count, d_touched, j_fence};
 
 integer se;
 always @(posedge clk) begin
-    stat_accepted <= rst ? {E{1'b0}} : j_acc;
-    stat_drop <= rst ? {E{1'b0}} : j_drop;
-    stat_drop_reason <= j_reason;
+    stat_accepted <= rst ? {E{1'b0}} : (jb_fire && d_accept ? bit_e : {E{1'b0}});
+    stat_drop <= rst ? {E{1'b0}} : (jb_fire && !d_accept ? bit_e : {E{1'b0}});
+    stat_drop_reason <= {E{d_dup ? R_DUPLICATE : (d_early ? R_EARLY : R_MISMATCH)}};
     if (rst) begin
         dec_cnt <= {E*FC_W{1'b0}};
     end else begin
         for (se = 0; se < E; se = se + 1)
-            if (j_push[se])
+            if (dc_push[se])
                 dec_cnt[se*FC_W +: FC_W] <= dec_cnt[se*FC_W +: FC_W] + 1'b1;
     end
 end
-
 // ---------------------------------------------------------------------------------------
 // Engines: decisions, payload beats into the partial lanes, frames written (fence counts).
 
