@@ -254,6 +254,10 @@ wire [TF_W-1:0] sel_tok = tf_data[sel_e*TF_W +: TF_W];
 wire advance;                                 // the three stages move (below)
 wire j0_take = advance && todo != {N_PORTS{1'b0}} && tf_valid[sel_e];
 reg              j0_v, ja_v, jb_v;
+reg              jb_new;       // JB was loaded in the cycle before
+reg              rd_a, rd_b;   // reads owed, at JA's and at JB's set, in the cycle before
+reg              ev_c, ev2_c;  // a command one and two cycles ago, with its set
+reg  [Q_W-1:0]   ev_cq, ev2_cq;
 reg  [EI_W-1:0]  j0_e, ja_e, jb_e;
 reg  [HDR_W-1:0] j0_h, ja_h, jb_h;
 
@@ -306,8 +310,14 @@ wire          d_last    = d_accept && d_after == all_w;
 wire [1:0]    d_ecn     = (d_new ? 2'b00 : jb_ecn) | b_ecn;
 wire          d_first   = d_new || !jb_touched[jb_e];
 wire [E-1:0]  d_touched = (d_new ? {E{1'b0}} : jb_touched) | bit_e;
-wire          b_busy    = busy[jq*BZ_W +: BZ_W] != {BZ_W{1'b0}};
-wire          b_ok      = dc_space[jb_e] && !(d_new && b_busy) && !((d_resend || d_last) && !cmd_space);
+// The read guard, from registers: "reads owed" of the set as read in the cycle before (rd_a
+// at JA's set when JB was loaded then, rd_b at JB's own set when it waited), and the commands
+// of the last two cycles, which that read does not hold yet (section "Read guard" below). A
+// judgment on a complete set waits while reads are owed (a new round must: its rows would be
+// overwritten; a re-send or an early frame waits too, which keeps the wait off the verdict's
+// logic), and every judgment waits for room for a command.
+wire          b_busy    = (jb_new ? rd_a : rd_b) || (ev_c && ev_cq == jq) || (ev2_c && ev2_cq == jq);
+wire          b_ok      = dc_space[jb_e] && cmd_space && !(jb_complete && b_busy);
 wire          jb_fire   = jb_v && b_ok && !job_clear;
 wire          b_wr      = jb_v && d_accept;   // JB's writes, forwarded (taken only when it fires)
 assign advance = !job_clear && (!jb_v || b_ok);
@@ -348,6 +358,9 @@ always @(posedge clk) begin
 end
 
 always @(posedge clk) begin
+    jb_new <= !rst && advance;
+    rd_a <= busy[a_q*BZ_W +: BZ_W] != {BZ_W{1'b0}};
+    rd_b <= busy[jq*BZ_W +: BZ_W] != {BZ_W{1'b0}};
     if (advance) begin
         j0_e <= sel_e;
         j0_h <= sel_tok[HDR_W-1:0];
@@ -587,7 +600,14 @@ end
 
 reg             cb_run;
 reg [BT_W-1:0]  cb_row;
-wire            cb_issue = cb_run || (cf_valid && fence_ok);
+// registered: the head's fence compared in the cycle before, used when the head was there and
+// stayed (done counts only grow, so "reached" stays true for the same head)
+reg fence_ok_r, cf_seen;
+always @(posedge clk) begin
+    fence_ok_r <= fence_ok;
+    cf_seen <= !rst && cf_valid && !cf_pop;
+end
+wire            cb_issue = cb_run || (cf_valid && cf_seen && fence_ok_r);
 wire            cb_last  = cb_issue && cb_row + 1'b1 == cf_rows;
 assign cf_pop = cb_last;
 
@@ -613,8 +633,8 @@ end
 // read in the issue cycle (the replicas' registered read): the data is there in stage 1
 assign cb_rd_addr = {{(RA_W-Q_W){1'b0}}, cf_q} * PAY_BEATS[RA_W-1:0] + {{(RA_W-BT_W){1'b0}}, cb_row};
 
-// control alongside: [1] the replica data, [2] the sum register, [5] the rounded value
-localparam CP = 5;
+// control alongside: [1] the replica data, [2] the pairs of engines, [3] the sum register, [6] the rounded value
+localparam CP = 6;
 reg [CP:1]       cp_valid;
 reg [CP:1]       cp_last;
 reg [Q_W-1:0]    cp_q     [1:CP];
@@ -644,21 +664,34 @@ wire [LANES*32-1:0] cb_f;
 genvar gl;
 generate
     for (gl = 0; gl < LANES; gl = gl + 1) begin : g_comb
-        // the adder tree: the partials of the engines that took part in the round
-        reg [ACC_W+3:0] tree;
+        // the adder tree: the partials of the engines that took part in the round, in two
+        // registered levels: pairs of engines (stage 2), then the pairs' sum (stage 3)
+        reg [E/2*(ACC_W+4)-1:0] pair_q;
         integer te;
-        always @(*) begin
-            tree = {(ACC_W+4){1'b0}};
-            for (te = 0; te < E; te = te + 1) begin
-                if (cp_touch[te]) begin
-                    tree[ACC_W-1:0] = tree[ACC_W-1:0] + part_rd[(te*LANES + gl)*(ACC_W+4) +: ACC_W];
-                    tree[ACC_W +: 4] = tree[ACC_W +: 4] | part_rd[(te*LANES + gl)*(ACC_W+4) + ACC_W +: 4];
+        always @(posedge clk) begin
+            if (cp_valid[1]) begin
+                for (te = 0; te < E/2; te = te + 1) begin
+                    pair_q[te*(ACC_W+4) +: ACC_W] <=
+                        (cp_touch[2*te] ? part_rd[(2*te*LANES + gl)*(ACC_W+4) +: ACC_W] : {ACC_W{1'b0}}) +
+                        (cp_touch[2*te+1] ? part_rd[((2*te+1)*LANES + gl)*(ACC_W+4) +: ACC_W] : {ACC_W{1'b0}});
+                    pair_q[te*(ACC_W+4) + ACC_W +: 4] <=
+                        (cp_touch[2*te] ? part_rd[(2*te*LANES + gl)*(ACC_W+4) + ACC_W +: 4] : 4'd0) |
+                        (cp_touch[2*te+1] ? part_rd[((2*te+1)*LANES + gl)*(ACC_W+4) + ACC_W +: 4] : 4'd0);
                 end
             end
         end
-        reg [ACC_W+3:0] sum_q;    // stage 2
+        reg [ACC_W+3:0] tree;
+        integer tp;
+        always @(*) begin
+            tree = {(ACC_W+4){1'b0}};
+            for (tp = 0; tp < E/2; tp = tp + 1) begin
+                tree[ACC_W-1:0] = tree[ACC_W-1:0] + pair_q[tp*(ACC_W+4) +: ACC_W];
+                tree[ACC_W +: 4] = tree[ACC_W +: 4] | pair_q[tp*(ACC_W+4) + ACC_W +: 4];
+            end
+        end
+        reg [ACC_W+3:0] sum_q;    // stage 3
         always @(posedge clk)
-            if (cp_valid[1])
+            if (cp_valid[2])
                 sum_q <= tree;
         ws_fx_to_f32 #(.ACC_W(ACC_W), .PIPELINE(3)) rnd (
             .clk(clk), .fx(sum_q[ACC_W-1:0]),
@@ -668,7 +701,7 @@ generate
     end
 endgenerate
 
-// stage 6: the output register, written to the result RAMs and summed into the checksum
+// stage 7: the output register, written to the result RAMs and summed into the checksum
 reg                 o_valid, o_last;
 reg  [Q_W-1:0]      o_q;
 reg  [RA_W-1:0]     o_addr;
@@ -747,31 +780,53 @@ assign cmd_csum = p_resend ? rs_csum : dq_m_csum;
 // ---------------------------------------------------------------------------------------
 // Read guard: per set, the reads still owed (the combine's, one per rank per generator).
 
+// The events of a cycle are registered, then counted per set: a decrement reaches `busy` two
+// cycles after it happened (a judgment may wait a cycle longer than it must), an increment too,
+// and the judge sees the last two cycles' commands through ev_* and ev2_* (b_busy above).
+reg              ev_o;
+reg  [Q_W-1:0]   ev_oq;
+reg  [E-1:0]     ev_fd, ev_sd;
+reg  [E*Q_W-1:0] ev_fdq, ev_sdq;
+reg  [BZ_W-1:0]  ev_ci;
+always @(posedge clk) begin
+    ev_o   <= !rst && o_done;
+    ev_oq  <= o_q;
+    ev_fd  <= rst ? {E{1'b0}} : frame_done;
+    ev_fdq <= frame_done_q;
+    ev_sd  <= rst ? {E{1'b0}} : skip_done;
+    ev_sdq <= skip_done_q;
+    ev_c   <= !rst && j_cmd;
+    ev_cq  <= j_busy_q;
+    ev_ci  <= j_busy_inc;
+    ev2_c  <= !rst && ev_c;
+    ev2_cq <= ev_cq;
+end
+
+localparam DN_W = $clog2(2*E + 2);
 integer bq, bg;
-reg [Q_N*BZ_W-1:0] b_dec;
+reg [Q_N*DN_W-1:0] b_dn;     // per set: reads retired (at most 2E + 1 a cycle)
 always @(*) begin
-    b_dec = {Q_N*BZ_W{1'b0}};
+    b_dn = {Q_N*DN_W{1'b0}};
     for (bq = 0; bq < Q_N; bq = bq + 1) begin
-        if (o_done && o_q == bq[Q_W-1:0])
-            b_dec[bq*BZ_W +: BZ_W] = b_dec[bq*BZ_W +: BZ_W] + 1'b1;
+        if (ev_o && ev_oq == bq[Q_W-1:0])
+            b_dn[bq*DN_W +: DN_W] = b_dn[bq*DN_W +: DN_W] + 1'b1;
         for (bg = 0; bg < E; bg = bg + 1) begin
-            if (frame_done[bg] && frame_done_q[bg*Q_W +: Q_W] == bq[Q_W-1:0])
-                b_dec[bq*BZ_W +: BZ_W] = b_dec[bq*BZ_W +: BZ_W] + 1'b1;
-            if (skip_done[bg] && skip_done_q[bg*Q_W +: Q_W] == bq[Q_W-1:0])
-                b_dec[bq*BZ_W +: BZ_W] = b_dec[bq*BZ_W +: BZ_W] + 1'b1;
+            if (ev_fd[bg] && ev_fdq[bg*Q_W +: Q_W] == bq[Q_W-1:0])
+                b_dn[bq*DN_W +: DN_W] = b_dn[bq*DN_W +: DN_W] + 1'b1;
+            if (ev_sd[bg] && ev_sdq[bg*Q_W +: Q_W] == bq[Q_W-1:0])
+                b_dn[bq*DN_W +: DN_W] = b_dn[bq*DN_W +: DN_W] + 1'b1;
         end
-        if (j_cmd && j_busy_q == bq[Q_W-1:0])
-            b_dec[bq*BZ_W +: BZ_W] = b_dec[bq*BZ_W +: BZ_W] - j_busy_inc;
     end
 end
 
 integer bb;
 always @(posedge clk) begin
-    if (rst) begin
-        busy <= {Q_N*BZ_W{1'b0}};
-    end else begin
-        for (bb = 0; bb < Q_N; bb = bb + 1)
-            busy[bb*BZ_W +: BZ_W] <= busy[bb*BZ_W +: BZ_W] - b_dec[bb*BZ_W +: BZ_W];
+    for (bb = 0; bb < Q_N; bb = bb + 1) begin
+        if (rst)
+            busy[bb*BZ_W +: BZ_W] <= {BZ_W{1'b0}};
+        else
+            busy[bb*BZ_W +: BZ_W] <= busy[bb*BZ_W +: BZ_W] - {{(BZ_W-DN_W){1'b0}}, b_dn[bb*DN_W +: DN_W]} +
+                                     (ev_c && ev_cq == bb[Q_W-1:0] ? ev_ci : {BZ_W{1'b0}});
     end
 end
 
