@@ -199,7 +199,11 @@ localparam CF_DEPTH = 16;
 wire [$clog2(PD_DEPTH+1)-1:0] pd_count;
 wire [$clog2(CF_DEPTH+1)-1:0] cf_count;
 wire pd_s_ready, cf_s_ready;
-wire cmd_space = pd_s_ready && cf_s_ready && pd_count < PD_DEPTH - 2 && cf_count < CF_DEPTH - 2;
+// registered: room for the pushes not yet counted (the one of the cycle before, the one in the
+// K register, this judgment's) and one more
+reg  cmd_space;
+always @(posedge clk)
+    cmd_space <= !rst && pd_s_ready && cf_s_ready && pd_count < PD_DEPTH - 3 && cf_count < CF_DEPTH - 3;
 
 // job clear range: registers of ws_regs, compared with each set's constant slot number
 wire [Q_N-1:0]  clr_hit;
@@ -256,8 +260,10 @@ wire j0_take = advance && todo != {N_PORTS{1'b0}} && tf_valid[sel_e];
 reg              j0_v, ja_v, jb_v;
 reg              jb_new;       // JB was loaded in the cycle before
 reg              rd_a, rd_b;   // reads owed, at JA's and at JB's set, in the cycle before
-reg              ev_c, ev2_c;  // a command one and two cycles ago, with its set
-reg  [Q_W-1:0]   ev_cq, ev2_cq;
+reg              ev_c;         // a command in the cycle before, with its set
+reg  [Q_W-1:0]   ev_cq;
+reg              q1;           // JB's set was JA's in the cycle before (a command then was on it)
+reg              p_adv, p_hold; // the command two cycles ago was on JA's, on JB's set
 reg  [EI_W-1:0]  j0_e, ja_e, jb_e;
 reg  [HDR_W-1:0] j0_h, ja_h, jb_h;
 
@@ -316,7 +322,7 @@ wire [E-1:0]  d_touched = (d_new ? {E{1'b0}} : jb_touched) | bit_e;
 // judgment on a complete set waits while reads are owed (a new round must: its rows would be
 // overwritten; a re-send or an early frame waits too, which keeps the wait off the verdict's
 // logic), and every judgment waits for room for a command.
-wire          b_busy    = (jb_new ? rd_a : rd_b) || (ev_c && ev_cq == jq) || (ev2_c && ev2_cq == jq);
+wire          b_busy    = (jb_new ? rd_a || p_adv : rd_b || p_hold) || (ev_c && q1);
 wire          b_ok      = dc_space[jb_e] && cmd_space && !(jb_complete && b_busy);
 wire          jb_fire   = jb_v && b_ok && !job_clear;
 wire          b_wr      = jb_v && d_accept;   // JB's writes, forwarded (taken only when it fires)
@@ -361,6 +367,9 @@ always @(posedge clk) begin
     jb_new <= !rst && advance;
     rd_a <= busy[a_q*BZ_W +: BZ_W] != {BZ_W{1'b0}};
     rd_b <= busy[jq*BZ_W +: BZ_W] != {BZ_W{1'b0}};
+    q1 <= jq == a_q;
+    p_adv <= ev_c && ev_cq == a_q;
+    p_hold <= ev_c && ev_cq == jq;
     if (advance) begin
         j0_e <= sel_e;
         j0_h <= sel_tok[HDR_W-1:0];
@@ -469,6 +478,17 @@ always @(*) begin
 end
 wire [CF_W-1:0]  j_comp_data = {jq, b_count, d_touched, j_fence};
 
+// K: the command and the completion are registered before their FIFOs
+reg              k_cmd, k_comp;
+reg  [PC_W-1:0]  k_cmd_data;
+reg  [CF_W-1:0]  k_comp_data;
+always @(posedge clk) begin
+    k_cmd <= !rst && j_cmd;
+    k_comp <= !rst && j_comp;
+    k_cmd_data <= j_cmd_data;
+    k_comp_data <= j_comp_data;
+end
+
 integer se;
 always @(posedge clk) begin
     stat_accepted <= rst ? {E{1'b0}} : (jb_fire && d_accept ? bit_e : {E{1'b0}});
@@ -504,7 +524,11 @@ generate
             .m_data(dd), .m_valid(dv), .m_ready(in_fire && in_last),
             .count(dcnt)
         );
-        assign dc_space[ge] = dcnt < DC_DEPTH - 2;
+        // registered: room for the push of the cycle before, this judgment's and one more
+        reg space_r;
+        always @(posedge clk)
+            space_r <= !rst && dcnt < DC_DEPTH - 3;
+        assign dc_space[ge] = space_r;
         // a frame's beats move once its decision is there; the decision leaves with the last beat
         assign s_agg_tready[ge] = dv;
 
@@ -576,7 +600,7 @@ wire [CF_W-1:0]  cf_data;
 wire             cf_pop;
 ws_fifo #(.WIDTH(CF_W), .DEPTH(CF_DEPTH)) completion_fifo (
     .clk(clk), .rst(rst),
-    .s_data(j_comp_data), .s_valid(j_comp), .s_ready(cf_s_ready),
+    .s_data(k_comp_data), .s_valid(k_comp), .s_ready(cf_s_ready),
     .m_data(cf_data), .m_valid(cf_valid), .m_ready(cf_pop),
     .count(cf_count)
 );
@@ -754,7 +778,7 @@ wire [PC_W-1:0]  pd_m_data;
 wire             pd_pop;
 ws_fifo #(.WIDTH(PC_W), .DEPTH(PD_DEPTH)) pending_fifo (
     .clk(clk), .rst(rst),
-    .s_data(j_cmd_data), .s_valid(j_cmd), .s_ready(pd_s_ready),
+    .s_data(k_cmd_data), .s_valid(k_cmd), .s_ready(pd_s_ready),
     .m_data(pd_m_data), .m_valid(pd_m_valid), .m_ready(pd_pop),
     .count(pd_count)
 );
@@ -798,26 +822,49 @@ always @(posedge clk) begin
     ev_c   <= !rst && j_cmd;
     ev_cq  <= j_busy_q;
     ev_ci  <= j_busy_inc;
-    ev2_c  <= !rst && ev_c;
-    ev2_cq <= ev_cq;
 end
 
-localparam DN_W = $clog2(2*E + 2);
+// Then the retirements are matched with each set (registered: m_dn), counted without carry
+// chains (full adders on the match bits) and subtracted; a command's increment is added from
+// ev_* directly.
+localparam NR   = 2*E + 1;                 // retirement events a cycle: combine, E x (sent, skipped)
+localparam DN_W = $clog2(NR + 1);
+reg [Q_N*NR-1:0] m_dn;
 integer bq, bg;
-reg [Q_N*DN_W-1:0] b_dn;     // per set: reads retired (at most 2E + 1 a cycle)
-always @(*) begin
-    b_dn = {Q_N*DN_W{1'b0}};
+always @(posedge clk) begin
     for (bq = 0; bq < Q_N; bq = bq + 1) begin
-        if (ev_o && ev_oq == bq[Q_W-1:0])
-            b_dn[bq*DN_W +: DN_W] = b_dn[bq*DN_W +: DN_W] + 1'b1;
+        m_dn[bq*NR] <= ev_o && ev_oq == bq[Q_W-1:0];
         for (bg = 0; bg < E; bg = bg + 1) begin
-            if (ev_fd[bg] && ev_fdq[bg*Q_W +: Q_W] == bq[Q_W-1:0])
-                b_dn[bq*DN_W +: DN_W] = b_dn[bq*DN_W +: DN_W] + 1'b1;
-            if (ev_sd[bg] && ev_sdq[bg*Q_W +: Q_W] == bq[Q_W-1:0])
-                b_dn[bq*DN_W +: DN_W] = b_dn[bq*DN_W +: DN_W] + 1'b1;
+            m_dn[bq*NR + 1 + 2*bg] <= ev_fd[bg] && ev_fdq[bg*Q_W +: Q_W] == bq[Q_W-1:0];
+            m_dn[bq*NR + 2 + 2*bg] <= ev_sd[bg] && ev_sdq[bg*Q_W +: Q_W] == bq[Q_W-1:0];
         end
     end
 end
+
+// ones in up to 9 bits, as a tree of full adders (more: an add per bit)
+function [DN_W-1:0] ones;
+    input [NR-1:0] x;
+    reg   [8:0]    y;
+    reg            s0, c0, s1, c1, s2, c2, b0, k1, t, k2, k3;
+    integer        i;
+    begin
+        if (NR <= 9) begin
+            y = {{(9-NR){1'b0}}, x};
+            s0 = y[0] ^ y[1] ^ y[2]; c0 = (y[0] & y[1]) | (y[0] & y[2]) | (y[1] & y[2]);
+            s1 = y[3] ^ y[4] ^ y[5]; c1 = (y[3] & y[4]) | (y[3] & y[5]) | (y[4] & y[5]);
+            s2 = y[6] ^ y[7] ^ y[8]; c2 = (y[6] & y[7]) | (y[6] & y[8]) | (y[7] & y[8]);
+            b0 = s0 ^ s1 ^ s2;       k1 = (s0 & s1) | (s0 & s2) | (s1 & s2);   // weight 2
+            t  = c0 ^ c1 ^ c2;       k2 = (c0 & c1) | (c0 & c2) | (c1 & c2);   // weight 2, 4
+            k3 = k1 & t;                                                      // weight 4
+            ones = {{(DN_W-1){1'b0}}, b0} | ({{(DN_W-1){1'b0}}, k1 ^ t} << 1) |
+                   ({{(DN_W-1){1'b0}}, k2 ^ k3} << 2) | ({{(DN_W-1){1'b0}}, k2 & k3} << 3);
+        end else begin
+            ones = {DN_W{1'b0}};
+            for (i = 0; i < NR; i = i + 1)
+                ones = ones + {{(DN_W-1){1'b0}}, x[i]};
+        end
+    end
+endfunction
 
 integer bb;
 always @(posedge clk) begin
@@ -825,7 +872,7 @@ always @(posedge clk) begin
         if (rst)
             busy[bb*BZ_W +: BZ_W] <= {BZ_W{1'b0}};
         else
-            busy[bb*BZ_W +: BZ_W] <= busy[bb*BZ_W +: BZ_W] - {{(BZ_W-DN_W){1'b0}}, b_dn[bb*DN_W +: DN_W]} +
+            busy[bb*BZ_W +: BZ_W] <= busy[bb*BZ_W +: BZ_W] - {{(BZ_W-DN_W){1'b0}}, ones(m_dn[bb*NR +: NR])} +
                                      (ev_c && ev_cq == bb[Q_W-1:0] ? ev_ci : {BZ_W{1'b0}});
     end
 end
