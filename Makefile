@@ -37,6 +37,7 @@ WS_LINT       ?= 512:256:4 256:256:2 1024:256 256:256 256:2048
 VERILATOR     ?= verilator
 # WS_E4: the 4-engine model that make test builds and tests (rule at the engines suite)
 WS_E4         := $(BUILD)/e4/wiresum
+WS_E4_IV      := $(BUILD)/e4/icarus/ws256.vvp
 WS_HAVE_TOP   := $(wildcard $(WS_TOP_F))
 INC           += -Isim
 ifeq ($(WS_HAVE_TOP),)
@@ -238,7 +239,7 @@ test: deps
 
 test-build: $(PLAIN_TESTS) $(ASAN_TESTS) $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS) \
     $(BUILD)/regmap_gen $(if $(WS_HAVE_TOP),$(IVB)/ws256.vvp $(IVB)/ws_vpi.vpi $(BUILD)/allreduce \
-    $(WS_E4))
+    $(WS_E4) $(WS_E4_IV))
 
 # RTL regression: traces through the Verilator model at 256 and 512 bits, a smoke run at 1024
 rtl: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
@@ -295,7 +296,12 @@ $(WS_E4): FORCE
 	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/e4 WS_SIM_WIDTHS=256 WS_SIM_FAST_WIDTHS= \
 	  WS_SIM_OPT=-O1 WS_VFLAGS=-GENGINES=4 $@
 
-engines: deps $(BUILD)/wiresum $(PLAIN_TOOLS) $(WS_E4)
+# ... and the same in Icarus (WS_E4_IV, build/e4/icarus: the 4-engine model finds it beside itself)
+$(WS_E4_IV): FORCE
+	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/e4 WS_SIM_WIDTHS=256 WS_SIM_FAST_WIDTHS= \
+	  WS_SIM_OPT=-O1 WS_VFLAGS=-GENGINES=4 icarus
+
+engines: deps $(BUILD)/wiresum $(PLAIN_TOOLS) $(WS_E4) $(WS_E4_IV)
 	@sh tests/run_engines.sh $(WS_E4)
 
 runloop: deps $(BUILD)/wiresum $(BUILD)/allreduce

@@ -4,6 +4,8 @@
 #   - RTL regression cases (tests/run_rtl.sh: traces through the model, bit for bit against the
 #     software reference and its counters, then against the exact sums), without stalls and
 #     with ingress idle insertion and with egress backpressure;
+#   - the same RTL compiled by Icarus (build/e4/icarus/ws256.vvp): a small trace with every kind
+#     of frame, bit for bit against the reference and its counters;
 #   - the closed loop with 10% loss, duplication, reordering and corruption both ways: every
 #     tensor exact;
 #   - capacity under saturating load on all four ports (`wiresum bench`): the engines together
@@ -48,6 +50,19 @@ if "$ws" bench --width 256 --workers 4 --count 256 --warmup 3000 --cycles 8000 -
 else
     cat "$tmp/bench.log" "$tmp/bench.tsv"; echo "FAIL engines bench 4 ports saturated"
     fail=$((fail + 1)); echo "engines bench 0 1" >> "$results"
+fi
+
+# the same RTL in Icarus (build/e4/icarus/ws256.vvp beside the model, `make engines` builds it):
+# a small trace with every kind of frame, each RESULT against the reference, counters too
+if "$ws" gen "$tmp/iv" -q --jobs 2 --workers 3 --elems 300 --count 20 --values mixed --loss 0.05 \
+        --dup 0.05 --malformed 0.1 --bypass 0.1 --seed 12 > "$tmp/iv-gen.log" 2>&1 &&
+   "$ws" sim "$tmp/iv" --sim icarus --no-progress > "$tmp/iv.log" 2>&1 &&
+   grep -q '^sim .*: icarus, width 256' "$tmp/iv.log" &&
+   grep -Eq 'frames: [0-9]+ in, ([0-9]+) out, \1 expected; 0 mismatches, 0 counters differ' "$tmp/iv.log"; then
+    echo "ok   engines icarus smoke"; pass=$((pass + 1)); echo "engines icarus 1 0" >> "$results"
+else
+    cat "$tmp/iv-gen.log" "$tmp/iv.log" | tail -n 20; echo "FAIL engines icarus smoke"
+    fail=$((fail + 1)); echo "engines icarus 0 1" >> "$results"
 fi
 
 echo "engines: $pass passed, $fail failed (plus the rtl-e4 cases above)"
