@@ -136,11 +136,20 @@ wire               ord_pop;
 wire               ord_in_ready;
 wire [$clog2(ORDER_DEPTH):0] ord_count;
 /* verilator lint_on UNUSEDSIGNAL */
+wire               of_valid, of_ready;
+wire [N_PORTS-1:0] of_head;
 ws_fifo #(.WIDTH(N_PORTS), .DEPTH(ORDER_DEPTH)) order_fifo (
     .clk(clk), .rst(rst),
     .s_data(s_frame_ready), .s_valid(|s_frame_ready), .s_ready(ord_in_ready),
-    .m_data(ord_head), .m_valid(ord_valid), .m_ready(ord_pop),
+    .m_data(of_head), .m_valid(of_valid), .m_ready(of_ready),
     .count(ord_count)
+);
+// the judge pops the records (and the tokens below) from register slices: its pop does not
+// reach into the FIFOs' pointers in the same cycle
+ws_skid #(.WIDTH(N_PORTS)) order_slice (
+    .clk(clk), .rst(rst),
+    .s_data(of_head), .s_valid(of_valid), .s_ready(of_ready),
+    .m_data(ord_head), .m_valid(ord_valid), .m_ready(ord_pop)
 );
 
 localparam TF_W = 1 + HDR_W;
@@ -165,12 +174,19 @@ generate
         /* verilator lint_on UNUSEDSIGNAL */
         // room for the three tokens the parser may still have in flight, and this cycle's push
         assign s_tok_ready[ge] = cnt < TF_DEPTH - 4;
+        wire            f_valid, f_ready;
+        wire [TF_W-1:0] f_data;
         ws_fifo #(.WIDTH(TF_W), .DEPTH(TF_DEPTH)) token_fifo (
             .clk(clk), .rst(rst),
             .s_data({s_tok_agg[ge], s_tok_hdr[ge*HDR_W +: HDR_W]}), .s_valid(s_tok_valid[ge]),
             .s_ready(ready),
-            .m_data(tf_data[ge*TF_W +: TF_W]), .m_valid(tf_valid[ge]), .m_ready(tf_pop[ge]),
+            .m_data(f_data), .m_valid(f_valid), .m_ready(f_ready),
             .count(cnt)
+        );
+        ws_skid #(.WIDTH(TF_W)) token_slice (
+            .clk(clk), .rst(rst),
+            .s_data(f_data), .s_valid(f_valid), .s_ready(f_ready),
+            .m_data(tf_data[ge*TF_W +: TF_W]), .m_valid(tf_valid[ge]), .m_ready(tf_pop[ge])
         );
     end
 endgenerate
