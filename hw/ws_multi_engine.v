@@ -193,7 +193,8 @@ endgenerate
 
 // ---------------------------------------------------------------------------------------
 // Slot state, one entry per set q = 2*pool_slot + SET; a never-used set is complete and empty.
-// Packed vectors: the judge reads and updates them several times in one cycle.
+// Packed vectors: JA reads a set's row by the set number, JB writes one set (and the other set's
+// row) a cycle.
 
 reg [Q_N-1:0]      st_complete;
 reg [Q_N*MW-1:0]   st_bitmap;
@@ -240,8 +241,8 @@ endgenerate
 //       round's fields, the engines that touched it.
 //   JB  the verdict from those registers (docs/protocol.md section 5), the state updated, the
 //       decision pushed to the engine, the commands and the completion queued.
-// A judgment that cannot go (its engine's decision FIFO or the command queues full, or a new
-// round in a set still being read) waits in JB, and J0 and JA wait behind it. Every write of the
+// A judgment that cannot go (no room in its engine's decision FIFO or in the command queues, or
+// its set complete and still being read) waits in JB, and J0 and JA wait behind it. Every write of the
 // state is JB's; when the stages move, JB's writes of that cycle are forwarded into the rows
 // entering JA and JB, so no judgment reads a row behind an earlier one. While a job's sets are
 // cleared nothing moves, and the clear is applied to the rows held in JA and JB as well.
