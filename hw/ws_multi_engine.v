@@ -674,8 +674,11 @@ end
 // read in the issue cycle (the replicas' registered read): the data is there in stage 1
 assign cb_rd_addr = {{(RA_W-Q_W){1'b0}}, cf_q} * PAY_BEATS[RA_W-1:0] + {{(RA_W-BT_W){1'b0}}, cb_row};
 
-// control alongside: [1] the replica data, [2] the pairs of engines, [3] the sum register, [6] the rounded value
-localparam CP = 6;
+// control alongside: [1] the replica data, [2] the carry-save pair, [2+CH] the sum, [5+CH] the rounded value
+localparam CH = 4;                          // the combine's add: chunks, one a stage
+localparam CW = (ACC_W + CH - 1) / CH;      // chunk width
+localparam PW = CH * CW;                    // the operands padded to whole chunks
+localparam CP = 5 + CH;
 reg [CP:1]       cp_valid;
 reg [CP:1]       cp_last;
 reg [Q_W-1:0]    cp_q     [1:CP];
@@ -705,35 +708,54 @@ wire [LANES*32-1:0] cb_f;
 genvar gl;
 generate
     for (gl = 0; gl < LANES; gl = gl + 1) begin : g_comb
-        // the adder tree: the partials of the engines that took part in the round, in two
-        // registered levels: pairs of engines (stage 2), then the pairs' sum (stage 3)
-        reg [E/2*(ACC_W+4)-1:0] pair_q;
-        integer te;
-        always @(posedge clk) begin
-            if (cp_valid[1]) begin
-                for (te = 0; te < E/2; te = te + 1) begin
-                    pair_q[te*(ACC_W+4) +: ACC_W] <=
-                        (cp_touch[2*te] ? part_rd[(2*te*LANES + gl)*(ACC_W+4) +: ACC_W] : {ACC_W{1'b0}}) +
-                        (cp_touch[2*te+1] ? part_rd[((2*te+1)*LANES + gl)*(ACC_W+4) +: ACC_W] : {ACC_W{1'b0}});
-                    pair_q[te*(ACC_W+4) + ACC_W +: 4] <=
-                        (cp_touch[2*te] ? part_rd[(2*te*LANES + gl)*(ACC_W+4) + ACC_W +: 4] : 4'd0) |
-                        (cp_touch[2*te+1] ? part_rd[((2*te+1)*LANES + gl)*(ACC_W+4) + ACC_W +: 4] : 4'd0);
+        // the adder tree: the partials of the engines that took part in the round. Stage 2:
+        // carry-save, E operands into two (full adders bit by bit, no carry chain), the flags
+        // ORed. Stages 3 to 2+CH: their sum, one CW-bit chunk a stage, the carry registered
+        // between chunks (as in the lanes). The sum, its chunks aligned, at stage 2+CH.
+        reg [(CH+1)*PW-1:0] vs, vc;       // per stage 2 .. 2+CH: the two operands
+        reg [(CH+1)*4-1:0]  vf;           //   and the flags
+        reg [CH*PW-1:0]     vr;           // per stage 3 .. 2+CH: the chunks summed so far
+        reg [CH-1:0]        vk;           //   and the carry out of the last one
+        reg [PW-1:0]        x, a, b;
+        reg [3:0]           fl;
+        integer             te, ti;
+        always @(*) begin
+            a = {PW{1'b0}};
+            b = {PW{1'b0}};
+            fl = 4'd0;
+            for (te = 0; te < E; te = te + 1) begin
+                x = cp_touch[te] ? {{(PW-ACC_W){1'b0}}, part_rd[(te*LANES + gl)*(ACC_W+4) +: ACC_W]} : {PW{1'b0}};
+                fl = fl | (cp_touch[te] ? part_rd[(te*LANES + gl)*(ACC_W+4) + ACC_W +: 4] : 4'd0);
+                if (te == 0) begin
+                    a = x;
+                end else if (te == 1) begin
+                    b = x;
+                end else begin
+                    {a, b} = {a ^ b ^ x, ((a & b) | (a & x) | (b & x)) << 1};
                 end
             end
         end
-        reg [ACC_W+3:0] tree;
-        integer tp;
-        always @(*) begin
-            tree = {(ACC_W+4){1'b0}};
-            for (tp = 0; tp < E/2; tp = tp + 1) begin
-                tree[ACC_W-1:0] = tree[ACC_W-1:0] + pair_q[tp*(ACC_W+4) +: ACC_W];
-                tree[ACC_W +: 4] = tree[ACC_W +: 4] | pair_q[tp*(ACC_W+4) + ACC_W +: 4];
+        always @(posedge clk) begin
+            vs[0 +: PW] <= a;
+            vc[0 +: PW] <= b;
+            vf[0 +: 4] <= fl;
+            for (ti = 1; ti <= CH; ti = ti + 1) begin
+                vs[ti*PW +: PW] <= vs[(ti-1)*PW +: PW];
+                vc[ti*PW +: PW] <= vc[(ti-1)*PW +: PW];
+                vf[ti*4 +: 4] <= vf[(ti-1)*4 +: 4];
+            end
+            // stage 3: chunk 0
+            vr[0 +: PW] <= {PW{1'b0}};
+            {vk[0], vr[0 +: CW]} <= {1'b0, vs[0 +: CW]} + {1'b0, vc[0 +: CW]};
+            // stage 2+ti: chunk ti-1, with the carry of the stage before
+            for (ti = 2; ti <= CH; ti = ti + 1) begin
+                vr[(ti-1)*PW +: PW] <= vr[(ti-2)*PW +: PW];
+                {vk[ti-1], vr[(ti-1)*PW + (ti-1)*CW +: CW]} <=
+                    {1'b0, vs[(ti-1)*PW + (ti-1)*CW +: CW]} + {1'b0, vc[(ti-1)*PW + (ti-1)*CW +: CW]} +
+                    {{CW{1'b0}}, vk[ti-2]};
             end
         end
-        reg [ACC_W+3:0] sum_q;    // stage 3
-        always @(posedge clk)
-            if (cp_valid[2])
-                sum_q <= tree;
+        wire [ACC_W+3:0] sum_q = {vf[CH*4 +: 4], vr[(CH-1)*PW +: ACC_W]};   // stage 2 + CH
         ws_fx_to_f32 #(.ACC_W(ACC_W), .PIPELINE(3)) rnd (
             .clk(clk), .fx(sum_q[ACC_W-1:0]),
             .nan(sum_q[ACC_W+3]), .pinf(sum_q[ACC_W+2]), .ninf(sum_q[ACC_W+1]),
@@ -742,7 +764,7 @@ generate
     end
 endgenerate
 
-// stage 7: the output register, written to the result RAMs and summed into the checksum
+// stage CP + 1: the output register, written to the result RAMs and summed into the checksum
 reg                 o_valid, o_last;
 reg  [Q_W-1:0]      o_q;
 reg  [RA_W-1:0]     o_addr;
