@@ -21,7 +21,7 @@
 # take (default 5400; a run stopped is reported with the pass it was in); YOSYS (default yosys).
 # Run time on a 2-core machine: 9 minutes at 256 bits and 11 at 1024, two at a time, and 4.5 at
 # 512 alone, on the AMD EPYC machine of 2026-11-23 at f8627d2 (54, 65 and 71 on the slower Intel machine earlier)
-# (one engine); the 4-engine device at 512 bits 9 minutes alone (516 s at 9399edd, 8.4 GB; before
+# (one engine); the 4-engine device at 512 bits 10 minutes alone (588 s at 33ade4b, 8.4 GB; before
 # 27f44cc its judge made yosys run out of 24 GB). The flat netlist is kept as
 # $BUILD/bench/resources/NAME.json.gz, for more of the depth report without another synthesis.
 set -eu
