@@ -475,7 +475,6 @@ end
 wire             j_resend = jb_fire && d_resend;
 wire             j_comp   = jb_fire && d_last;
 wire             j_cmd    = j_resend || j_comp;
-wire [Q_W-1:0]   j_busy_q = jq;
 wire [BZ_W-1:0]  j_busy_inc = d_last ? E[BZ_W-1:0] * {{(BZ_W-WC_W){1'b0}}, b_workers} + 1'b1 : E[BZ_W-1:0];
 wire [JI_W-1:0]  b_job_idx = jb_h[H_JOBIDX +: JI_W];
 wire [15:0]      b_job_id  = jb_h[H_JOBID +: 16];
@@ -859,7 +858,7 @@ always @(posedge clk) begin
     ev_sd  <= rst ? {E{1'b0}} : skip_done;
     ev_sdq <= skip_done_q;
     ev_c   <= !rst && j_cmd;
-    ev_cq  <= j_busy_q;
+    ev_cq  <= jq;
     ev_ci  <= j_busy_inc;
 end
 
