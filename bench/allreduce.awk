@@ -56,7 +56,7 @@ END {
     print "- **Ring** all-reduce (reduce-scatter then all-gather): 2(N-1)/N x 8B / L + 2(N-1) x alpha, at the raw link rate (no header overhead charged to the ring: favourable to it)."
     print "- Device: 10 Gb/s links with DATA_WIDTH 256 at 200 MHz (51.2 Gb/s, NetFPGA-SUME class) and 256 elements per packet; 100 Gb/s links with DATA_WIDTH 1024 at 340 MHz (348 Gb/s) and " SK[2] " elements per packet."
     print ""
-    print "With one engine the device's capacity is shared by all N workers, so past N = capacity / link rate (5 at 10 Gb/s, 3.5 at 100 Gb/s) the in-network time grows linearly with N while the ring's bandwidth term stays near 2B/L: the speedup falls below 1 for large N. Where it wins is few workers per engine, small tensors (one step of latency against 2(N-1)), and it halves the bytes each link carries against the ring's 2(N-1)/N. The ENGINES parameter of PRODUCT.md section 5 (section 6 below) is what would lift the device bound."
+    print "With one engine the device's capacity is shared by all N workers, so past N = capacity / link rate (5 at 10 Gb/s, 3.5 at 100 Gb/s) the in-network time grows linearly with N while the ring's bandwidth term stays near 2B/L: the speedup falls below 1 for large N. Where it wins is few workers per engine, small tensors (one step of latency against 2(N-1)), and it halves the bytes each link carries against the ring's 2(N-1)/N. The ENGINES parameter (docs/architecture.md section 9; section 6 below) is what would lift the device bound."
     print ""
     print "| link | N | tensor | bound | per-worker Gb/s | in-network | ring | speedup |"
     print "|---:|---:|---:|---|---:|---:|---:|---:|"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/engines.sh - capacity that scales with ports (PRODUCT.md section 5, ENGINES): the
+# bench/engines.sh - capacity that scales with ports (docs/architecture.md section 9, ENGINES): the
 # device built with four engines (one per port), every ingress port saturated by a closed loop
 # (`wiresum bench`), for each width built into the model: engine beats per cycle of all engines
 # together (target 4 x 0.99), the same per engine, wire efficiency, latency.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/simspeed.sh - simulation speed (PRODUCT.md section 7): simulated cycles/s and gradient
+# bench/simspeed.sh - simulation speed (docs/performance.md section 3): simulated cycles/s and gradient
 # bytes/s of the Verilator model at DATA_WIDTH 256, 512 and 1024, Verilator against Icarus
 # Verilog on one small trace at 256 bits, and a ResNet-50-sized all-reduce (25.6M binary32
 # elements, 4 workers) through the Verilator model end to end, held to one core.

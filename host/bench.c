@@ -6,12 +6,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "config.h"
-#include "wire.h"
-#include "ws_dev.h"
-#include "ws_regmap.h"
+#include "wiresum/config.h"
+#include "wiresum/wire.h"
+#include "refdev.h"
+#include "wiresum/dev.h"
+#include "wiresum/regmap.h"
 #ifdef WS_HAVE_SIM
-#include "ws_sim.h"
+#include "wiresum/sim.h"
 #endif
 
 #define JOB_ID 7

@@ -3,10 +3,10 @@
  * Owns: one measured configuration of the device (DATA_WIDTH, workers, elements per packet,
  * slots) driven by a closed-loop load generator of its own: W workers of one job, each keeping
  * its window of chunks full (chunk i in slot i mod S, SET (i div S) mod 2, chunk i+S sent as
- * soon as the RESULT of chunk i is out), DATA frames built with the codec (host/wire.h) and pushed
+ * soon as the RESULT of chunk i is out), DATA frames built with the codec (driver/wiresum/wire.h) and pushed
  * so that every ingress port of the model always has its next frame queued (ws_sim_push); the
- * device configured through its registers (driver/ws_dev.h). It measures, from the model's
- * counters, statistics and cycle stamps (sim/ws_sim.h, ws_sim_stamps):
+ * device configured through its registers (driver/wiresum/dev.h). It measures, from the model's
+ * counters, statistics and cycle stamps (sim/wiresum/sim.h, ws_sim_stamps):
  *  - phase "load": engine beats accepted per cycle over a window after a warm-up, the ingress
  *    beats per cycle, the wire efficiency (see ws_bench_result), and the latency of every round
  *    that completed inside the window;

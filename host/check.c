@@ -8,9 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "config.h"
+#include "wiresum/config.h"
 #include "trace.h"
-#include "wire.h"
+#include "wiresum/wire.h"
 
 #define MAX_REPORTS 20
 

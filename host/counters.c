@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "ws_reasons.h"
+#include "wiresum/config.h"
+#include "wiresum/reasons.h"
 
 /* ---- writing ---------------------------------------------------------------------------- */
 
@@ -150,7 +150,7 @@ static int handler(void *user, const char *section, const char *name, const char
     if (k < 0 && !strncmp(name, "drop.", 5)) {
         int r = ws_reason_from_name(name + 5);
         if (r <= 0) {
-            lerr(c, c->lineno, "[%s] %s: no drop reason '%s' (host/ws_reasons.h)", section, name,
+            lerr(c, c->lineno, "[%s] %s: no drop reason '%s' (driver/wiresum/reasons.h)", section, name,
                  name + 5);
             return 0;
         }
@@ -274,8 +274,24 @@ int ws_counters_load(const char *path, ws_counters_file *f, char *err, size_t er
 
 /* ---- the table -------------------------------------------------------------------------- */
 
-static unsigned port_row(FILE *out, const char *label, unsigned p, const ws_counters *c,
-                         const ws_counters *other)
+unsigned ws_counters_differ(const ws_counters_file *f)
+{
+    if (!f->device.present || !f->reference.present)
+        return 0;
+    const ws_counters *c = &f->device.c, *r = &f->reference.c;
+    unsigned diff = 0;
+    for (unsigned p = 0; p < f->device.ports && p < f->reference.ports; p++)
+        diff += (c->rx_frames[p] != r->rx_frames[p]) + (c->rx_bytes[p] != r->rx_bytes[p]) +
+                (c->tx_frames[p] != r->tx_frames[p]) + (c->tx_bytes[p] != r->tx_bytes[p]);
+    diff += (c->accepted != r->accepted) + (c->results != r->results) +
+            (c->resends != r->resends) + (c->bypass != r->bypass);
+    for (int k = 1; k < WS_N_REASONS; k++)
+        diff += c->drop[k] != r->drop[k];
+    return diff;
+}
+
+static void port_row(FILE *out, const char *label, unsigned p, const ws_counters *c,
+                     const ws_counters *other)
 {
     int diff = other && (c->rx_frames[p] != other->rx_frames[p] ||
                          c->rx_bytes[p] != other->rx_bytes[p] ||
@@ -285,28 +301,22 @@ static unsigned port_row(FILE *out, const char *label, unsigned p, const ws_coun
             (unsigned long long)c->rx_frames[p], (unsigned long long)c->rx_bytes[p],
             (unsigned long long)c->tx_frames[p], (unsigned long long)c->tx_bytes[p],
             diff ? "  <- differs" : "");
-    if (!other)
-        return 0;
-    return (c->rx_frames[p] != other->rx_frames[p]) + (c->rx_bytes[p] != other->rx_bytes[p]) +
-           (c->tx_frames[p] != other->tx_frames[p]) + (c->tx_bytes[p] != other->tx_bytes[p]);
 }
 
-static unsigned scalar(FILE *out, const char *name, uint64_t dev, const uint64_t *ref)
+static void scalar(FILE *out, const char *name, uint64_t dev, const uint64_t *ref)
 {
-    if (!ref) {
+    if (!ref)
         fprintf(out, "  %-22s %12llu\n", name, (unsigned long long)dev);
-        return 0;
-    }
-    fprintf(out, "  %-22s %12llu %12llu%s\n", name, (unsigned long long)dev,
-            (unsigned long long)*ref, dev != *ref ? "  <- differs" : "");
-    return dev != *ref;
+    else
+        fprintf(out, "  %-22s %12llu %12llu%s\n", name, (unsigned long long)dev,
+                (unsigned long long)*ref, dev != *ref ? "  <- differs" : "");
 }
 
 unsigned ws_counters_table(FILE *out, const ws_counters_file *f)
 {
     const ws_counters_section *d = &f->device, *rs = &f->reference;
     const ws_counters *c = &d->c, *r = rs->present ? &rs->c : NULL;
-    unsigned diff = 0;
+    unsigned diff = ws_counters_differ(f);
     fprintf(out, "device counters%s%s%s, %u ports\n", d->source[0] ? " (" : "", d->source,
             d->source[0] ? ")" : "", d->ports);
     if (r)
@@ -319,7 +329,7 @@ unsigned ws_counters_table(FILE *out, const ws_counters_file *f)
     uint64_t tot[2][4] = {{0}};
     for (unsigned p = 0; p < np; p++) {
         if (p < d->ports) {
-            diff += port_row(out, r ? "device" : "", p, c, r && p < rs->ports ? r : NULL);
+            port_row(out, r ? "device" : "", p, c, r && p < rs->ports ? r : NULL);
             tot[0][0] += c->rx_frames[p], tot[0][1] += c->rx_bytes[p];
             tot[0][2] += c->tx_frames[p], tot[0][3] += c->tx_bytes[p];
         }
@@ -338,10 +348,10 @@ unsigned ws_counters_table(FILE *out, const ws_counters_file *f)
             (unsigned long long)tot[0][3]);
     if (r)
         fprintf(out, "  %-22s %12s %12s\n", "", "device", "reference");
-    diff += scalar(out, "accepted", c->accepted, r ? &r->accepted : NULL);
-    diff += scalar(out, "results", c->results, r ? &r->results : NULL);
-    diff += scalar(out, "resends", c->resends, r ? &r->resends : NULL);
-    diff += scalar(out, "bypass", c->bypass, r ? &r->bypass : NULL);
+    scalar(out, "accepted", c->accepted, r ? &r->accepted : NULL);
+    scalar(out, "results", c->results, r ? &r->results : NULL);
+    scalar(out, "resends", c->resends, r ? &r->resends : NULL);
+    scalar(out, "bypass", c->bypass, r ? &r->bypass : NULL);
     uint64_t dd = 0, dr = 0;
     for (int k = 1; k < WS_N_REASONS; k++)
         dd += c->drop[k], dr += r ? r->drop[k] : 0;
@@ -349,7 +359,7 @@ unsigned ws_counters_table(FILE *out, const ws_counters_file *f)
     for (int k = 1; k < WS_N_REASONS; k++) {
         char name[64];
         snprintf(name, sizeof name, "  %s", ws_reason_name((ws_reason)k));
-        diff += scalar(out, name, c->drop[k], r ? &r->drop[k] : NULL);
+        scalar(out, name, c->drop[k], r ? &r->drop[k] : NULL);
     }
     if (r)
         fprintf(out, "  %u counters differ from the reference\n", diff);

@@ -35,8 +35,12 @@ int ws_counters_save(const char *path, const ws_counters_file *f, char *err, siz
  * numbers, a missing section or key). */
 int ws_counters_load(const char *path, ws_counters_file *f, char *err, size_t errlen);
 
-/* The table; returns how many counters of the device differ from the reference's (0 without
- * a reference). */
+/* How many counters of the device differ from the reference's (0 without a reference): per
+ * port of both the four port counters, then accepted, results, resends, bypass and the drop
+ * counter of every reason. */
+unsigned ws_counters_differ(const ws_counters_file *f);
+
+/* The table, every difference marked; returns ws_counters_differ(f). */
 unsigned ws_counters_table(FILE *out, const ws_counters_file *f);
 
 #endif

@@ -8,12 +8,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "config.h"
+#include "wiresum/config.h"
 #include "refdev.h"
 #include "rng.h"
 #include "trace.h"
-#include "wire.h"
-#include "xsum.h"
+#include "wiresum/wire.h"
+#include "wiresum/xsum.h"
 
 #define NONE UINT64_MAX
 #define STEP_NS 1000 /* one frame per microsecond of trace time */

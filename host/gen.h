@@ -1,6 +1,6 @@
 /* gen.h - the trace generator behind `wiresum gen` (docs/traces.md).
  *
- * Owns: worker models that follow the window protocol of PRODUCT.md section 4
+ * Owns: worker models that follow the window protocol of docs/protocol.md section 5
  * against the reference device in closed loop, fault injection (loss with
  * RETX retransmission, network duplicates, malformed and bypass frames), and
  * writing a trace directory: job.ini, in<P>.pcap and the exact sum of every
@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ws_reasons.h"
+#include "wiresum/reasons.h"
 
 typedef enum { WS_VALUES_NORMAL, WS_VALUES_SPECIAL, WS_VALUES_MIXED } ws_values;
 

@@ -9,9 +9,10 @@
 
 #include "bench.h"
 #include "check.h"
-#include "config.h"
+#include "wiresum/config.h"
 #include "counters.h"
 #include "gen.h"
+#include "json.h"
 #include "refdev.h"
 #include "run.h"
 #ifdef WS_HAVE_SIM
@@ -177,7 +178,8 @@ static const char usage_gen[] =
     "  --bypass R       after a step, a bypass frame (ARP, IPv6, TCP, other UDP, VLAN,\n"
     "                   runt, full-size, jumbo)\n"
     "  --ecn R          DATA marked ECN CE (the rest ECT(0))\n"
-    "  -q, --quiet      no summary\n";
+    "  -q, --quiet      no summary\n"
+    "  --json           the summary as one JSON object on stdout (docs/traces.md)\n";
 
 static int cmd_gen(int argc, char **argv)
 {
@@ -188,10 +190,10 @@ static int cmd_gen(int argc, char **argv)
         {"values", 1, 0, 'v'},   {"vectors", 1, 0, 'V'}, {"loss", 1, 0, 'l'},
         {"dup", 1, 0, 'd'},      {"malformed", 1, 0, 'm'}, {"bypass", 1, 0, 'b'},
         {"ecn", 1, 0, 'E'},      {"quiet", 0, 0, 'q'},  {"help", 0, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"json", 0, 0, 'J'},     {0, 0, 0, 0}};
     ws_gen_opts o;
     ws_gen_defaults(&o);
-    int quiet = 0, c, bad = 0;
+    int quiet = 0, json = 0, c, bad = 0;
     while (!bad && (c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         switch (c) {
         case 'p': bad = parse_uint("--ports", optarg, 1, WS_LIMIT_PORTS, &o.ports); break;
@@ -222,6 +224,7 @@ static int cmd_gen(int argc, char **argv)
             }
             break;
         case 'q': quiet = 1; break;
+        case 'J': json = 1; break;
         case 'h': fputs(usage_gen, stdout); return 0;
         default: bad = 1;
         }
@@ -235,10 +238,19 @@ static int cmd_gen(int argc, char **argv)
         fprintf(stderr, "wiresum gen: %s\n", err);
         return 1;
     }
+    uint64_t mal = 0;
+    for (int r = 0; r < WS_N_REASONS; r++)
+        mal += st.malformed[r];
+    if (json)
+        return ws_json_print(json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+                                       "command", "gen", "dir", dir, "frames", (json_int_t)st.frames,
+                                       "data", (json_int_t)st.data, "retransmitted", (json_int_t)st.retx,
+                                       "duplicated", (json_int_t)st.dups,
+                                       "data_lost", (json_int_t)st.lost_data,
+                                       "results_lost", (json_int_t)st.lost_results,
+                                       "malformed", (json_int_t)mal, "bypass", (json_int_t)st.bypass),
+                             stdout, "gen") ? 1 : 0;
     if (!quiet) {
-        uint64_t mal = 0;
-        for (int r = 0; r < WS_N_REASONS; r++)
-            mal += st.malformed[r];
         printf("gen %s: %llu frames: %llu DATA, %llu retransmitted, %llu duplicated, "
                "%llu DATA and %llu RESULTs lost, %llu malformed, %llu bypass\n",
                dir, (unsigned long long)st.frames, (unsigned long long)st.data,
@@ -261,7 +273,8 @@ static const char usage_ref[] =
     "\n"
     "  --in PREFIX      input files PREFIX<P>.pcap (default in)\n"
     "  --out PREFIX     output files PREFIX<P>.pcap (default expected)\n"
-    "  -q, --quiet      no counters\n";
+    "  -q, --quiet      no counters\n"
+    "  --json           the summary as one JSON object on stdout (docs/traces.md)\n";
 
 typedef struct {
     ws_trace_out *out;
@@ -281,14 +294,15 @@ static int cmd_ref(int argc, char **argv)
 {
     static const struct option opts[] = {{"in", 1, 0, 'i'},    {"out", 1, 0, 'o'},
                                          {"quiet", 0, 0, 'q'}, {"help", 0, 0, 'h'},
-                                         {0, 0, 0, 0}};
+                                         {"json", 0, 0, 'J'},  {0, 0, 0, 0}};
     const char *in_prefix = "in", *out_prefix = "expected";
-    int quiet = 0, c;
+    int quiet = 0, json = 0, c;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         switch (c) {
         case 'i': in_prefix = optarg; break;
         case 'o': out_prefix = optarg; break;
         case 'q': quiet = 1; break;
+        case 'J': json = 1; break;
         case 'h': fputs(usage_ref, stdout); return 0;
         default: return 2;
         }
@@ -334,7 +348,13 @@ static int cmd_ref(int argc, char **argv)
         fprintf(stderr, "wiresum ref: %s\n", rc.err);
         status = 1;
     }
-    if (!status && !quiet) {
+    if (!status && json &&
+        ws_json_print(json_pack("{s:s, s:s, s:I, s:s, s:o}", "command", "ref", "dir", dir,
+                                "frames_in", (json_int_t)frames, "out_prefix", out_prefix,
+                                "counters", ws_json_counters(ws_refdev_counters(dev), cfg.n_ports)),
+                      stdout, "ref"))
+        status = 1;
+    if (!status && !quiet && !json) {
         printf("ref %s: %llu frames in, %s<P>.pcap written\n", dir, (unsigned long long)frames,
                out_prefix);
         ws_counters_print(ws_refdev_counters(dev), cfg.n_ports, stdout);
@@ -355,18 +375,21 @@ static const char usage_check[] =
     "IPv4 and UDP checksums; every member must receive every element. Exit 0 only if so.\n"
     "\n"
     "  --prefix PREFIX  output files to check (default expected)\n"
-    "  -q, --quiet      print problems only\n";
+    "  -q, --quiet      print problems only\n"
+    "  --json           the summary as one JSON object on stdout (docs/traces.md)\n";
 
 static int cmd_check(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"prefix", 1, 0, 'p'}, {"quiet", 0, 0, 'q'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
+        {"prefix", 1, 0, 'p'}, {"quiet", 0, 0, 'q'}, {"help", 0, 0, 'h'},
+        {"json", 0, 0, 'J'},   {0, 0, 0, 0}};
     const char *prefix = "expected";
-    int quiet = 0, c;
+    int quiet = 0, json = 0, c;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         switch (c) {
         case 'p': prefix = optarg; break;
         case 'q': quiet = 1; break;
+        case 'J': json = 1; break;
         case 'h': fputs(usage_check, stdout); return 0;
         default: return 2;
         }
@@ -376,11 +399,19 @@ static int cmd_check(int argc, char **argv)
         return 2;
     ws_check_stats st;
     char err[ERRLEN];
-    int rc = ws_check(dir, prefix, &st, stdout, err, sizeof err);
+    int rc = ws_check(dir, prefix, &st, json ? stderr : stdout, err, sizeof err);
     if (rc < 0) {
         fprintf(stderr, "wiresum check: %s\n", err);
         return 1;
     }
+    if (json)
+        return ws_json_print(json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:b}", "command",
+                                       "check", "dir", dir, "prefix", prefix,
+                                       "tensors", (json_int_t)st.tensors,
+                                       "results", (json_int_t)st.results,
+                                       "resent", (json_int_t)st.resends,
+                                       "other_frames", (json_int_t)st.other, "ok", rc == 0),
+                             stdout, "check") || rc ? 1 : 0;
     if (!quiet || rc)
         printf("check %s: %llu tensors, %llu RESULTs (%llu re-sent), %llu other frames: %s\n", dir,
                (unsigned long long)st.tensors, (unsigned long long)st.results,
@@ -419,7 +450,8 @@ static const char usage_sim[] =
     "                   saved in DIR/counters.txt: `wiresum counters DIR`)\n"
     "  --max-cycles N   give up after N cycles\n"
     "  --no-progress    no progress bar (on a terminal) or periodic lines (otherwise)\n"
-    "  -q, --quiet      print only problems (no progress either)\n";
+    "  -q, --quiet      print only problems (no progress either)\n"
+    "  --json           the summary as one JSON object on stdout (docs/traces.md)\n";
 
 /* --trace-window B[,A] */
 static int parse_window(const char *s, uint64_t *before, uint64_t *after)
@@ -447,7 +479,7 @@ static int cmd_sim(int argc, char **argv)
         {"max-cycles", 1, 0, 'm'}, {"sim", 1, 0, 'S'},          {"quiet", 0, 0, 'q'},
         {"help", 0, 0, 'h'},       {"trace-on-mismatch", 0, 0, 'M'},
         {"trace-window", 1, 0, 'W'}, {"counters", 0, 0, 'C'},   {"no-progress", 0, 0, 'n'},
-        {0, 0, 0, 0}};
+        {"json", 0, 0, 'J'},       {0, 0, 0, 0}};
     ws_simrun_opts o;
     ws_simrun_defaults(&o);
     int c, bad = 0;
@@ -475,6 +507,7 @@ static int cmd_sim(int argc, char **argv)
         case 'C': o.counters = 1; break;
         case 'n': o.progress = 0; break;
         case 'q': o.quiet = 1; break;
+        case 'J': o.json = 1; break;
         case 'h': fputs(usage_sim, stdout); return 0;
         default: bad = model_option(c, optarg, &ma) != 0;
         }
@@ -485,7 +518,7 @@ static int cmd_sim(int argc, char **argv)
         return 2;
 #ifdef WS_HAVE_SIM
     char err[ERRLEN];
-    int rc = ws_simrun(dir, &o, stdout, err, sizeof err);
+    int rc = ws_simrun(dir, &o, o.json ? stderr : stdout, err, sizeof err);
     if (rc < 0) {
         fprintf(stderr, "wiresum sim: %s\n", err);
         return 1;
@@ -503,7 +536,7 @@ static const char usage_run[] =
     "usage: wiresum run [options]\n"
     "\n"
     "Closed loop: --workers workers of one job, spread over the device ports, each running the\n"
-    "driver's transport (driver/ws_transport.h), all-reduce their tensors --iters times through\n"
+    "driver's transport (driver/wiresum/transport.h), all-reduce their tensors --iters times through\n"
     "the device over a simulated network with faults. Every worker's final tensor is compared\n"
     "bit for bit with the exact sum; every bypass frame must come out on its bypass egress; the\n"
     "device counters must add up. Prints time, throughput, retransmissions and the counters.\n"
@@ -546,7 +579,8 @@ static const char usage_run[] =
     "  --counters       print the device counters as a table (wiresum counters)\n"
     "  --max-cycles N   give up after N simulated cycles\n"
     "  --no-progress    no progress bar (on a terminal) or periodic lines (otherwise)\n"
-    "  -q, --quiet      print only problems\n";
+    "  -q, --quiet      print only problems\n"
+    "  --json           the summary as one JSON object on stdout (docs/traces.md)\n";
 
 static int cmd_run(int argc, char **argv)
 {
@@ -559,10 +593,11 @@ static int cmd_run(int argc, char **argv)
         {"rto", 1, 0, 'R'},        {"max-retries", 1, 0, 'M'}, {"record", 1, 0, 'o'},
         {"max-cycles", 1, 0, 'm'}, {"no-progress", 0, 0, 'n'}, {"quiet", 0, 0, 'q'},
         {"help", 0, 0, 'h'},       {"plot", 1, 0, 'P'},        {"counters", 0, 0, 'K'},
+        {"json", 0, 0, 'J'},
         {0, 0, 0, 0}};
     ws_run_opts o;
     ws_run_defaults(&o);
-    int c, bad = 0, quiet = 0, prog = 1, counters = 0;
+    int c, bad = 0, quiet = 0, prog = 1, counters = 0, json = 0;
     uint64_t mhz = 200;
     const model_args ma = {&o.width, &mhz, &o.trace, &o.trace_from, &o.trace_to,
                            &o.workers, &o.count, &o.slots, &o.ports};
@@ -595,6 +630,7 @@ static int cmd_run(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'P': o.plot = optarg; break;
         case 'K': counters = 1; break;
+        case 'J': json = 1; break;
         case 'f':
             if (!strcmp(optarg, "both") || !strcmp(optarg, "up") || !strcmp(optarg, "down") ||
                 !strcmp(optarg, "none")) {
@@ -633,7 +669,7 @@ static int cmd_run(int argc, char **argv)
     o.progress_tty = -1; /* whether stderr is a terminal */
     ws_run_stats st;
     char err[ERRLEN];
-    FILE *out = stdout;
+    FILE *out = json ? stderr : stdout;
     FILE *sink = quiet ? tmpfile() : NULL;
     if (quiet && sink)
         out = sink;
@@ -644,13 +680,60 @@ static int cmd_run(int argc, char **argv)
             char buf[4096];
             size_t n;
             while ((n = fread(buf, 1, sizeof buf, sink)) > 0)
-                fwrite(buf, 1, n, stdout);
+                fwrite(buf, 1, n, json ? stderr : stdout);
         }
         fclose(sink);
     }
     if (rc < 0) {
         fprintf(stderr, "wiresum run: %s\n", err);
         return 1;
+    }
+    if (json) {
+        double secs = (double)st.cycles / ((double)o.clock_mhz * 1e6);
+        json_t *js = json_pack(
+            "{s:s, s:s, s:i, s:i, s:i, s:I, s:i, s:i, s:i, s:f, s:I, s:I, s:f, s:f, s:f}",
+            "command", "run", "device", o.device == WS_RUN_RTL ? "rtl" : "ref",
+            "width", (int)o.width, "workers", (int)o.workers, "ports", (int)o.ports,
+            "elems", (json_int_t)o.elems, "iters", (int)o.iters, "count", (int)o.count,
+            "slots", (int)o.slots, "clock_mhz", o.clock_mhz, "cycles", (json_int_t)st.cycles,
+            "model_cycles", (json_int_t)st.model_cycles, "seconds", secs, "wall_s", st.wall_s,
+            "gbps_per_worker",
+            secs > 0 ? (double)o.elems * 4 * o.iters * 8 / secs / 1e9 : 0.0);
+        json_t *tr = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+                               "data", (json_int_t)st.data, "retransmissions", (json_int_t)st.retx,
+                               "timeouts", (json_int_t)st.timeouts,
+                               "results", (json_int_t)st.results,
+                               "duplicate_results", (json_int_t)st.dup_results,
+                               "stale_results", (json_int_t)st.stale_results,
+                               "corrupted_results", (json_int_t)st.bad_frames,
+                               "foreign_frames", (json_int_t)st.foreign);
+        json_t *nw = json_pack("{s:[I,I], s:[I,I], s:[I,I], s:[I,I], s:I}",
+                               "lost", (json_int_t)st.lost[0], (json_int_t)st.lost[1],
+                               "duplicated", (json_int_t)st.duped[0], (json_int_t)st.duped[1],
+                               "reordered", (json_int_t)st.reordered[0],
+                               (json_int_t)st.reordered[1], "corrupted",
+                               (json_int_t)st.corrupted[0], (json_int_t)st.corrupted[1],
+                               "undeliverable", (json_int_t)st.undeliverable);
+        if (js) {
+            json_object_set_new(js, "transport", tr);
+            json_object_set_new(js, "network", nw);
+            json_object_set_new(js, "bypass", json_pack("{s:I, s:I, s:I}", "sent",
+                                                        (json_int_t)st.bypass_sent, "out",
+                                                        (json_int_t)st.bypass_out,
+                                                        "corrupted_bypassed",
+                                                        (json_int_t)st.corrupt_bypassed));
+            json_object_set_new(js, "counters", ws_json_counters(&st.ctr, o.ports));
+            json_object_set_new(js, "tensors", json_integer((json_int_t)st.tensors));
+            json_object_set_new(js, "tensors_exact", json_integer((json_int_t)st.tensors_exact));
+            json_object_set_new(js, "check_failures", json_integer((json_int_t)st.check_failures));
+            json_object_set_new(js, "exact", json_boolean(st.tensors_exact == st.tensors));
+            json_object_set_new(js, "ok", json_boolean(rc == 0));
+        } else {
+            json_decref(tr);
+            json_decref(nw);
+        }
+        if (ws_json_print(js, stdout, "run"))
+            return 1;
     }
     if (counters) {
         ws_counters_file cf;
@@ -660,7 +743,7 @@ static int cmd_run(int argc, char **argv)
         cf.device.c = st.ctr;
         snprintf(cf.device.source, sizeof cf.device.source, "wiresum run, %s",
                  o.device == WS_RUN_RTL ? "RTL model" : "software reference");
-        ws_counters_table(stdout, &cf);
+        ws_counters_table(json ? stderr : stdout, &cf);
     }
     return rc;
 }
@@ -700,7 +783,39 @@ static const char usage_bench[] =
     "                   wire_efficiency=<goodput over the wire limit> latency_cycles=<median\n"
     "                   of the idle phase, last beat in to first RESULT beat>\n"
     "  --trace FILE.fst FST waveform of the load phase; --trace-from C, --trace-to C: a window\n"
+    "  --json           the summary as one JSON object on stdout (docs/traces.md)\n"
     "Exit 0 when every RESULT was right, 1 if one was wrong, 2 on bad options.\n";
+
+/* The latency figures of one phase as JSON: {"rounds", "first": {min, median, max},
+ * "last": {...}} in cycles. */
+static json_t *bench_latency_json(const ws_bench_latency *l)
+{
+    return json_pack("{s:I, s:{s:I, s:I, s:I}, s:{s:I, s:I, s:I}}", "rounds", (json_int_t)l->n,
+                     "first", "min", (json_int_t)l->first_min, "median", (json_int_t)l->first_med,
+                     "max", (json_int_t)l->first_max, "last", "min", (json_int_t)l->last_min,
+                     "median", (json_int_t)l->last_med, "max", (json_int_t)l->last_max);
+}
+
+static int bench_json(const ws_bench_opts *o, const ws_bench_result *r, FILE *out)
+{
+    return ws_json_print(
+        json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:I, s:I, s:f, s:f, s:f, "
+                  "s:f, s:f, s:f, s:I, s:I, s:o, s:o, s:I, s:I, s:I, s:f}",
+                  "command", "bench", "width", (int)o->width, "workers", (int)o->workers,
+                  "count", (int)o->count, "slots", (int)o->slots, "ports", (int)r->ports,
+                  "engines", (int)r->engines, "frame_bytes", (int)r->frame_bytes,
+                  "beats", (int)r->beats, "clock_mhz", o->clock_mhz,
+                  "cycles", (json_int_t)r->cycles, "accepted", (json_int_t)r->accepted,
+                  "util", r->util, "util_in", r->util_in, "wire_limit", r->wire_limit,
+                  "goodput", r->goodput, "wire_eff", r->wire_eff, "goodput_gbps", r->goodput_gbps,
+                  "starved_steps", (json_int_t)r->starved, "steps", (json_int_t)r->steps,
+                  "load_latency", bench_latency_json(&r->load),
+                  "idle_latency", bench_latency_json(&r->idle),
+                  "results_checked", (json_int_t)r->results_checked,
+                  "bad_results", (json_int_t)r->bad_results,
+                  "model_cycles", (json_int_t)r->model_cycles, "wall_s", r->wall_s),
+        out, "bench");
+}
 
 static void bench_print(const ws_bench_opts *o, const ws_bench_result *r, int tsv, FILE *out)
 {
@@ -757,10 +872,11 @@ static int cmd_bench(int argc, char **argv)
         MODEL_OPTIONS, LOAD_OPTIONS,
         {"warmup", 1, 0, 'u'},     {"cycles", 1, 0, 'n'},     {"idle-rounds", 1, 0, 'r'},
         {"tsv", 0, 0, 'v'},        {"quick", 0, 0, 'Q'},      {"help", 0, 0, 'h'},
+        {"json", 0, 0, 'J'},
         {0, 0, 0, 0}};
     ws_bench_opts o;
     ws_bench_defaults(&o);
-    int c, bad = 0, tsv = 0, quick = 0;
+    int c, bad = 0, tsv = 0, quick = 0, json = 0;
     uint64_t mhz = 200;
     const model_args ma = {&o.width, &mhz, &o.trace, &o.trace_from, &o.trace_to,
                            &o.workers, &o.count, &o.slots, &o.ports};
@@ -770,6 +886,7 @@ static int cmd_bench(int argc, char **argv)
         case 'n': bad = parse_u64("--cycles", optarg, 0, UINT32_MAX, &o.cycles); break;
         case 'r': bad = parse_uint("--idle-rounds", optarg, 0, 100000, &o.idle_rounds); break;
         case 'v': tsv = 1; break;
+        case 'J': json = 1; break;
         case 'Q': quick = 1; break;
         case 'h': fputs(usage_bench, stdout); return 0;
         default: bad = model_option(c, optarg, &ma) != 0;
@@ -796,11 +913,17 @@ static int cmd_bench(int argc, char **argv)
     o.clock_mhz = (double)mhz;
     ws_bench_result r;
     char err[ERRLEN];
-    int rc = ws_bench(&o, &r, stdout, err, sizeof err);
+    if (json && tsv) {
+        fprintf(stderr, "wiresum bench: --json and --tsv exclude each other\n");
+        return 2;
+    }
+    int rc = ws_bench(&o, &r, json ? stderr : stdout, err, sizeof err);
     if (rc < 0) {
         fprintf(stderr, "wiresum bench: %s\n", err);
         return 1;
     }
+    if (json)
+        return bench_json(&o, &r, stdout) || rc ? 1 : 0;
     bench_print(&o, &r, tsv, stdout);
     if (quick)
         printf("utilization=%.4f wire_efficiency=%.4f latency_cycles=%" PRIu64 "\n", r.util,
@@ -816,20 +939,24 @@ static const char usage_counters[] =
     "Print the device counters saved by `wiresum sim DIR` or `wiresum run --record DIR` in\n"
     "DIR/counters.txt (or FILE) as a table: per port the frames and bytes received and sent;\n"
     "frames accepted, RESULTs sent and re-sent, bypass frames; drops by reason (the names of\n"
-    "host/ws_reasons.h). With the reference's counters in the file too (sim), they are shown\n"
+    "driver/wiresum/reasons.h). With the reference's counters in the file too (sim), they are shown\n"
     "beside the device's and every difference is marked. The format is in docs/traces.md.\n"
-    "Exit 0 if the file reads (whatever the counters say), 1 if not.\n";
+    "Exit 0 if the file reads (whatever the counters say), 1 if not.\n"
+    "\n"
+    "  --json           the summary as one JSON object on stdout (docs/traces.md)\n";
 
 static int cmd_counters(int argc, char **argv)
 {
-    static const struct option opts[] = {{"help", 0, 0, 'h'}, {0, 0, 0, 0}};
-    int c;
+    static const struct option opts[] = {{"help", 0, 0, 'h'}, {"json", 0, 0, 'J'}, {0, 0, 0, 0}};
+    int c, json = 0;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         if (c == 'h') {
             fputs(usage_counters, stdout);
             return 0;
         }
-        return 2;
+        if (c != 'J')
+            return 2;
+        json = 1;
     }
     const char *arg = one_dir(argc, argv, "counters");
     if (!arg)
@@ -846,6 +973,20 @@ static int cmd_counters(int argc, char **argv)
         fprintf(stderr, "wiresum counters: %s\n", err);
         return 1;
     }
+    if (json) {
+        json_t *o = json_pack("{s:s, s:s}", "command", "counters", "file", path);
+        const ws_counters_section *sec[2] = {&cf.device, &cf.reference};
+        const char *key[2] = {"device", "reference"};
+        for (int k = 0; k < 2 && o; k++)
+            if (sec[k]->present)
+                json_object_set_new(o, key[k],
+                                    json_pack("{s:s, s:i, s:o}", "source", sec[k]->source,
+                                              "ports", (int)sec[k]->ports, "counters",
+                                              ws_json_counters(&sec[k]->c, sec[k]->ports)));
+        if (o)
+            json_object_set_new(o, "differ", json_integer(ws_counters_differ(&cf)));
+        return ws_json_print(o, stdout, "counters") ? 1 : 0;
+    }
     printf("%s:\n", path);
     ws_counters_table(stdout, &cf);
     return 0;
@@ -859,18 +1000,22 @@ static const char usage_testfloat[] =
     "Check the exact adder on Berkeley TestFloat f32_add vectors, one case a line:\n"
     "`A B R flags` in hex, as printed by `testfloat_gen f32_add`, from FILE or stdin.\n"
     "Each case is a two-worker sum; a NaN result is expected as 0x7fc00000. Exit 0 only\n"
-    "if every case matches. See tests/testfloat.sh.\n";
+    "if every case matches. See tests/testfloat.sh.\n"
+    "\n"
+    "  --json           the summary as one JSON object on stdout (docs/traces.md)\n";
 
 static int cmd_testfloat(int argc, char **argv)
 {
-    static const struct option opts[] = {{"help", 0, 0, 'h'}, {0, 0, 0, 0}};
-    int c;
+    static const struct option opts[] = {{"help", 0, 0, 'h'}, {"json", 0, 0, 'J'}, {0, 0, 0, 0}};
+    int c, json = 0;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         if (c == 'h') {
             fputs(usage_testfloat, stdout);
             return 0;
         }
-        return 2;
+        if (c != 'J')
+            return 2;
+        json = 1;
     }
     if (optind < argc - 1) {
         fprintf(stderr, "wiresum testfloat: at most one FILE\n");
@@ -886,9 +1031,15 @@ static int cmd_testfloat(int argc, char **argv)
             return 1;
         }
     }
-    int rc = ws_testfloat_run(in, stdout, name);
+    unsigned long cases = 0;
+    int rc = ws_testfloat_run(in, json ? stderr : stdout, name, &cases);
     if (in != stdin)
         fclose(in);
+    if (json && rc >= 0 &&
+        ws_json_print(json_pack("{s:s, s:s, s:I, s:i, s:b}", "command", "testfloat", "file", name,
+                                "cases", (json_int_t)cases, "mismatches", rc, "ok", rc == 0),
+                      stdout, "testfloat"))
+        return 1;
     return rc == 0 ? 0 : 1;
 }
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wire.h"
-#include "xsum.h"
+#include "wiresum/wire.h"
+#include "wiresum/xsum.h"
 
 typedef struct {
     uint8_t complete; /* 1: complete or never used; 0: accumulating */

@@ -1,4 +1,4 @@
-/* refdev.h - the software reference of the device (PRODUCT.md section 4).
+/* refdev.h - the software reference of the device (docs/protocol.md).
  *
  * Owns: slot state (two sets per slot, worker bitmaps, round identity, exact
  * accumulators, the rounded result), the counters, and the frames the device
@@ -13,8 +13,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "config.h"
-#include "ws_reasons.h"
+#include "wiresum/config.h"
+#include "wiresum/counters.h"
+#include "wiresum/reasons.h"
 
 typedef struct ws_refdev ws_refdev;
 
@@ -31,17 +32,6 @@ typedef struct {
     ws_verdict_kind kind;
     ws_reason reason; /* WS_OK unless dropped; WS_DROP_DUPLICATE for a resend too */
 } ws_verdict;
-
-/* Counters of PRODUCT.md section 5. rx = accepted + bypass + sum(drop). */
-typedef struct {
-    uint64_t rx_frames[WS_LIMIT_PORTS], rx_bytes[WS_LIMIT_PORTS];
-    uint64_t tx_frames[WS_LIMIT_PORTS], tx_bytes[WS_LIMIT_PORTS];
-    uint64_t accepted; /* aggregation frames added to a round */
-    uint64_t results;  /* RESULT frames sent on completion */
-    uint64_t resends;  /* RESULT frames re-sent for duplicates */
-    uint64_t bypass;   /* bypass frames */
-    uint64_t drop[WS_N_REASONS]; /* index by ws_reason; drop[WS_OK] stays 0 */
-} ws_counters;
 
 /* Called for every frame the device sends, in the order it sends them. */
 typedef void (*ws_emit_fn)(void *ctx, unsigned egress, const uint8_t *frame, size_t len);

@@ -9,19 +9,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "wiresum/config.h"
 #include "counters.h"
 #include "plot.h"
 #include "progress.h"
 #include "refdev.h"
 #include "rng.h"
 #include "trace.h"
-#include "wire.h"
-#include "ws_dev.h"
-#include "ws_transport.h"
-#include "xsum.h"
+#include "wiresum/wire.h"
+#include "wiresum/dev.h"
+#include "wiresum/transport.h"
+#include "wiresum/xsum.h"
 #ifdef WS_HAVE_SIM
-#include "ws_sim.h"
+#include "wiresum/sim.h"
 #endif
 
 #define JOB_ID 7

@@ -3,8 +3,8 @@
  * Owns: one job of W workers spread over the device ports, each a ws_worker (driver/
  * ws_transport.h) all-reducing its own tensor `iters` times; the network between them and the
  * device (a one-way latency, loss, duplication, reordering and single-bit corruption in either
- * direction, background bypass frames); the device, either the RTL model (sim/ws_sim.h,
- * configured through its registers with driver/ws_dev.h) fed one frame at a time in one global
+ * direction, background bypass frames); the device, either the RTL model (sim/wiresum/sim.h,
+ * configured through its registers with driver/wiresum/dev.h) fed one frame at a time in one global
  * order exactly as `wiresum sim` replays a trace, or the software reference with a timing model;
  * the verification of every final tensor against the exact sum, of every bypass frame and of the
  * device counters; the optional recording of a trace directory (with its counters.txt); the

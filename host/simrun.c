@@ -7,14 +7,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "wiresum/config.h"
 #include "counters.h"
+#include "json.h"
 #include "progress.h"
 #include "refdev.h"
 #include "trace.h"
-#include "wire.h"
-#include "ws_dev.h"
-#include "ws_sim.h"
+#include "wiresum/wire.h"
+#include "wiresum/dev.h"
+#include "wiresum/sim.h"
 
 #define QUIET_CYCLES 20000 /* the run ends once the model has sent nothing for this long, */
 #define QUIET_ALL_IN 2000  /* or this long once every expected frame has come out */
@@ -810,6 +811,26 @@ int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, si
     if (o->counters)
         ws_counters_table(out, &cf);
     rc = (cmp.mismatches || bad_ctr) ? 1 : 0;
+    if (o->json) {
+        double cps = secs > 0 ? (double)(ws_sim_cycle(r->sim) - r->start_cycle) / secs : 0.0;
+        json_t *js = json_pack(
+            "{s:s, s:s, s:s, s:i, s:I, s:f, s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:i, s:f, s:s?, "
+            "s:s, s:o, s:o, s:b}",
+            "command", "sim", "dir", dir, "simulator", ws_sim_engine_name(r->sim),
+            "width", (int)o->width, "cycles", (json_int_t)cycles, "clock_mhz", o->clock_mhz,
+            "beats_in", (json_int_t)ss.beats_in, "beats_out", (json_int_t)ss.beats_out,
+            "utilization", (double)ss.beats_in / (double)cycles,
+            "frames_in", (json_int_t)r->inputs.n, "frames_out", (json_int_t)act_frames,
+            "frames_expected", (json_int_t)r->exp_total, "mismatches", (json_int_t)cmp.mismatches,
+            "counters_differ", bad_ctr, "cycles_per_second", cps,
+            "first_mismatch", cmp.first.cycle != NEVER ? cmp.first.what : NULL,
+            "counters_file", path, "device", ws_json_counters(&cf.device.c, r->cfg.n_ports),
+            "reference", ws_json_counters(&cf.reference.c, r->cfg.n_ports), "ok", rc == 0);
+        if (ws_json_print(js, stdout, "sim")) {
+            snprintf(err, errlen, "%s: the JSON summary was not written", dir);
+            rc = -1;
+        }
+    }
     pass_free(r);
     if (o->trace_on_mismatch && rc) {
         if (cmp.first.cycle == NEVER)

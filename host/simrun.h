@@ -28,6 +28,8 @@ typedef struct {
     int trace_on_mismatch; /* on a frame mismatch, rerun and write DIR/mismatch.fst */
     uint64_t trace_before, trace_after; /* its window: cycles before and after the frame */
     int counters;          /* print the counters table after the run */
+    int json;              /* print the summary as one JSON object on stdout (docs/traces.md,
+                            * "JSON summaries"); the lines for people still go to out */
     int progress;          /* 1: progress bar (a terminal) or periodic lines on stderr */
     int progress_tty;      /* 1 bar, 0 lines, -1: a bar if stderr is a terminal */
 } ws_simrun_opts;

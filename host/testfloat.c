@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xsum.h"
+#include "wiresum/xsum.h"
 
 #define TF_FIELDS 4
 #define TF_MAX_SHOWN 20
@@ -69,7 +69,7 @@ static int tf_is_nan(uint32_t b)
     return (b & 0x7f800000u) == 0x7f800000u && (b & 0x007fffffu) != 0;
 }
 
-int ws_testfloat_run(FILE *in, FILE *out, const char *name)
+int ws_testfloat_run(FILE *in, FILE *out, const char *name, unsigned long *n_cases)
 {
     char *line = NULL;
     size_t cap = 0;
@@ -111,5 +111,7 @@ int ws_testfloat_run(FILE *in, FILE *out, const char *name)
     if (bad > TF_MAX_SHOWN)
         fprintf(out, "%s: %lu more mismatches not shown\n", name, bad - TF_MAX_SHOWN);
     fprintf(out, "testfloat: %lu cases, %lu mismatches\n", cases, bad);
+    if (n_cases)
+        *n_cases = cases;
     return bad > (unsigned long)INT32_MAX ? INT32_MAX : (int)bad;
 }

@@ -9,8 +9,8 @@
 #include <stdio.h>
 
 /* Read f32_add vectors from in, report mismatches to out (prefixed "name:LINE:")
- * and a final "testfloat: N cases, M mismatches" line. Returns M, or -1 after
- * reporting the first malformed line (or a read error). */
-int ws_testfloat_run(FILE *in, FILE *out, const char *name);
+ * and a final "testfloat: N cases, M mismatches" line; N into *cases when cases is not NULL.
+ * Returns M, or -1 after reporting the first malformed line (or a read error). */
+int ws_testfloat_run(FILE *in, FILE *out, const char *name, unsigned long *cases);
 
 #endif

@@ -11,7 +11,8 @@
 #                                  leaves the input in BUILD/fuzz/artifacts/ and fails
 #   scripts/fuzz.sh merge          add the working corpus's new coverage to tests/fuzz/corpus
 #
-# Needs the model and libraries of `make` first: BUILD/asan/libwshost.a, BUILD/asan/libwssim.a,
+# Needs the model and libraries of `make` first: BUILD/asan/libwshost.a, BUILD/asan/libwiresum.a,
+# BUILD/asan/libwssim.a,
 # BUILD/sim/libverilated.a and BUILD/sim/V<width>/Vws<width>__ALL.a (the Makefile's `fuzz`
 # target builds them). Environment: BUILD (default build), FUZZ_JOBS (parallel fuzzers, default
 # 1), RESULTS (where "fuzz <case> <passed> <failed>" lines go; default BUILD/results.txt, none
@@ -37,7 +38,8 @@ models() {
 
 build() {
     mods=$(models)
-    for f in "$BUILD/asan/libwshost.a" "$BUILD/asan/libwssim.a" "$BUILD/sim/libverilated.a"; do
+    for f in "$BUILD/asan/libwshost.a" "$BUILD/asan/libwiresum.a" "$BUILD/asan/libwssim.a" \
+             "$BUILD/sim/libverilated.a"; do
         [ -f "$f" ] || { echo "fuzz: $f missing: build the model and libraries first (make fuzz)" >&2; return 1; }
     done
     [ -n "$mods" ] || { echo "fuzz: no model in $BUILD/sim: run make sim" >&2; return 1; }
@@ -46,12 +48,13 @@ build() {
     std="-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE"
     warn="-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
     inc="-Ihost -Idriver -Isim -Itests -DWS_HAVE_SIM=1"
-    libs="-lpcap -linih -lm -lstdc++ -lz -pthread"
+    libs="-lpcap -linih -ljansson -lm -lstdc++ -lz -pthread"
     # the replay program: gcc, the sanitized libraries of the Makefile
     # shellcheck disable=SC2086
     $CC $std $warn -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
         -fno-sanitize-recover=all $inc -DWS_FUZZ_MAIN tests/fuzz/fuzz_wiresum.c \
-        "$BUILD/asan/libwshost.a" "$BUILD/asan/libwssim.a" $mods "$BUILD/sim/libverilated.a" \
+        "$BUILD/asan/libwshost.a" "$BUILD/asan/libwiresum.a" "$BUILD/asan/libwssim.a" $mods \
+        "$BUILD/sim/libverilated.a" \
         $libs -o "$out/replay" || return 1
     # the fuzzer: host and driver sources instrumented for coverage (the models are not: they
     # are C++ built by g++; the reference decides the same things the RTL does)

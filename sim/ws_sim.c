@@ -1,6 +1,6 @@
-/* ws_sim.c - the cycle loop around the Verilated wiresum_top (ws_sim.h): ingress queues and
+/* ws_sim.c - the cycle loop around the Verilated wiresum_top (wiresum/sim.h): ingress queues and
  * beats, egress reassembly and protocol checks, stress, AXI4-Lite, the trace window. */
-#include "ws_sim.h"
+#include "wiresum/sim.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -4,6 +4,8 @@
 #                 (fix: sh scripts/diagram.sh, and check the SVG in)
 #   docs links    every relative link and image of README.md and docs/*.md names a file or
 #                 directory of the repository
+#   docs alone    no file of the repository cites a document outside it (the project's
+#                 contract and style notes live beside the repository, not in it)
 # Appends "docs <case> <passed> <failed>" to build/results.txt (WS_RESULTS: another file), like
 # the other suites, and exits 1 if a case failed. Needs dot (graphviz, scripts/deps.sh).
 set -u
@@ -60,5 +62,16 @@ if [ -n "$bad" ]; then
     record links 1
 else
     record links 0
+fi
+
+# 3. the repository stands alone: its files cite its own documents (docs/protocol.md is the
+# normative text), never PRODUCT.md, STYLE.md or ../shared/ outside the tree
+outside=$(git grep -n -I -E 'PRODUCT\.md|STYLE\.md|\.\./shared/' -- . ':!tests/docs_check.sh' 2>/dev/null)
+if [ -n "$outside" ]; then
+    echo "FAIL docs alone: citations of documents outside the repository:"
+    printf '%s\n' "$outside" | head -n 20
+    record alone 1
+else
+    record alone 0
 fi
 exit $rc

@@ -3,7 +3,7 @@
 #
 # Traces from `wiresum gen` (DATA frames with malformed ones, duplicates, retransmissions and bypass
 # frames) and the reference's RESULT frames (`wiresum ref`, expected<P>.pcap) are decoded by tshark
-# with the dissector and by build/tests/tool_ws_fields (host/wire.h ws_parse, ws_elem); for every
+# with the dissector and by build/tests/tool_ws_fields (driver/wiresum/wire.h ws_parse, ws_elem); for every
 # frame, every header field, every element's index and raw word, and the set of wiresum expert
 # infos must be the same (diff). Then: element floats, at least one expert info of each kind, the
 # port preference and "Decode As", the documented filter, and a broken copy of the dissector must

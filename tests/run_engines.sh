@@ -11,17 +11,19 @@
 #   - capacity under saturating load on all four ports (`wiresum bench`): the engines together
 #     take at least 4 x 0.99 beats per cycle, and every RESULT is right. Beats per cycle is a
 #     count of simulated cycles, not a wall-clock time.
-# Appends "engines <case> <passed> <failed>" lines to build/results.txt.
+# Appends "engines <case> <passed> <failed>" lines to the results (tests/lib.sh).
 set -u
+. tests/lib.sh
 ws=$1
-results=build/results.txt
-tmp=build/engines
+results=$WS_RESULTS
+tmp=$WS_BUILD/engines
 rm -rf "$tmp"
 mkdir -p "$tmp"
 pass=0; fail=0
 rc=0
 
-e=$("$ws" bench --width 256 --cycles 0 --idle-rounds 1 2>&1 | sed -n 's/.* \([0-9]*\) engines*$/\1/p' | head -n 1)
+"$ws" bench --width 256 --cycles 0 --idle-rounds 1 --json > "$tmp/param.json" 2> /dev/null
+e=$(ws_json "$tmp/param.json" .engines 2> /dev/null)
 if [ "$e" != 4 ]; then
     echo "FAIL engines: $ws is not a 4-engine model (PARAM_ENGINES: ${e:-unreadable})"
     echo "engines model 0 1" >> "$results"
@@ -34,8 +36,9 @@ RTL_CASES="f32-add-vectors workers-1 workers-3 workers-8 workers-64 count-1 coun
 
 # closed loop with faults both ways
 if "$ws" run --workers 8 --elems 3000 --count 32 --iters 2 --loss 0.1 --dup 0.1 --reorder 0.1 \
-        --corrupt 0.1 --bypass 0.05 --seed 5 --no-progress > "$tmp/run.log" 2>&1 &&
-   grep -q 'tensors: 16 of 16 exact' "$tmp/run.log"; then
+        --corrupt 0.1 --bypass 0.05 --seed 5 --no-progress --json > "$tmp/run.json" \
+        2> "$tmp/run.log" &&
+   ws_json_true "$tmp/run.json" '.tensors == 16 and .exact and .ok'; then
     echo "ok   engines run 8 workers, 10% faults"; pass=$((pass + 1)); echo "engines run 1 0" >> "$results"
 else
     tail -n 20 "$tmp/run.log"; echo "FAIL engines run 8 workers, 10% faults"
@@ -43,12 +46,14 @@ else
 fi
 
 # capacity: four ports saturated
-if "$ws" bench --width 256 --workers 4 --count 256 --warmup 3000 --cycles 8000 --idle-rounds 2 --tsv \
-        > "$tmp/bench.tsv" 2> "$tmp/bench.log" &&
-   awk -F'\t' 'NR == 2 { u = $10; bad = $33; print "engines bench: " u " beats/cycle, " bad " wrong RESULTs"; exit !(u >= 3.96 && bad == 0) }' "$tmp/bench.tsv"; then
+if "$ws" bench --width 256 --workers 4 --count 256 --warmup 3000 --cycles 8000 --idle-rounds 2 \
+        --json > "$tmp/bench.json" 2> "$tmp/bench.log" &&
+   echo "engines bench: $(ws_json "$tmp/bench.json" .util) beats/cycle," \
+        "$(ws_json "$tmp/bench.json" .bad_results) wrong RESULTs" &&
+   ws_json_true "$tmp/bench.json" '.util >= 3.96 and .bad_results == 0'; then
     echo "ok   engines bench 4 ports saturated"; pass=$((pass + 1)); echo "engines bench 1 0" >> "$results"
 else
-    cat "$tmp/bench.log" "$tmp/bench.tsv"; echo "FAIL engines bench 4 ports saturated"
+    cat "$tmp/bench.log" "$tmp/bench.json"; echo "FAIL engines bench 4 ports saturated"
     fail=$((fail + 1)); echo "engines bench 0 1" >> "$results"
 fi
 
@@ -56,12 +61,11 @@ fi
 # a small trace with every kind of frame, each RESULT against the reference, counters too
 if "$ws" gen "$tmp/iv" -q --jobs 2 --workers 3 --elems 300 --count 20 --values mixed --loss 0.05 \
         --dup 0.05 --malformed 0.1 --bypass 0.1 --seed 12 > "$tmp/iv-gen.log" 2>&1 &&
-   "$ws" sim "$tmp/iv" --sim icarus --no-progress > "$tmp/iv.log" 2>&1 &&
-   grep -q '^sim .*: icarus, width 256' "$tmp/iv.log" &&
-   grep -Eq 'frames: [0-9]+ in, ([0-9]+) out, \1 expected; 0 mismatches, 0 counters differ' "$tmp/iv.log"; then
+   "$ws" sim "$tmp/iv" --sim icarus --no-progress --json > "$tmp/iv.json" 2> "$tmp/iv.log" &&
+   ws_json_true "$tmp/iv.json" '.simulator == "icarus" and .width == 256 and .frames_out == .frames_expected and .mismatches == 0 and .counters_differ == 0 and .ok'; then
     echo "ok   engines icarus smoke"; pass=$((pass + 1)); echo "engines icarus 1 0" >> "$results"
 else
-    cat "$tmp/iv-gen.log" "$tmp/iv.log" | tail -n 20; echo "FAIL engines icarus smoke"
+    cat "$tmp/iv-gen.log" "$tmp/iv.log" "$tmp/iv.json" | tail -n 20; echo "FAIL engines icarus smoke"
     fail=$((fail + 1)); echo "engines icarus 0 1" >> "$results"
 fi
 

@@ -105,7 +105,7 @@ if "$ws" gen "$d" -q --workers 4 --elems 1500 --count 32 --dup 0.1 --malformed 0
    grep -q "^  0 counters differ from the reference$" "$tmp/ctr.out" &&
    grep -q "^    duplicate  *[1-9][0-9]*  *[1-9][0-9]*$" "$tmp/ctr.out" &&
    grep -q "^  all  " "$tmp/ctr.out" &&
-   [ "$(grep -c '^    [a-z_0-9]*  *[0-9]*  *[0-9]*$' "$tmp/ctr.out")" -eq "$(grep -c '^    X(' host/ws_reasons.h)" ]; then
+   [ "$(grep -c '^    [a-z_0-9]*  *[0-9]*  *[0-9]*$' "$tmp/ctr.out")" -eq "$(grep -c '^    X(' driver/wiresum/reasons.h)" ]; then
     ok counters-sim
 else
     cat "$tmp/ctr.sim" "$tmp/ctr.out" >> "$log" 2> /dev/null; bad counters-sim "counters table"

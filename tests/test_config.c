@@ -1,4 +1,4 @@
-/* test_config.c - unit tests of host/config.c: job.ini parsing, checks, writing. */
+/* test_config.c - unit tests of driver/config.c: job.ini parsing, checks, writing. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "wiresum/config.h"
 
 /* Lines 1-5: a valid [device] section. */
 #define DEV                                                                                        \

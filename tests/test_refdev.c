@@ -1,5 +1,6 @@
 /* test_refdev.c - cmocka tests of host/refdev.c, the software reference of the device,
- * against PRODUCT.md sections 2 (numerics), 3 (wire protocol) and 4 (aggregation semantics).
+ * against docs/protocol.md: numbers (section 6), the frame layout (section 2) and the aggregation
+ * semantics (sections 4 and 5).
  *
  * Every frame goes through deliver(), which also checks, for every frame:
  *   - ws_refdev_judge() returns the verdict ws_refdev_rx() then returns and changes no counter;
@@ -20,11 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "wiresum/config.h"
 #include "refdev.h"
 #include "rng.h"
-#include "wire.h"
-#include "xsum.h"
+#include "wiresum/wire.h"
+#include "wiresum/xsum.h"
 
 #define MAX_FRAME 9216 /* a 9000-byte jumbo frame fits */
 #define CAP_MAX 160    /* frames captured per delivered frame (64-worker job: 64) */
@@ -1772,7 +1773,7 @@ static void test_sets_alternate(void **state)
 static void test_special_values(void **state)
 {
     fx *x = *state;
-    /* three contributions per element and the required result (PRODUCT.md section 2) */
+    /* three contributions per element and the required result (docs/protocol.md section 6) */
     static const uint32_t sp[][4] = {
         {0x7f800001u, F_ONE, F_NZERO, F_QNAN},   /* signalling NaN */
         {0x7fc12345u, F_NZERO, F_NZERO, F_QNAN}, /* NaN payload: canonical */

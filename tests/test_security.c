@@ -1,5 +1,5 @@
 /* test_security.c - cmocka tests of what a frame or a register write must never be able to do
- * (PRODUCT.md section 4, docs/protocol.md section 4, docs/registers.md "Job table"), through
+ * (docs/protocol.md section 4, docs/registers.md "Job table"), through
  * the software reference and the RTL model side by side (tests/ws_pair.h), at every width built:
  *   - a frame whose source MAC, IPv4 address or UDP port is not the member's never contributes,
  *     whatever else it carries: perfect headers and checksums, for a new round, an open round

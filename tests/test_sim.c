@@ -1,4 +1,4 @@
-/* test_sim.c - cmocka tests of sim/ws_sim.[ch] against the Verilated wiresum_top, every width
+/* test_sim.c - cmocka tests of sim/ws_sim.c, sim/wiresum/sim.h against the Verilated wiresum_top, every width
  * built in: the ABI's argument checks, registers of docs/registers.md, bypass traffic of every
  * size on every port with and without idle insertion and backpressure, reset, FST windows.
  * Only what holds for the real device: frames that are not aggregation traffic come back
@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ws_regmap.h"
-#include "ws_sim.h"
+#include "wiresum/regmap.h"
+#include "wiresum/sim.h"
 
 #define ERRLEN 512
 #define MAX_FRAME 9216       /* the device's MAX_FRAME default */

@@ -1,6 +1,6 @@
-/* test_transport.c - cmocka tests of driver/ws_transport.c, the workers' all-reduce transport,
+/* test_transport.c - cmocka tests of driver/transport.c, the workers' all-reduce transport,
  * against the software reference of the device (host/refdev.c) through a fault-injecting
- * channel, and of the job setup and teardown of driver/ws_dev.c on a recording register bus.
+ * channel, and of the job setup and teardown of driver/dev.c on a recording register bus.
  *
  * The closed loop (run_job) keeps its own time: frames to the device and to the workers wait in
  * one queue ordered by arrival; loss, duplication (the copy up to one latency later), reordering
@@ -18,14 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "wiresum/config.h"
 #include "refdev.h"
 #include "rng.h"
-#include "wire.h"
-#include "ws_dev.h"
-#include "ws_regmap.h"
-#include "ws_transport.h"
-#include "xsum.h"
+#include "wiresum/wire.h"
+#include "wiresum/dev.h"
+#include "wiresum/regmap.h"
+#include "wiresum/transport.h"
+#include "wiresum/xsum.h"
 
 #define MAXW 16
 #define LAT 10 /* one-way latency of the test network */

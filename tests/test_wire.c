@@ -1,7 +1,7 @@
-/* test_wire.c - unit tests of the wire protocol v1 codec (host/wire.c):
+/* test_wire.c - unit tests of the wire protocol v1 codec (driver/wire.c):
  * checksums, build/parse, classification, stateless validation, the reason
  * table, and a randomized robustness run checked against an independent model
- * of PRODUCT.md sections 3 and 4 written here from the specification.
+ * of docs/protocol.md sections 2 to 5 written here from the specification.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "wiresum/config.h"
 #include "rng.h"
-#include "wire.h"
-#include "ws_reasons.h"
+#include "wiresum/wire.h"
+#include "wiresum/reasons.h"
 
 /* ---- configuration used by every test ------------------------------------ */
 

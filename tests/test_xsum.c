@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "testfloat.h"
-#include "xsum.h"
+#include "wiresum/xsum.h"
 
 #define SIGN 0x80000000u
 #define PINF 0x7f800000u
@@ -759,7 +759,7 @@ static int run_tf(const char *text, char **out)
     size_t len = 0;
     FILE *fo = open_memstream(out, &len);
     assert_non_null(fo);
-    int rc = ws_testfloat_run(fi, fo, "t");
+    int rc = ws_testfloat_run(fi, fo, "t", NULL);
     fclose(fo);
     fclose(fi);
     free(in);

@@ -1,5 +1,5 @@
 /* tool_acc_lane_vectors.c - test vectors for the exact accumulator lane (hw/ws_acc_lane.v) and
- * its converters (hw/ws_f32_to_fx.v, hw/ws_fx_to_f32.v), expected values from host/xsum.c.
+ * its converters (hw/ws_f32_to_fx.v, hw/ws_fx_to_f32.v), expected values from driver/xsum.c.
  *
  *   tool_acc_lane_vectors OPS.hex EXPECTED.hex [N_OPS] [SEED]
  *       Operations for tests/hw/tb_ws_acc_lane.v: many rounds of 1..64 contributions over a few
@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "rng.h"
-#include "xsum.h"
+#include "wiresum/xsum.h"
 
 #define MAX_ROUND 64  /* contributions per round: ACC_W = 284 holds 64 of the largest terms */
 #define MAX_OPEN 8    /* rounds open at once */

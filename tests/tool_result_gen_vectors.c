@@ -1,6 +1,6 @@
 /* tool_result_gen_vectors.c - vectors for tests/hw/tb_ws_result_gen.v: a member table, result
  * RAM contents, a list of ws_result_gen commands and the RESULT frames they must produce, built
- * with host/wire.c ws_build (so the RTL is checked byte for byte against the C codec).
+ * with driver/wire.c ws_build (so the RTL is checked byte for byte against the C codec).
  *
  * Usage: tool_result_gen_vectors DATA_WIDTH OUTDIR [NCMDS [SEED [MAX_COUNT]]]
  *
@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "rng.h"
-#include "wire.h"
+#include "wiresum/wire.h"
 
 #define N_PORTS 4
 #define PORT_W 2

@@ -1,5 +1,5 @@
 /* tool_ws_fields.c - the fields of every wiresum aggregation header of a pcap, read with the C
- * codec (host/wire.h ws_parse, ws_elem), in the tab-separated layout of
+ * codec (driver/wiresum/wire.h ws_parse, ws_elem), in the tab-separated layout of
  *
  *   tshark -X lua_script:host/wireshark/wiresum.lua -r FILE -T fields -E aggregator=';' \
  *          -e frame.number -e wiresum.ver_type -e wiresum.version ... (FIELDS below)
@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wire.h"
+#include "wiresum/wire.h"
 
 #define MAX_PAYLOAD 65536
 

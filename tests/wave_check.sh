@@ -3,7 +3,7 @@
 # silently: a one-frame trace goes through the Verilator model with --trace, and every signal
 # the layout shows must be in that FST under the same name (GTKWave drops a missing one without
 # a word), every translate filter file it reads must exist, and the drop reason filter must
-# list host/ws_reasons.h in its order. Appends "wave layout <passed> <failed>" to
+# list driver/wiresum/reasons.h in its order. Appends "wave layout <passed> <failed>" to
 # build/results.txt (WS_RESULTS: another file). WIRESUM: the tool (default build/wiresum).
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -39,9 +39,9 @@ if sh scripts/wave_names.sh filters "$layout" | grep -qx "$reasons"; then
          on && match($0, /X\([A-Z_0-9]+, "[a-z_0-9]+"/) {
              s = substr($0, RSTART, RLENGTH); sub(/^[^"]*"/, "", s); sub(/"$/, "", s)
              printf "%X %s\n", ++k, s }
-         BEGIN { print "0 ok" }' host/ws_reasons.h > "$d/reasons.txt"
+         BEGIN { print "0 ok" }' driver/wiresum/reasons.h > "$d/reasons.txt"
     cmp -s "$d/reasons.txt" "$reasons" ||
-        { diff "$d/reasons.txt" "$reasons"; fail "$reasons differs from host/ws_reasons.h (above: < expected)"; }
+        { diff "$d/reasons.txt" "$reasons"; fail "$reasons differs from driver/wiresum/reasons.h (above: < expected)"; }
 fi
 
 echo "ok   wave layout $layout: $n signals in the FST"

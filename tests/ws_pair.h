@@ -1,14 +1,14 @@
 /* ws_pair.h - the software reference and the RTL model side by side, for tests and the fuzzer.
  *
  * Owns: one ws_refdev and one ws_sim configured from the same ws_config (the model through its
- * registers, by driver/ws_dev.c), every frame given to both, and the checks that hold whatever
+ * registers, by driver/dev.c), every frame given to both, and the checks that hold whatever
  * the frames are:
  *   - per frame, on the reference: ws_refdev_judge() predicts ws_refdev_rx(); the frames it
  *     emits have the shape of the verdict (the bypassed frame unchanged on the bypass egress,
  *     one RESULT per member on completion, one RETX RESULT to the sender on a re-send, nothing
  *     else); a dropped frame changes no (job, slot, set) state; every RESULT carries the exact
  *     sum of the contributions this file saw accepted into the round (its own ledger, kept with
- *     host/xsum.c but independent of the reference's bookkeeping);
+ *     driver/xsum.c but independent of the reference's bookkeeping);
  *   - per drain, on the model: it takes every frame and sends what the reference sent, per
  *     egress port, bit for bit (RESULTs in order, bypass frames in order; the two streams may
  *     interleave differently), nothing more, within a cycle budget (no hang), with no
@@ -30,13 +30,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "wiresum/config.h"
 #include "refdev.h"
-#include "wire.h"
-#include "ws_dev.h"
-#include "ws_regmap.h"
-#include "ws_sim.h"
-#include "xsum.h"
+#include "wiresum/wire.h"
+#include "wiresum/dev.h"
+#include "wiresum/regmap.h"
+#include "wiresum/sim.h"
+#include "wiresum/xsum.h"
 
 #define WSP_MAX_FRAME 9216       /* the device's MAX_FRAME (hw/wiresum_top.v default) */
 #define WSP_EXTRA_CYCLES 400     /* cycles run after the last expected frame, to see extras */

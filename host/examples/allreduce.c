@@ -1,28 +1,28 @@
 /* allreduce.c - example: four workers all-reduce a tensor through the RTL model of wiresum.
  *
- * Shows the driver library end to end: the device opened and configured over its register bus
- * (driver/ws_dev.h), one worker transport per rank (driver/ws_transport.h), rank 0 calling the
- * blocking ws_allreduce() while its wait callback clocks the model and drives ranks 1..3 with
- * the non-blocking calls, every result checked against the exact sum (host/xsum.h).
+ * Shows the driver library, libwiresum, end to end: the device opened and configured over its
+ * register bus (wiresum/dev.h), one worker transport per rank (wiresum/transport.h), rank 0
+ * calling the blocking ws_allreduce() while its wait callback clocks the model (wiresum/sim.h)
+ * and drives ranks 1..3 with the non-blocking calls, every result checked against the exact sum
+ * (wiresum/xsum.h).
  *
- * Build (from the top of the repository, after `make`):
- *   make build/allreduce, which runs
- *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Ihost -Idriver -Isim -DWS_HAVE_SIM=1 \
- *      host/examples/allreduce.c build/libwshost.a build/libwssim.a \
- *      build/sim/V256/Vws256__ALL.a build/sim/V512/Vws512__ALL.a \
- *      build/sim/V1024/Vws1024__ALL.a build/sim/libverilated.a \
- *      -lpcap -linih -lm -lstdc++ -lz -pthread -o build/allreduce
- * Run: build/allreduce [ELEMENTS]
+ * Build, in the tree: `make build/allreduce`. Outside it, against an installed copy
+ * (`make install-sim PREFIX=DIR`: libwiresum and the models' library libwiresum-sim):
+ *   export PKG_CONFIG_PATH=DIR/lib/pkgconfig
+ *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 allreduce.c \
+ *      $(pkg-config --cflags --libs wiresum wiresum-sim) -o allreduce
+ * Run: allreduce [ELEMENTS] (with LD_LIBRARY_PATH=DIR/lib where DIR/lib is not on the loader's
+ * path).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "ws_dev.h"
-#include "ws_sim.h"
-#include "ws_transport.h"
-#include "xsum.h"
+#include <wiresum/config.h>
+#include <wiresum/dev.h>
+#include <wiresum/sim.h>
+#include <wiresum/transport.h>
+#include <wiresum/xsum.h>
 
 #define WORKERS 4
 

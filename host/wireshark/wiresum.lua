@@ -1,5 +1,5 @@
 -- wiresum.lua - Wireshark / tshark dissector for the wiresum aggregation protocol, wire protocol v1
--- (PRODUCT.md section 3, docs/protocol.md; field names as in host/wire.h).
+-- (docs/protocol.md; field names as in driver/wiresum/wire.h).
 --
 --   tshark -X lua_script:host/wireshark/wiresum.lua -r FILE.pcap -O wiresum
 --   wireshark -X lua_script:host/wireshark/wiresum.lua FILE.pcap

@@ -35,7 +35,7 @@
  * After the records: every enabled job completes every open round of every slot (the missing
  * ranks send the round's chunk), then starts a fresh round in the empty set of each slot with
  * values whose exact sum a double holds (|m| < 2^24 times 2^-10..2^10, 64 workers), so the
- * expected RESULT is computed here without host/xsum.c; the reference's RESULTs must equal it
+ * expected RESULT is computed here without driver/xsum.c; the reference's RESULTs must equal it
  * bit for bit, and the model's must equal the reference's. Then tests/ws_pair.h's checks: every
  * frame and counter of the model equals the reference's, counters account for every frame, no
  * hang, no stream error; per frame, dropped frames change no state and every RESULT is the

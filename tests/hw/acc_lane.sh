@@ -1,6 +1,6 @@
 #!/bin/sh
 # acc_lane.sh - the exact accumulator lane (hw/ws_acc_lane.v) and its converters under Icarus and
-# Verilator, against vectors whose expected values come from host/xsum.c
+# Verilator, against vectors whose expected values come from driver/xsum.c
 # (build/tests/tool_acc_lane_vectors, built by the Makefile rule for tests/tool_*.c).
 # Every lane run drives its operations twice, with 0% and with ~30% idle cycles. Two seeds per
 # simulator; Icarus gets fewer operations (it is ~100x slower). The two simulators run side by

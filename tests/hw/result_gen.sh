@@ -1,6 +1,6 @@
 #!/bin/sh
 # result_gen.sh [NCMDS [SEED]] - build the ws_result_gen vectors (tests/tool_result_gen_vectors.c,
-# frames from host/wire.c ws_build) and run tests/hw/tb_ws_result_gen.v at 256, 512 and 1024 bits
+# frames from driver/wire.c ws_build) and run tests/hw/tb_ws_result_gen.v at 256, 512 and 1024 bits
 # under Icarus and Verilator, plus MAX_COUNT 2048 (jumbo) at 256 bits. One ok/FAIL line a run;
 # exit 0 only when all pass.
 set -u
@@ -11,7 +11,7 @@ seed=${2:-1}
 tool=build/tests/tool_result_gen_vectors
 mkdir -p build/tests
 gcc -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
-    -Wmissing-prototypes -O2 -Ihost tests/tool_result_gen_vectors.c host/wire.c host/config.c \
+    -Wmissing-prototypes -O2 -Ihost -Idriver tests/tool_result_gen_vectors.c driver/wire.c driver/config.c \
     -linih -o "$tool" || { echo "FAIL tb_ws_result_gen (vector tool build)"; exit 1; }
 
 rc=0

@@ -1,4 +1,4 @@
-// tb_ws_acc_lane - ws_acc_lane against exact sums from host/xsum.c (tool_acc_lane_vectors), with and without bubbles.
+// tb_ws_acc_lane - ws_acc_lane against exact sums from driver/xsum.c (tool_acc_lane_vectors), with and without bubbles.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none

@@ -1,4 +1,4 @@
-// tb_ws_fx_to_f32 - the lane's converters, ws_f32_to_fx and ws_fx_to_f32, against host/xsum.c vectors.
+// tb_ws_fx_to_f32 - the lane's converters, ws_f32_to_fx and ws_fx_to_f32, against driver/xsum.c vectors.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none

@@ -1,4 +1,4 @@
-// tb_ws_result_gen - checks ws_result_gen beat by beat against RESULT frames built by host/wire.c (vectors from tests/tool_result_gen_vectors.c).
+// tb_ws_result_gen - checks ws_result_gen beat by beat against RESULT frames built by driver/wire.c (vectors from tests/tool_result_gen_vectors.c).
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none

@@ -1,5 +1,5 @@
 /* wire.c - codec for wire protocol v1: checksums, build, parse, classify, validate. */
-#include "wire.h"
+#include "wiresum/wire.h"
 
 #include <string.h>
 

@@ -1,18 +1,18 @@
-/* ws_dev.h - device access over a register bus: configuration and counters.
+/* wiresum/dev.h - device access over a register bus: configuration and counters.
  *
  * Owns: turning a ws_config (job.ini) into register writes of docs/registers.md, checking the
  * device's build parameters against it, committing jobs and reporting a refused commit by the
  * name of its status code, and reading the counters back. The bus is a pair of callbacks, so
  * the same code drives the Verilator model now and a memory-mapped device later.
  */
-#ifndef WS_DEV_H
-#define WS_DEV_H
+#ifndef WIRESUM_DEV_H
+#define WIRESUM_DEV_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
-#include "refdev.h"
+#include "wiresum/config.h"
+#include "wiresum/counters.h"
 
 typedef struct {
     /* Both return 0 for an OKAY response, a positive AXI response code (2 SLVERR, 3 DECERR)

@@ -1,18 +1,18 @@
-/* wire.h - codec for wire protocol v1 (PRODUCT.md section 3, docs/protocol.md).
+/* wiresum/wire.h - codec for wire protocol v1 (docs/protocol.md).
  *
  * Owns: frame layout constants, big-endian field access, the IPv4 and UDP
  * checksums, building a frame, parsing one, classifying a frame as bypass or
  * aggregation traffic and the stateless validation of an aggregation frame.
  * The stateful checks (duplicate, early, mismatch) belong to refdev.
  */
-#ifndef WS_WIRE_H
-#define WS_WIRE_H
+#ifndef WIRESUM_WIRE_H
+#define WIRESUM_WIRE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
-#include "ws_reasons.h"
+#include "wiresum/config.h"
+#include "wiresum/reasons.h"
 
 #define WS_ETH_LEN 14
 #define WS_IPV4_LEN 20

@@ -1,10 +1,10 @@
-/* ws_dev.c - configuration and counters of the device through its register map. */
-#include "ws_dev.h"
+/* dev.c - configuration and counters of the device through its register map. */
+#include "wiresum/dev.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "ws_regmap.h"
+#include "wiresum/regmap.h"
 
 static int wr(const ws_regbus *bus, uint32_t addr, uint32_t data, const char *what, char *err,
               size_t errlen)

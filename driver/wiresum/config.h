@@ -1,12 +1,12 @@
-/* config.h - device and job configuration: the [device] and [job N] sections
+/* wiresum/config.h - device and job configuration: the [device] and [job N] sections
  * of a trace directory's job.ini (docs/traces.md).
  *
  * Owns: the ws_config structure, its parser (inih) and its writer. Every limit
- * of PRODUCT.md section 5 is a field of ws_config so that a configuration
+ * of the device (docs/architecture.md, wiresum_top) is a field of ws_config so that a configuration
  * describes one build of the device.
  */
-#ifndef WS_CONFIG_H
-#define WS_CONFIG_H
+#ifndef WIRESUM_CONFIG_H
+#define WIRESUM_CONFIG_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -20,7 +20,7 @@
 #define WS_LIMIT_SLOTS 4096
 #define WS_LIMIT_COUNT 2048
 
-/* Device defaults (PRODUCT.md section 5). */
+/* Device defaults: the parameters of hw/wiresum_top.v. */
 #define WS_DEFAULT_PORTS 4
 #define WS_DEFAULT_MAX_JOBS 8
 #define WS_DEFAULT_MAX_WORKERS 64

@@ -1,4 +1,4 @@
-/* ws_sim.h - the simulated device (hw/wiresum_top.v, in Verilator or Icarus) behind a C ABI.
+/* wiresum/sim.h - the simulated device (hw/wiresum_top.v, in Verilator or Icarus) behind a C ABI.
  *
  * Owns: one cycle-based simulation of wiresum_top at one DATA_WIDTH (256, 512 or 1024, each
  * built into the binary as its own Verilated model): the clock and reset; per ingress port a
@@ -23,8 +23,8 @@
  * No global state: any number of simulations, of any widths, may live in one process (one
  * thread each at a time).
  */
-#ifndef WS_SIM_H
-#define WS_SIM_H
+#ifndef WIRESUM_SIM_H
+#define WIRESUM_SIM_H
 
 #include <stddef.h>
 #include <stdint.h>

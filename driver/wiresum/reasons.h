@@ -1,11 +1,11 @@
-/* ws_reasons.h - the one list of frame verdicts and drop reasons.
+/* wiresum/reasons.h - the one list of frame verdicts and drop reasons.
  *
- * Every drop reason of PRODUCT.md section 4 appears here exactly once. The
+ * Every drop reason of docs/protocol.md section 4 appears here exactly once. The
  * counters, the messages of every tool and docs/protocol.md use these names.
  * X(ENUM, "name", "description")
  */
-#ifndef WS_REASONS_H
-#define WS_REASONS_H
+#ifndef WIRESUM_REASONS_H
+#define WIRESUM_REASONS_H
 
 #define WS_DROP_REASONS(X)                                                              \
     X(BAD_IPV4, "bad_ipv4",                                                             \

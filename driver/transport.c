@@ -1,12 +1,12 @@
-/* ws_transport.c - the worker's all-reduce transport: chunks, window, sets, timers, results. */
-#include "ws_transport.h"
+/* transport.c - the worker's all-reduce transport: chunks, window, sets, timers, results. */
+#include "wiresum/transport.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "wire.h"
+#include "wiresum/wire.h"
 
 #define NO_CHUNK UINT64_MAX
 

@@ -1,12 +1,12 @@
-/* xsum.h - exact sum of binary32 values, rounded once (PRODUCT.md section 2).
+/* wiresum/xsum.h - exact sum of binary32 values, rounded once (docs/protocol.md section 6).
  *
  * Owns: a Kulisch-style fixed-point accumulator whose least significant bit is
  * 2^-149 (the smallest subnormal) and which holds any sum of up to 2^40
  * binary32 values exactly, plus the flags that carry the zero, NaN and Inf
  * rules. Adding is order-independent; ws_xsum_round() is the only rounding.
  */
-#ifndef WS_XSUM_H
-#define WS_XSUM_H
+#ifndef WIRESUM_XSUM_H
+#define WIRESUM_XSUM_H
 
 #include <stdint.h>
 

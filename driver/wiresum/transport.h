@@ -1,7 +1,6 @@
-/* ws_transport.h - the worker side of wire protocol v1: the all-reduce transport.
+/* wiresum/transport.h - the worker side of wire protocol v1: the all-reduce transport.
  *
- * Owns: one worker's part of the SwitchML window protocol (PRODUCT.md section 4,
- * docs/protocol.md section 5, docs/driver.md): cutting a tensor into chunks of `count` elements,
+ * Owns: one worker's part of the SwitchML window protocol (docs/protocol.md section 5, docs/driver.md): cutting a tensor into chunks of `count` elements,
  * numbering them on one sequence that runs across the consecutive all-reduces of the worker
  * (chunk i goes in slot i mod S with SET (i div S) mod 2), keeping at most one chunk outstanding
  * per slot (so at most S in flight, and chunk i+S leaves only once the result of chunk i is in),
@@ -15,13 +14,13 @@
  * blocking ws_allreduce() is built on them with two more callbacks (clock, wait). Times and
  * timeouts are in one unit of the caller's choice, nanoseconds by convention.
  */
-#ifndef WS_TRANSPORT_H
-#define WS_TRANSPORT_H
+#ifndef WIRESUM_TRANSPORT_H
+#define WIRESUM_TRANSPORT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "wiresum/config.h"
 
 #define WS_NO_DEADLINE UINT64_MAX
 

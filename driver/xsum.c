@@ -1,5 +1,5 @@
-/* xsum.c - exact Kulisch accumulator for binary32 sums, rounded once (PRODUCT.md section 2). */
-#include "xsum.h"
+/* xsum.c - exact Kulisch accumulator for binary32 sums, rounded once (docs/protocol.md section 6). */
+#include "wiresum/xsum.h"
 
 #include <string.h>
 

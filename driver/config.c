@@ -1,5 +1,5 @@
 /* config.c - job.ini parser (inih with a line-counting reader), checker and writer. */
-#include "config.h"
+#include "wiresum/config.h"
 
 #include <ctype.h>
 #include <errno.h>

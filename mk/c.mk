@@ -1,0 +1,117 @@
+# mk/c.mk - the C code in two libraries and the tools above them, each built in two variants:
+# plain (build/) and sanitized with ASan and UBSan (build/asan/).
+#   libwiresum.a    driver/: the protocol core (wire codec, exact sum, drop reasons, register map,
+#                   counters, configuration) and the driver (register-bus device access, the
+#                   worker transport). Its headers are driver/wiresum/*.h, included as
+#                   "wiresum/NAME.h". The plain build is position-independent and also makes
+#                   build/libwiresum.so.1; `make install` installs both with the headers and
+#                   wiresum.pc (pkg-config).
+#   libwshost.a     host/ less main.c: the reference device and the tools' code.
+#   wiresum         host/main.c on both; tests/test_* (cmocka) and tests/tool_* the same way.
+# Also the register map generator (tools/regmap_gen.c).
+
+INC      := -Ihost -Idriver -Isim
+LIBS     := -lpcap -linih -ljansson -lm
+TLIBS    := -lcmocka
+
+DRIVER_SRC := $(wildcard driver/*.c)
+HOST_SRC   := $(filter-out host/main.c,$(wildcard host/*.c))
+vpath %.c host driver
+TEST_SRC := $(wildcard tests/test_*.c)
+TOOL_SRC := $(wildcard tests/tool_*.c)
+
+# Without the top's filelist (WS_TOP_F, mk/models.mk) there is no model: the tools are built
+# without it and the tests that need it are left out.
+WS_TOP_F      ?= hw/wiresum_top.f
+WS_HAVE_TOP   := $(wildcard $(WS_TOP_F))
+ifeq ($(WS_HAVE_TOP),)
+TEST_SRC := $(filter-out tests/test_sim.c tests/test_security.c,$(TEST_SRC))
+HOST_SRC := $(filter-out host/simrun.c,$(HOST_SRC))
+else
+INC      += -DWS_HAVE_SIM=1
+endif
+
+# variant NAME DIR CFLAGS: the libraries, the tool and the tests of one variant
+define variant
+$(1)_OBJ   := $$(patsubst %.c,$(2)/obj/%.o,$$(notdir $$(HOST_SRC)))
+$(1)_DOBJ  := $$(patsubst %.c,$(2)/obj/%.o,$$(notdir $$(DRIVER_SRC)))
+$(1)_LIBS  := $(2)/libwshost.a $(2)/libwiresum.a
+$(1)_TESTS := $$(patsubst tests/%.c,$(2)/tests/%,$$(TEST_SRC))
+$(1)_TOOLS := $$(patsubst tests/%.c,$(2)/tests/%,$$(TOOL_SRC))
+
+$(2)/obj/%.o: %.c | $(2)/obj
+	$$(CC) $$(STD) $$(WARN) $(3) $$(INC) $$(DEPFLAGS) -c $$< -o $$@
+
+# the driver sees its own headers and nothing above it
+$$($(1)_DOBJ): INC := -Idriver
+
+$(2)/libwshost.a: $$($(1)_OBJ)
+	rm -f $$@ && $$(AR) rcs $$@ $$^
+
+$(2)/libwiresum.a: $$($(1)_DOBJ)
+	rm -f $$@ && $$(AR) rcs $$@ $$^
+
+$(2)/wiresum: host/main.c $$($(1)_LIBS)
+	$$(CC) $$(STD) $$(WARN) $(3) $$(INC) $$(DEPFLAGS) $$< $$($(1)_LIBS) $$(LIBS) -o $$@
+
+$(2)/tests/%: tests/%.c $$($(1)_LIBS) | $(2)/tests
+	$$(CC) $$(STD) $$(WARN) $(3) $$(INC) -Itests $$(DEPFLAGS) $$< $$($(1)_LIBS) $$(LIBS) $$(TLIBS) -o $$@
+
+$(2)/obj $(2)/tests:
+	mkdir -p $$@
+
+-include $$($(1)_OBJ:.o=.d) $$($(1)_DOBJ:.o=.d) $$(patsubst %,%.d,$$($(1)_TESTS))
+endef
+
+$(eval $(call variant,PLAIN,$(BUILD),$(CFLAGS) -fPIC))
+$(eval $(call variant,ASAN,$(BUILD)/asan,$(SAN)))
+
+# ---- libwiresum: the shared library and `make install` ----------------------------------------
+# ABI version 1: the soname changes when a header's structures or functions change incompatibly.
+WS_SOVER    := 1
+WS_VERSION  := 1.0.0
+PREFIX      ?= /usr/local
+LIBDIR      ?= $(PREFIX)/lib
+INCLUDEDIR  ?= $(PREFIX)/include
+DESTDIR     ?=
+WS_HEADERS  := $(wildcard driver/wiresum/*.h)
+
+$(BUILD)/libwiresum.so.$(WS_SOVER): $(PLAIN_DOBJ)
+	$(CC) -shared -Wl,-soname,libwiresum.so.$(WS_SOVER) -Wl,--no-undefined $^ -linih -lm -o $@
+
+$(BUILD)/wiresum.pc: driver/wiresum.pc.in FORCE
+	@mkdir -p $(BUILD)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(WS_VERSION)|' $< > $@
+
+.PHONY: library install
+library: $(BUILD)/libwiresum.a $(BUILD)/libwiresum.so.$(WS_SOVER) $(BUILD)/wiresum.pc
+
+# `make install PREFIX=DIR` (DESTDIR for staging): the library, static and shared, its headers
+# under DIR/include/wiresum/ and DIR/lib/pkgconfig/wiresum.pc
+install: library
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/wiresum
+	install -m 644 $(BUILD)/libwiresum.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(BUILD)/libwiresum.so.$(WS_SOVER) $(DESTDIR)$(LIBDIR)/
+	ln -sf libwiresum.so.$(WS_SOVER) $(DESTDIR)$(LIBDIR)/libwiresum.so
+	install -m 644 $(WS_HEADERS) $(DESTDIR)$(INCLUDEDIR)/wiresum/
+	install -m 644 $(BUILD)/wiresum.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+
+.PHONY: regmap
+# Register map: driver/regmap.def is the one source; `make regmap` regenerates the checked-in
+# hw/ws_regmap.vh, driver/wiresum/regmap.h and docs/registers.md from it;
+# `build/regmap_gen --check FORMAT FILE` tells whether a generated file is up to date.
+$(BUILD)/regmap_gen: tools/regmap_gen.c driver/regmap.def driver/wiresum/reasons.h driver/wiresum/config.h
+	@mkdir -p $(BUILD)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(INC) $< -o $@
+
+regmap: $(BUILD)/regmap_gen
+	$(BUILD)/regmap_gen vh hw/ws_regmap.vh
+	$(BUILD)/regmap_gen h driver/wiresum/regmap.h
+	$(BUILD)/regmap_gen md docs/registers.md
+
+# the generated register map files are up to date with driver/regmap.def
+regmap-check: $(BUILD)/regmap_gen
+	@$(BUILD)/regmap_gen --check vh hw/ws_regmap.vh && $(BUILD)/regmap_gen --check h driver/wiresum/regmap.h && \
+	  $(BUILD)/regmap_gen --check md docs/registers.md && echo "regmap generated 1 0" >> $(BUILD)/results.txt || \
+	  { echo "regmap generated 0 1" >> $(BUILD)/results.txt; exit 1; }

@@ -1,0 +1,186 @@
+# mk/models.mk - the device models: wiresum_top Verilated at each width (linked into the tools,
+# which then see -DWS_HAVE_SIM=1), the same top under Icarus Verilog, `make lint`, and the device
+# built with four engines that make test checks.
+#
+# WS_TOP_F: filelist of wiresum_top (one hw/*.v a line, options such as -Ihw allowed, read with
+# verilator -f; point it elsewhere to try another top). WS_SIM_WIDTHS: the DATA_WIDTHs built in.
+# WS_VFLAGS: more verilator flags for the models, e.g. -GMAX_COUNT=2048. WS_SIM_OPT: C++
+# optimisation of the models. WS_LINT: DATA_WIDTH:MAX_COUNT[:ENGINES] configurations that
+# `make lint` checks (ENGINES 1 when left out). A model with several engines:
+# make WS_VFLAGS=-GENGINES=4 (the Icarus build takes -GENGINES and -GMAX_COUNT from WS_VFLAGS too).
+WS_SIM_WIDTHS ?= 256 512 1024
+# WS_SIM_FAST_WIDTHS: widths (of WS_SIM_WIDTHS) also built without FST tracing, ~1.3x faster:
+# simulations that open no trace use them (ws_sim_new_untraced; run, sim and bench without
+# --trace). Empty: every simulation uses the traced models.
+WS_SIM_FAST_WIDTHS ?= 256
+WS_VFLAGS     ?=
+WS_SIM_OPT    ?= -O2
+WS_LINT       ?= 512:256:4 256:256:2 1024:256 256:256 256:2048
+VERILATOR     ?= verilator
+# WS_E4: the 4-engine model that make test builds and tests (rule at the end)
+WS_E4         := $(BUILD)/e4/wiresum
+WS_E4_IV      := $(BUILD)/e4/icarus/ws256.vvp
+
+.PHONY: sim icarus lint sim-none install-sim
+
+# build/sim/V<width>/: wiresum_top Verilated with --prefix Vws<width>, archived by Verilator's own
+# makefile as Vws<width>__ALL.a; build/sim/libverilated.a: the Verilator runtime, once for all.
+# <variant>/libwssim.a: sim/ws_sim.c (C) and sim/ws_sim_shim.cpp (the only C++), compiled plain
+# or sanitized; the models themselves are never sanitized (slow, and not our code to check).
+ifneq ($(WS_HAVE_TOP),)
+SIMB        := $(BUILD)/sim
+# Verilator's root, asked once and only when a recipe needs it (never while the makefile is
+# read: Verilator may not be installed yet then).
+WS_VROOT     = $(eval WS_VROOT := $(shell $(VERILATOR) --getenv VERILATOR_ROOT))$(WS_VROOT)
+WS_TOP_SRC  := $(filter %.v %.sv,$(shell sed 's://.*::' $(WS_TOP_F)))
+WS_RT_W     := $(firstword $(WS_SIM_WIDTHS))
+WS_RT_OBJ   := verilated.o verilated_fst_c.o verilated_threads.o
+# models: <width> traced (Vws<width>), <width>f untraced (Vws<width>f) for WS_SIM_FAST_WIDTHS
+WS_FAST     := $(filter $(WS_SIM_WIDTHS),$(WS_SIM_FAST_WIDTHS))
+WS_MODEL_NAMES := $(WS_SIM_WIDTHS) $(addsuffix f,$(WS_FAST))
+WS_MODELS   := $(foreach m,$(WS_MODEL_NAMES),$(SIMB)/V$(m)/Vws$(m)__ALL.a)
+WS_SIM_LIBS := $(WS_MODELS) $(SIMB)/libverilated.a
+WS_SIM_LD   := -lstdc++ -lm -lz -pthread
+WS_VERILATE := $(VERILATOR) --cc --trace-fst -f $(WS_TOP_F) --top-module wiresum_top $(WS_VFLAGS)
+WS_VERILATE_FAST := $(VERILATOR) --cc -f $(WS_TOP_F) --top-module wiresum_top $(WS_VFLAGS)
+WS_CXXFLAGS  = -std=c++17 -Wall -Wextra -Werror -Wshadow -faligned-new \
+               -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0 \
+               -isystem $(WS_VROOT)/include -isystem $(WS_VROOT)/include/vltstd \
+               $(foreach w,$(WS_SIM_WIDTHS),-isystem $(SIMB)/V$(w) -DWS_SIM_HAVE_$(w)=1) \
+               $(foreach w,$(WS_FAST),-isystem $(SIMB)/V$(w)f -DWS_SIM_HAVE_FAST_$(w)=1)
+WS_SUBMAKE  = $(MAKE) --no-print-directory -C $(SIMB)/V$(1) -f Vws$(1).mk \
+              OPT_FAST='$(WS_SIM_OPT)' OPT_GLOBAL='$(WS_SIM_OPT)' CXX='$(CXX)'
+
+# A stamp that changes only when its text does: rebuilds follow changed flags and filelists.
+define ws_stamp
+	@mkdir -p $(dir $(1)); printf '%s\n' '$(subst ','"'"',$(2))' > $(1).tmp; \
+	  if cmp -s $(1).tmp $(1); then rm -f $(1).tmp; else mv $(1).tmp $(1); fi
+endef
+
+# ws_model NAME WIDTH VERILATE: the model Vws<NAME> of DATA_WIDTH WIDTH in build/sim/V<NAME>/
+define ws_model
+$(SIMB)/V$(1).cfg: FORCE
+	$$(call ws_stamp,$$@,$(3) -GDATA_WIDTH=$(2) $(CXX) $(WS_SIM_OPT))
+
+$(SIMB)/V$(1)/Vws$(1).mk: $(SIMB)/V$(1).cfg $(WS_TOP_F) $(WS_TOP_SRC)
+	@rm -f $(SIMB)/V$(1)/*.o $(SIMB)/V$(1)/*.a
+	$(3) -GDATA_WIDTH=$(2) --prefix Vws$(1) -Mdir $(SIMB)/V$(1)
+	@touch $$@
+
+$(SIMB)/V$(1)/Vws$(1)__ALL.a: $(SIMB)/V$(1)/Vws$(1).mk
+	+$(call WS_SUBMAKE,$(1)) Vws$(1)__ALL.a
+
+-include $(SIMB)/V$(1)/Vws$(1)__ver.d
+endef
+$(foreach w,$(WS_SIM_WIDTHS),$(eval $(call ws_model,$(w),$(w),$(WS_VERILATE))))
+$(foreach w,$(WS_FAST),$(eval $(call ws_model,$(w)f,$(w),$(WS_VERILATE_FAST))))
+
+$(SIMB)/libverilated.a: $(SIMB)/V$(WS_RT_W)/Vws$(WS_RT_W).mk
+	+$(call WS_SUBMAKE,$(WS_RT_W)) $(WS_RT_OBJ)
+	rm -f $@ && $(AR) rcs $@ $(addprefix $(SIMB)/V$(WS_RT_W)/,$(WS_RT_OBJ))
+
+$(SIMB)/widths.cfg: FORCE
+	$(call ws_stamp,$@,$(WS_MODEL_NAMES))
+
+define sim_variant
+$(2)/obj/sim/ws_sim.o: sim/ws_sim.c | $(2)/obj/sim
+	$$(CC) $$(STD) $$(WARN) $(3) -Isim $$(DEPFLAGS) -c $$< -o $$@
+
+$(2)/obj/sim/ws_sim_shim.o: sim/ws_sim_shim.cpp $(SIMB)/widths.cfg \
+    $(foreach m,$(WS_MODEL_NAMES),$(SIMB)/V$(m)/Vws$(m).mk) | $(2)/obj/sim
+	$$(CXX) $$(WS_CXXFLAGS) $(3) $$(DEPFLAGS) -c $$< -o $$@
+
+$(2)/obj/sim/ws_shim_icarus.o: sim/ws_shim_icarus.c | $(2)/obj/sim
+	$$(CC) $$(STD) $$(WARN) $(3) $$(DEPFLAGS) -c $$< -o $$@
+
+$(2)/libwssim.a: $(2)/obj/sim/ws_sim.o $(2)/obj/sim/ws_sim_shim.o $(2)/obj/sim/ws_shim_icarus.o
+	rm -f $$@ && $$(AR) rcs $$@ $$^
+
+$(2)/wiresum $(2)/tests/test_sim $(2)/tests/test_security: $(2)/libwssim.a $$(WS_SIM_LIBS)
+$(2)/wiresum $(2)/tests/test_sim $(2)/tests/test_security: \
+    LIBS := $(2)/libwssim.a $$(WS_SIM_LIBS) $$(LIBS) $$(WS_SIM_LD)
+
+$(2)/obj/sim:
+	mkdir -p $$@
+
+-include $(2)/obj/sim/ws_sim.d $(2)/obj/sim/ws_sim_shim.d $(2)/obj/sim/ws_shim_icarus.d
+endef
+$(eval $(call sim_variant,PLAIN,$(BUILD),$(CFLAGS)))
+$(eval $(call sim_variant,ASAN,$(BUILD)/asan,$(SAN)))
+
+# host/examples/allreduce.c (docs/driver.md): one all-reduce through the model
+$(BUILD)/allreduce: host/examples/allreduce.c $(BUILD)/libwiresum.a $(BUILD)/libwssim.a $(WS_SIM_LIBS)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(INC) $< $(BUILD)/libwiresum.a $(BUILD)/libwssim.a \
+	  $(WS_SIM_LIBS) $(LIBS) $(WS_SIM_LD) -o $@
+
+# libwiresum-sim.a: the models behind their C ABI (sim/wiresum/sim.h) in one archive, for programs
+# outside the tree (`make install-sim`, wiresum-sim.pc): libwssim.a, every model, the runtime.
+$(BUILD)/libwiresum-sim.a: $(BUILD)/libwssim.a $(WS_SIM_LIBS)
+	rm -f $@ && { echo "CREATE $@"; for a in $^; do echo "ADDLIB $$a"; done; echo SAVE; echo END; } \
+	  | $(AR) -M
+
+$(BUILD)/wiresum-sim.pc: sim/wiresum-sim.pc.in FORCE
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(WS_VERSION)|' $< > $@
+
+# `make install-sim PREFIX=DIR`: libwiresum-sim.a, wiresum/sim.h and wiresum-sim.pc beside
+# libwiresum (which it installs too)
+install-sim: install $(BUILD)/libwiresum-sim.a $(BUILD)/wiresum-sim.pc
+	install -m 644 $(BUILD)/libwiresum-sim.a $(DESTDIR)$(LIBDIR)/
+	install -m 644 sim/wiresum/sim.h $(DESTDIR)$(INCLUDEDIR)/wiresum/
+	install -m 644 $(BUILD)/wiresum-sim.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+
+# ---- Icarus Verilog: `wiresum sim --sim icarus` ------------------------------------------------
+# build/icarus/ws<width>.vvp: the same top under the testbench sim/icarus/ws_icarus_tb.v,
+# compiled by iverilog; build/icarus/ws_vpi.vpi: the bridge vvp loads (sim/icarus/ws_vpi.c).
+IVB        := $(BUILD)/icarus
+WS_IV_SRC  := $(shell sed -e 's://.*::' -e '/^[[:space:]]*-/d' $(WS_TOP_F))
+WS_IV_INC  := $(filter -I%,$(shell sed 's://.*::' $(WS_TOP_F)))
+# asked when a recipe needs it, as WS_VROOT
+WS_IV_CINC  = $(eval WS_IV_CINC := $(filter -I%,$(shell iverilog-vpi --cflags)))$(WS_IV_CINC)
+WS_ICARUS  := $(foreach w,$(WS_SIM_WIDTHS),$(IVB)/ws$(w).vvp) $(IVB)/ws_vpi.vpi
+WS_IV_PAR  := $(patsubst -G%,-P TOP.%,$(filter -GENGINES=% -GMAX_COUNT=%,$(WS_VFLAGS)))
+
+$(IVB)/ws%.vvp: sim/icarus/ws_icarus_tb.v $(WS_TOP_F) $(WS_IV_SRC)
+	@mkdir -p $(IVB)
+	iverilog -g2012 $(WS_IV_INC) -s TOP -P TOP.DATA_WIDTH=$* $(WS_IV_PAR) -o $@ $(WS_IV_SRC) $<
+
+$(IVB)/ws_vpi.vpi: sim/icarus/ws_vpi.c sim/ws_sim_shim.h
+	@mkdir -p $(IVB)
+	$(CC) $(STD) $(WARN) -O2 -fPIC -shared -Isim $(WS_IV_CINC) $< -o $@
+endif
+
+build-all: $(BUILD)/wiresum $(if $(WS_HAVE_TOP),$(WS_ICARUS))
+
+icarus: $(if $(WS_HAVE_TOP),$(WS_ICARUS),sim-none)
+
+# `make sim`: the models and the plain libwssim.a alone.
+sim: $(if $(WS_HAVE_TOP),$(BUILD)/libwssim.a $(WS_SIM_LIBS),sim-none)
+
+# `make lint`: Verilator -Wall on the top in every WS_LINT configuration must print nothing. Two at
+# a time, the longest first (WS_LINT's order), which is faster than all at once on two cores.
+lint: $(if $(WS_HAVE_TOP),,sim-none)
+	@mkdir -p $(BUILD)/lint; rc=0; \
+	printf '%s\n' $(WS_LINT) | xargs -P 2 -I CFG sh -c 'c=CFG; \
+	  w=$${c%%:*}; r=$${c#*:}; m=$${r%%:*}; e=1; case $$r in *:*) e=$${r#*:};; esac; \
+	  $(VERILATOR) --lint-only -Wall -f $(WS_TOP_F) --top-module wiresum_top \
+	      -GDATA_WIDTH=$$w -GMAX_COUNT=$$m -GENGINES=$$e > $(BUILD)/lint/$$c.log 2>&1; true'; \
+	for c in $(WS_LINT); do \
+	  if [ -s $(BUILD)/lint/$$c.log ]; then echo "lint: DATA_WIDTH:MAX_COUNT:ENGINES $$c:"; \
+	    cat $(BUILD)/lint/$$c.log; rc=1; fi; \
+	done; echo "lint wiresum_top $$((1 - rc)) $$rc" >> $(BUILD)/results.txt; exit $$rc
+
+sim-none:
+	@echo "$(WS_TOP_F) does not exist (yet): no model to build or lint" >&2; exit 1
+
+# The device with four engines (docs/architecture.md section 9): its own 256-bit model, traced
+# only (the tools fall back to it), at -O1, which halves its compile time for a suite of small
+# traces.
+$(WS_E4): FORCE
+	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/e4 WS_SIM_WIDTHS=256 WS_SIM_FAST_WIDTHS= \
+	  WS_SIM_OPT=-O1 WS_VFLAGS=-GENGINES=4 $@
+
+# ... and the same in Icarus (WS_E4_IV, build/e4/icarus: the 4-engine model finds it beside itself)
+$(WS_E4_IV): FORCE
+	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/e4 WS_SIM_WIDTHS=256 WS_SIM_FAST_WIDTHS= \
+	  WS_SIM_OPT=-O1 WS_VFLAGS=-GENGINES=4 icarus

@@ -1,0 +1,102 @@
+# mk/tests.mk - the suites of `make test` (Makefile), each a target that can also run alone.
+# Each appends "suite case passed failed" lines to build/results.txt.
+
+.PHONY: test-build unit unit-asan e2e rtl engines hw hwtest regmap-check wave wave-check runloop \
+        stress fuzz fuzz-short dissector ux docs-check bench-tools fresh-build lib json
+
+# the suites, in the order make test runs them
+TEST_SUITES := unit unit-asan e2e dissector docs-check bench-tools fresh-build \
+               $(if $(WS_HAVE_TOP),regmap-check lint lib json rtl engines hw wave-check runloop stress \
+                 fuzz-short ux)
+
+test-build: $(PLAIN_TESTS) $(ASAN_TESTS) $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS) \
+    $(BUILD)/regmap_gen $(BUILD)/libwiresum.so.$(WS_SOVER) \
+    $(if $(WS_HAVE_TOP),$(IVB)/ws256.vvp $(IVB)/ws_vpi.vpi $(BUILD)/allreduce $(BUILD)/libwiresum-sim.a \
+      $(WS_E4) $(WS_E4_IV))
+
+unit: deps $(PLAIN_TESTS)
+	@sh tests/run_unit.sh $(BUILD)/tests $(PLAIN_TESTS)
+
+unit-asan: deps $(ASAN_TESTS)
+	@sh tests/run_unit.sh $(BUILD)/asan/tests $(ASAN_TESTS)
+
+e2e: deps $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS)
+	@sh tests/run_e2e.sh $(BUILD)/wiresum $(BUILD)/asan/wiresum
+
+# RTL regression: traces through the Verilator model at 256 and 512 bits, a smoke run at 1024
+rtl: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
+	@sh tests/run_rtl.sh $(BUILD)/wiresum
+
+# The device built with four engines, in Verilator and Icarus
+engines: deps $(BUILD)/wiresum $(PLAIN_TOOLS) $(WS_E4) $(WS_E4_IV)
+	@sh tests/run_engines.sh $(WS_E4)
+
+# RTL stage testbenches, the quick Icarus set; `make hwtest`: the full scripts, both simulators
+hw: deps $(PLAIN_TOOLS)
+	@sh tests/run_hw.sh
+
+hwtest: deps $(PLAIN_TOOLS)
+	@sh tests/hw/acc_lane.sh && sh tests/hw/result_gen.sh && sh tests/hw/stream.sh
+
+# the docs: docs/pipeline.svg up to date with docs/pipeline.dot, relative links resolve
+docs-check: deps
+	@sh tests/docs_check.sh
+
+# the resource benchmark's tools (bench/lut_levels.py, bench/resources.awk) on netlists with known answers
+bench-tools: deps
+	@WS_RESULTS=$(BUILD)/results.txt sh tests/bench_tools.sh
+
+# the first steps of `make demo` and `make test` on a machine where the packages are not
+# installed yet (Verilator and Icarus hidden from PATH until a stand-in install step runs)
+fresh-build:
+	@WS_RESULTS=$(BUILD)/results.txt sh tests/fresh_build.sh
+
+# libwiresum installed and used from outside the tree through pkg-config (the driver alone, the
+# headers, host/examples/allreduce.c against the shared and the static library)
+lib: deps $(BUILD)/libwiresum.so.$(WS_SOVER) $(BUILD)/libwiresum-sim.a
+	@WS_RESULTS=$(BUILD)/results.txt sh tests/run_lib.sh
+
+# the commands' summaries as JSON (--json): keys, values, one document on stdout
+json: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
+	@sh tests/run_json.sh $(BUILD)/wiresum
+
+# the Wireshark dissector host/wireshark/wiresum.lua against the C codec (needs tshark, mergecap)
+dissector: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
+	@sh tests/run_dissector.sh $(BUILD)/wiresum
+
+# the tool's debugging and reporting conveniences: sim --trace-on-mismatch, counters.txt and
+# `wiresum counters`, run --plot, the progress display (fst2vcd, gnuplot, script)
+ux: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
+	@sh tests/run_ux.sh $(BUILD)/wiresum
+
+# closed loop: workers running the driver's transport against the model, with faults
+runloop: deps $(BUILD)/wiresum $(BUILD)/allreduce
+	@sh tests/run_run.sh $(BUILD)/wiresum
+
+# randomized stress over seeds: mixed jobs, faults, idle insertion and backpressure
+STRESS_SEEDS ?= 12
+stress: deps $(BUILD)/wiresum
+	@sh tests/run_stress.sh $(BUILD)/wiresum 1 $(STRESS_SEEDS)
+
+# fuzzing (tests/fuzz/README.md): `make fuzz` runs FUZZ_SECONDS of libFuzzer on the reference and
+# the model; `make test` replays the corpus and every regression input, then fuzzes FUZZ_SHORT s
+FUZZ_SECONDS ?= 600
+FUZZ_SHORT   ?= 15
+FUZZ_DEPS    := $(BUILD)/libwssim.a $(BUILD)/asan/libwssim.a $(BUILD)/asan/libwshost.a \
+                $(BUILD)/asan/libwiresum.a $(WS_SIM_LIBS)
+fuzz: deps $(FUZZ_DEPS)
+	@BUILD=$(BUILD) RESULTS= sh scripts/fuzz.sh build && \
+	  BUILD=$(BUILD) RESULTS= sh scripts/fuzz.sh run $(FUZZ_SECONDS)
+
+fuzz-short: deps $(FUZZ_DEPS)
+	@BUILD=$(BUILD) sh scripts/fuzz.sh build && BUILD=$(BUILD) sh scripts/fuzz.sh replay && \
+	  BUILD=$(BUILD) sh scripts/fuzz.sh run $(FUZZ_SHORT)
+
+# `make wave`: build/wave.fst (made on first use) in GTKWave with the layout sim/wiresum.gtkw;
+# `make wave WAVE=t/around.fst` for another trace
+wave: deps $(BUILD)/wiresum
+	@sh scripts/wave.sh $(WAVE)
+
+# the saved GTKWave layout names only signals of the model's FST
+wave-check: deps $(BUILD)/wiresum
+	@sh tests/wave_check.sh

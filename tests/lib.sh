@@ -1,0 +1,35 @@
+# tests/lib.sh - sourced by the suites of make test (tests/*.sh): where results go, how a case
+# is recorded, how a value is read from a tool's JSON summary (`--json`).
+#
+#   WS_BUILD    the build directory: $BUILD, or build
+#   WS_RESULTS  the results file: $WS_RESULTS, or $WS_BUILD/results.txt; one line a case,
+#               "suite case passed failed", which tests/summary.sh adds up
+#   ws_record SUITE CASE STATUS   STATUS 0: passed; prints "ok   SUITE CASE" or "FAIL ...",
+#               appends the line, and counts failures in ws_failed
+#   ws_json FILE FILTER           the value FILTER (jq syntax, e.g. .counters.accepted) of the
+#               JSON document in FILE; fails when the key is missing or null
+#   ws_json_true FILE EXPR        true when the jq expression EXPR holds in FILE
+#                                 (e.g. '.util >= 3.96 and .bad_results == 0')
+WS_BUILD=${BUILD:-build}
+WS_RESULTS=${WS_RESULTS:-$WS_BUILD/results.txt}
+ws_failed=0
+mkdir -p "$(dirname "$WS_RESULTS")"
+
+ws_record() {
+    if [ "$3" -eq 0 ]; then
+        echo "ok   $1 $2"
+        echo "$1 $2 1 0" >> "$WS_RESULTS"
+    else
+        echo "FAIL $1 $2"
+        echo "$1 $2 0 1" >> "$WS_RESULTS"
+        ws_failed=$((ws_failed + 1))
+    fi
+}
+
+ws_json() {
+    jq -e -r "$2" "$1"
+}
+
+ws_json_true() {
+    jq -e "$2" "$1" > /dev/null
+}
