@@ -15,6 +15,8 @@
 
 CC       ?= cc
 BUILD    := build
+# the suites (tests/lib.sh) put their results and scratch files under it
+export BUILD
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 STD      := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 DEPFLAGS := -MMD -MP

@@ -108,45 +108,12 @@ int ws_dev_configure(const ws_regbus *bus, const ws_config *cfg, char *err, size
                      cfg->job[j].workers, p.workers);
             return -1;
         }
-    if (wr(bus, WS_REG_DEV_MAC_HI, mac_hi(cfg->mac), "DEV_MAC_HI", err, errlen) ||
-        wr(bus, WS_REG_DEV_MAC_LO, mac_lo(cfg->mac), "DEV_MAC_LO", err, errlen) ||
-        wr(bus, WS_REG_DEV_IP, cfg->ip, "DEV_IP", err, errlen) ||
-        wr(bus, WS_REG_DEV_UDP_PORT, cfg->udp_port, "DEV_UDP_PORT", err, errlen))
+    /* the device's addresses and bypass map, then each job by its own setup */
+    if (ws_dev_set_addresses(bus, &p, cfg, err, errlen))
         return -1;
-    /* ports beyond the configuration's bypass to themselves */
-    for (unsigned q = 0; q < p.ports; q++)
-        if (wr(bus, WS_REG_BYPASS(q), q < cfg->n_ports ? cfg->bypass[q] : q, "BYPASS", err,
-               errlen))
+    for (unsigned j = 0; j < cfg->n_jobs; j++)
+        if (ws_dev_job_setup(bus, &p, j, &cfg->job[j], err, errlen))
             return -1;
-    for (unsigned j = 0; j < cfg->n_jobs; j++) {
-        const ws_job *jb = &cfg->job[j];
-        for (unsigned w = 0; w < jb->workers; w++) {
-            const ws_member *m = &jb->member[w];
-            uint32_t i = j * p.workers + w;
-            if (wr(bus, WS_REG_MEMBER_MAC_HI(i), mac_hi(m->mac), "MEMBER_MAC_HI", err, errlen) ||
-                wr(bus, WS_REG_MEMBER_MAC_LO(i), mac_lo(m->mac), "MEMBER_MAC_LO", err, errlen) ||
-                wr(bus, WS_REG_MEMBER_IP(i), m->ip, "MEMBER_IP", err, errlen) ||
-                wr(bus, WS_REG_MEMBER_PORT(i), (uint32_t)m->port << 16 | m->udp_port,
-                   "MEMBER_PORT", err, errlen))
-                return -1;
-        }
-        if (wr(bus, WS_REG_JOB_ID(j), jb->id, "JOB_ID", err, errlen) ||
-            wr(bus, WS_REG_JOB_WORKERS(j), jb->workers, "JOB_WORKERS", err, errlen) ||
-            wr(bus, WS_REG_JOB_SLOTS(j), jb->slots, "JOB_SLOTS", err, errlen) ||
-            wr(bus, WS_REG_JOB_SLOT_BASE(j), jb->slot_base, "JOB_SLOT_BASE", err, errlen) ||
-            wr(bus, WS_REG_JOB_MAX_COUNT(j), jb->max_count, "JOB_MAX_COUNT", err, errlen) ||
-            wr(bus, WS_REG_JOB_CTRL(j), jb->enable ? 1 : 0, "JOB_CTRL", err, errlen))
-            return -1;
-        uint32_t st;
-        if (rd(bus, WS_REG_STATUS, &st, "STATUS", err, errlen))
-            return -1;
-        uint32_t code = (st & WS_STATUS_CODE_MASK) >> WS_STATUS_CODE_LSB;
-        if (code != 0) {
-            snprintf(err, errlen, "job %u (table record %u) refused by the device: %s (%u)", jb->id,
-                     j, status_name(code), code);
-            return -1;
-        }
-    }
     return 0;
 }
 
@@ -267,9 +234,9 @@ int ws_dev_set_member(const ws_regbus *bus, const ws_dev_params *p, unsigned rec
                  "members", record, rank, p->jobs, p->workers);
         return -1;
     }
-    if (m->port >= p->ports) {
+    if (m->port >= p->ports) { /* the MEMBER_PORT write would be refused */
         snprintf(err, errlen, "member rank %u of job record %u on port %u: the device has %u "
-                 "ports", rank, record, m->port, p->ports);
+                 "ports (MEMBER_PORT)", rank, record, m->port, p->ports);
         return -1;
     }
     uint32_t i = record * p->workers + rank;
@@ -291,12 +258,17 @@ int ws_dev_job_setup(const ws_regbus *bus, const ws_dev_params *p, unsigned reco
                  p->jobs);
         return -1;
     }
-    if (jb->workers < 1 || jb->workers > p->workers || jb->slots < 1 ||
-        jb->slot_base + jb->slots > p->pool || jb->max_count < 1 || jb->max_count > p->count) {
-        snprintf(err, errlen, "job %u: %u workers, slots %u..%u, max_count %u do not fit the "
-                 "device (%u workers, %u pool slots, count %u)", jb->id, jb->workers,
-                 jb->slot_base, jb->slot_base + jb->slots - 1, jb->max_count, p->workers, p->pool,
-                 p->count);
+    /* what the commit would refuse, refused before any write, by the code it would give */
+    uint32_t code = jb->workers < 1 || jb->workers > p->workers ? WS_COMMIT_BAD_WORKERS
+                    : jb->slots < 1 || jb->slots > p->pool      ? WS_COMMIT_BAD_SLOTS
+                    : jb->max_count < 1 || jb->max_count > p->count ? WS_COMMIT_BAD_MAX_COUNT
+                    : jb->slot_base + jb->slots > p->pool       ? WS_COMMIT_SLOTS_OUTSIDE_POOL
+                                                                 : WS_COMMIT_OK;
+    if (code != WS_COMMIT_OK) {
+        snprintf(err, errlen, "job %u (table record %u): %u workers, slots %u..%u, max_count %u "
+                 "do not fit the device (%u workers, %u pool slots, count %u): %s", jb->id, record,
+                 jb->workers, jb->slot_base, jb->slot_base + jb->slots - 1, jb->max_count,
+                 p->workers, p->pool, p->count, status_name(code));
         return -1;
     }
     if (ws_dev_job_disable(bus, record, err, errlen))
@@ -314,7 +286,7 @@ int ws_dev_job_setup(const ws_regbus *bus, const ws_dev_params *p, unsigned reco
     uint32_t st;
     if (rd(bus, WS_REG_STATUS, &st, "STATUS", err, errlen))
         return -1;
-    uint32_t code = (st & WS_STATUS_CODE_MASK) >> WS_STATUS_CODE_LSB;
+    code = (st & WS_STATUS_CODE_MASK) >> WS_STATUS_CODE_LSB;
     if (code != 0) {
         snprintf(err, errlen, "job %u (table record %u) refused by the device: %s (%u)", jb->id,
                  record, status_name(code), code);

@@ -17,7 +17,8 @@
 # exits 1 if a case failed. Needs python3 and yosys (scripts/deps.sh).
 set -u
 cd "$(dirname "$0")/.." || exit 1
-results=${WS_RESULTS:-build/results.txt}
+. "$(dirname "$0")/lib.sh"
+results=$WS_RESULTS
 mkdir -p "$(dirname "$results")"
 rc=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench_tools.XXXXXX")

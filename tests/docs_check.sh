@@ -10,7 +10,8 @@
 # the other suites, and exits 1 if a case failed. Needs dot (graphviz, scripts/deps.sh).
 set -u
 cd "$(dirname "$0")/.." || exit 1
-results=${WS_RESULTS:-build/results.txt}
+. "$(dirname "$0")/lib.sh"
+results=$WS_RESULTS
 mkdir -p "$(dirname "$results")"
 rc=0
 

@@ -11,7 +11,8 @@
 #   fresh-jobs                      the second make runs as many jobs as the machine has cores
 # Appends "fresh <case> <passed> <failed>" lines to WS_RESULTS (default build/results.txt).
 set -u
-results=${WS_RESULTS:-build/results.txt}
+. "$(dirname "$0")/lib.sh"
+results=$WS_RESULTS
 tmp=build/fresh
 rm -rf "$tmp"
 mkdir -p "$tmp/bin"

@@ -19,7 +19,8 @@ set -u
 ws=${1:-build/wiresum}
 tool=build/tests/tool_ws_fields
 lua=${WIRESUM_LUA:-host/wireshark/wiresum.lua}
-results=${RESULTS:-build/results.txt}
+. "$(dirname "$0")/lib.sh"
+results=${RESULTS:-$WS_RESULTS}
 tmp=build/dissector
 rm -rf "$tmp"
 mkdir -p "$tmp/wsconfig"

@@ -7,7 +7,8 @@ set -u
 ws=$1
 asan=$2
 vec=build/tests/tool_f32_add_vectors
-results=build/results.txt
+. "$(dirname "$0")/lib.sh"
+results=$WS_RESULTS
 tmp=build/e2e
 rm -rf "$tmp"
 mkdir -p "$tmp"

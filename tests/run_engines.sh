@@ -13,7 +13,7 @@
 #     count of simulated cycles, not a wall-clock time.
 # Appends "engines <case> <passed> <failed>" lines to the results (tests/lib.sh).
 set -u
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 ws=$1
 results=$WS_RESULTS
 tmp=$WS_BUILD/engines

@@ -4,7 +4,8 @@
 # from the C tools (expected values from driver/xsum.c and driver/wire.c). Appends
 # "hw <run> <passed> <failed>" lines to build/results.txt.
 set -u
-results=build/results.txt
+. "$(dirname "$0")/lib.sh"
+results=$WS_RESULTS
 vec=build/hw/vectors
 mkdir -p "$vec"
 rc=0

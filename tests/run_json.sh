@@ -6,7 +6,7 @@
 # document; the exit status is the same as without --json.
 # Appends "json <case> <passed> <failed>" lines to the results (tests/lib.sh).
 set -u
-. tests/lib.sh
+. "$(dirname "$0")/lib.sh"
 ws=$1
 tmp=$WS_BUILD/json
 rm -rf "$tmp"

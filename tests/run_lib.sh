@@ -10,7 +10,8 @@
 #   static           the same program linked with the static libwiresum.a
 # Appends "lib <case> <passed> <failed>" lines to WS_RESULTS (default build/results.txt).
 set -u
-results=${WS_RESULTS:-build/results.txt}
+. "$(dirname "$0")/lib.sh"
+results=$WS_RESULTS
 tmp=build/lib-test
 rm -rf "$tmp"
 mkdir -p "$tmp/src"

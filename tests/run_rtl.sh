@@ -11,7 +11,8 @@
 set -u
 ws=$1
 widths=${2:-256 512}
-results=build/results.txt
+. "$(dirname "$0")/lib.sh"
+results=$WS_RESULTS
 tag=${RTL_TAG:-}
 suite="rtl${tag:+-$tag}"
 tmp=build/$suite

@@ -6,7 +6,8 @@
 # lines to build/results.txt and ends with a summary line.
 set -u
 ws=$1
-results=build/results.txt
+. "$(dirname "$0")/lib.sh"
+results=$WS_RESULTS
 tmp=build/run
 rm -rf "$tmp"
 mkdir -p "$tmp"

@@ -11,7 +11,8 @@ ws=$1
 first=${2:-1}
 n=${3:-12}
 widths=${4:-256 512 1024}
-results=${RESULTS-build/results.txt}
+. "$(dirname "$0")/lib.sh"
+results=${RESULTS-$WS_RESULTS}
 tmp=build/stress
 rm -rf "$tmp"
 mkdir -p "$tmp"

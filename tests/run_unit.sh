@@ -3,7 +3,8 @@
 # Appends "unit <name> <passed> <failed>" lines to build/results.txt.
 set -u
 dir=$1; shift
-results=build/results.txt
+. "$(dirname "$0")/lib.sh"
+results=$WS_RESULTS
 mkdir -p build
 rc=0
 for t in "$@"; do

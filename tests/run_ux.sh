@@ -14,7 +14,8 @@
 set -u
 ws=$1
 edit=${PCAP_EDIT:-build/tests/tool_pcap_edit}
-results=${WS_RESULTS:-build/results.txt}
+. "$(dirname "$0")/lib.sh"
+results=$WS_RESULTS
 tmp=build/ux
 rm -rf "$tmp"
 mkdir -p "$tmp"

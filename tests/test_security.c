@@ -542,7 +542,9 @@ static void test_refused_commit_leaves_state(void **state)
     ws_sim_free(s);
 }
 
-/* ws_dev_configure refuses what the device refuses, naming the STATUS code. */
+/* ws_dev_configure refuses what the device refuses, naming the STATUS code: the commit's own
+ * refusal (SLOT_OVERLAP, DUP_JOB_ID), or ws_dev_job_setup's check before any write, which names
+ * the code the commit would give. */
 static void expect_refused(ws_sim *s, const ws_config *cfg, const char *name)
 {
     char err[512] = "";
@@ -581,7 +583,8 @@ static void test_driver_names_codes(void **state)
     snprintf(named, sizeof named, "job %u (table record 1)", cfg.job[1].id);
     c = cfg; c.job[1].slot_base = 3;
     expect_refused(s, &c, named);
-    /* a member on a port the device does not have: the register write is refused */
+    /* a member on a port the device does not have: refused before the MEMBER_PORT write that
+     * the device would refuse */
     c = cfg; c.job[1].member[2].port = (uint8_t)ws_sim_ports(s);
     expect_refused(s, &c, "MEMBER_PORT");
     /* more workers than the device has: refused before any write */

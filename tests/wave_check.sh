@@ -9,7 +9,8 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 layout=${1:-sim/wiresum.gtkw}
 ws=${WIRESUM:-build/wiresum}
-results=${WS_RESULTS:-build/results.txt}
+. "$(dirname "$0")/lib.sh"
+results=$WS_RESULTS
 d=build/wave-check
 rm -rf "$d"
 mkdir -p "$d" "$(dirname "$results")"

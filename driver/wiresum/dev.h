@@ -30,8 +30,9 @@ typedef struct {
 int ws_dev_read_params(const ws_regbus *bus, ws_dev_params *p, char *err, size_t errlen);
 
 /* Program device addresses, bypass map, members and jobs (job k of cfg into table record k),
- * committing each job. Checks the device can hold cfg first. 0, or -1 with err naming the
- * register or the refused job and the status code. */
+ * committing each job: ws_dev_set_addresses, then ws_dev_job_setup per job. Checks the device
+ * can hold cfg first. 0, or -1 with err naming the register or the refused job and the status
+ * code. */
 int ws_dev_configure(const ws_regbus *bus, const ws_config *cfg, char *err, size_t errlen);
 
 /* Open a device: check it answers with the ID of register map version 1 and that its build
