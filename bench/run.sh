@@ -73,7 +73,8 @@ if [ "$MODE" = report ]; then
     [ -s "$TSV" ] || { echo "bench/run.sh: --report: no $TSV yet" >&2; exit 1; }
     WIDTHS=""
     n=$(($(wc -l < "$TSV") - 1))
-    awk -F'\t' 'NR > 1 && $3 > 256 { f = 1 } END { exit !f }' "$TSV" || missing_mc=1
+    awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["count"] > 256 { f = 1 } END { exit !f }' "$TSV" || missing_mc=1
     # the provenance of the measurements, not of this report
     DATE="$(date -u -r "$TSV" '+%Y-%m-%d %H:%M UTC') (measured), $(date -u '+%Y-%m-%d %H:%M UTC') (report)"
     PROV="machine: $MACHINE; date: $DATE; commit: $commit (plus any uncommitted changes of the working tree)"
@@ -102,7 +103,9 @@ for w in $WIDTHS; do
             fi
             if [ "$n" -eq 0 ]; then head -n 1 "$B/one.tsv" | sed 's/$/\tbinary/' >> "$TSV.tmp"; fi
             tail -n 1 "$B/one.tsv" | sed "s|\$|\t$bin|" >> "$TSV.tmp"
-            tail -n 1 "$B/one.tsv" | awk -F'\t' '{ printf "%s beats/cycle, wire efficiency %s, idle latency %s (%ss)\n", $10, $14, $27, $35 }' >&2
+            awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                { printf "%s beats/cycle, wire efficiency %s, idle latency %s (%ss)\n",
+                  $c["util"], $c["wire_eff"], $c["idle_first_med"], $c["wall_s"] }' "$B/one.tsv" >&2
             n=$((n + 1))
         done
     done
