@@ -19,8 +19,8 @@ bad() { tail -n 25 "$tmp/$1.log"; echo "FAIL run $1"; fail=$((fail + 1)); echo "
 # one NAME ARGS...: a run that must pass, every tensor exact
 one() {
     name=$1; shift
-    if "$ws" run --no-progress "$@" > "$tmp/$name.log" 2>&1 &&
-       grep -q "tensors: \([0-9]*\) of \1 exact$" "$tmp/$name.log"; then
+    if "$ws" run --no-progress --json "$@" > "$tmp/$name.json" 2> "$tmp/$name.log" &&
+       ws_json_true "$tmp/$name.json" '.exact and .ok and .tensors > 0'; then
         ok "$name"
     else
         bad "$name"
@@ -52,9 +52,10 @@ one one-port            --workers 6 --ports 1 --elems 1000 --dup 0.1 --reorder 0
 one many-iters          --workers 3 --elems 100 --count 16 --slots 2 --iters 12 $F10 --seed 12
 one width-512           --width 512 --workers 4 --elems 1000 $F10 --seed 13
 # without corruption every frame reaches its host: nothing undeliverable, no retransmission
-if "$ws" run --no-progress --workers 4 --elems 3000 --iters 2 --loss 0 > "$tmp/clean.log" 2>&1 &&
-   grep -q ", 0 undeliverable$" "$tmp/clean.log" && grep -q "tensors: 8 of 8 exact$" "$tmp/clean.log" &&
-   grep -q " 0 retransmissions" "$tmp/clean.log"; then
+if "$ws" run --no-progress --json --workers 4 --elems 3000 --iters 2 --loss 0 > "$tmp/clean.json" \
+        2> "$tmp/clean.log" &&
+   ws_json_true "$tmp/clean.json" \
+       '.network.undeliverable == 0 and .tensors == 8 and .exact and .transport.retransmissions == 0'; then
     ok clean
 else
     bad clean
@@ -68,8 +69,8 @@ rec() {
     d="$tmp/$name"
     # shellcheck disable=SC2086
     if "$ws" run --no-progress --record "$d" "$@" > "$tmp/$name.log" 2>&1 &&
-       "$ws" sim "$d" >> "$tmp/$name.log" 2>&1 &&
-       grep -q " 0 mismatches, 0 counters differ" "$tmp/$name.log" &&
+       "$ws" sim "$d" --json > "$tmp/$name.sim.json" 2>> "$tmp/$name.log" &&
+       ws_json_true "$tmp/$name.sim.json" '.mismatches == 0 and .counters_differ == 0' &&
        "$ws" check --prefix out "$d" >> "$tmp/$name.log" 2>&1 &&
        "$ws" check --prefix expected "$d" >> "$tmp/$name.log" 2>&1; then
         ok "$name"
