@@ -1,5 +1,6 @@
 // wiresum_top - bump-in-the-wire gradient aggregation datapath: the pipeline of docs/architecture.md.
 `resetall
+`include "ws_regmap.vh"
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -58,6 +59,8 @@ module wiresum_top #(
     input  wire                             s_axil_rready
 );
 
+import ws_regmap::*;  // WS_REASON_W: a drop reason code
+
 localparam BYTES   = DATA_WIDTH / 8;
 localparam TUSER_W = 16 + 2*N_PORTS;
 localparam META_W  = 19;
@@ -79,7 +82,6 @@ localparam RA_W    = $clog2(2 * POOL_SLOTS * PAY_BEATS);
 /* verilator lint_on UNUSEDPARAM */
 localparam FIFO_BYTES = 1 << $clog2(2 * MAX_FRAME);
 localparam PPE        = N_PORTS / ENGINES;   // ports per engine
-localparam RS_W       = 4;                   // a drop reason
 
 generate
     if (ENGINES < 1 || ENGINES > N_PORTS || N_PORTS % ENGINES != 0) begin : g_bad_engines
@@ -111,7 +113,7 @@ wire [N_PORTS-1:0]       stat_rx, stat_tx, stat_oversize;
 wire [N_PORTS*16-1:0]    stat_rx_len, stat_tx_len;
 wire [ENGINES-1:0]       stat_accepted, stat_result, stat_resend, stat_bypass;
 wire [ENGINES-1:0]       stat_pdrop, stat_edrop;
-wire [ENGINES*RS_W-1:0]  stat_pdrop_reason, stat_edrop_reason;
+wire [ENGINES*WS_REASON_W-1:0] stat_pdrop_reason, stat_edrop_reason;
 
 ws_regs #(
     .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
@@ -252,7 +254,7 @@ generate
             .tok_valid(tok_valid[e]), .tok_agg(tok_agg[e]), .tok_hdr(tok_hdr[e*HDR_W +: HDR_W]),
             .tok_ready(tok_ready[e]),
             .stat_bypass(stat_bypass[e]), .stat_drop(stat_pdrop[e]),
-            .stat_drop_reason(stat_pdrop_reason[e*RS_W +: RS_W])
+            .stat_drop_reason(stat_pdrop_reason[e*WS_REASON_W +: WS_REASON_W])
         );
 
         // RESULT frames of the commands, to the members on this engine's ports

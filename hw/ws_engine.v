@@ -1,5 +1,6 @@
 // ws_engine - slot state, duplicate/early/mismatch judgement and the exact accumulator lanes.
 `resetall
+`include "ws_regmap.vh"
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -60,8 +61,10 @@ module ws_engine #(
     // one pulse per judged frame
     output reg                      stat_accepted,
     output reg                      stat_drop,
-    output reg  [3:0]               stat_drop_reason
+    output reg  [ws_regmap::WS_REASON_W-1:0] stat_drop_reason
 );
+
+import ws_regmap::*;  // WS_DROP_* (the reasons of host/ws_reasons.h), WS_REASON_W
 
 localparam BYTES     = DATA_WIDTH / 8;
 localparam LANES     = DATA_WIDTH / 32;
@@ -80,8 +83,6 @@ localparam RA_W      = $clog2(RDEPTH);
 localparam BT_W      = $clog2(PAY_BEATS + PAY_BEAT0 + 1);
 
 `include "ws_agg_hdr.vh"  // H_* positions of the header sideband, HDR_W
-
-localparam [3:0] R_MISMATCH = 4'd11, R_EARLY = 4'd12, R_DUPLICATE = 4'd13;
 
 generate
     if (MAX_WORKERS > 64) begin : g_bad_workers
@@ -323,7 +324,7 @@ end
 always @(posedge clk) begin
     stat_accepted <= !rst && judge && d_accept;
     stat_drop <= !rst && judge && !d_accept;
-    stat_drop_reason <= d_dup ? R_DUPLICATE : (d_early ? R_EARLY : R_MISMATCH);
+    stat_drop_reason <= d_dup ? WS_DROP_DUPLICATE : (d_early ? WS_DROP_EARLY : WS_DROP_MISMATCH);
 end
 
 // ---------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 // ws_multi_engine - ENGINES > 1: shared slot state judged in global arrival order, per-engine exact partial lanes, adder-tree combine, one rounding.
 `resetall
+`include "ws_regmap.vh"
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -87,8 +88,10 @@ module ws_multi_engine #(
     // one pulse per judged aggregation frame, per engine
     output reg  [ENGINES-1:0]            stat_accepted,
     output reg  [ENGINES-1:0]            stat_drop,
-    output reg  [ENGINES*4-1:0]          stat_drop_reason
+    output reg  [ENGINES*ws_regmap::WS_REASON_W-1:0] stat_drop_reason  // engine e at [e*WS_REASON_W +: WS_REASON_W]
 );
+
+import ws_regmap::*;  // WS_DROP_* (the reasons of host/ws_reasons.h), WS_REASON_W
 
 localparam E         = ENGINES;
 localparam PPE       = N_PORTS / ENGINES;
@@ -114,8 +117,6 @@ localparam SETTLE    = ADD_CHUNKS + 5 + 1;       // lane in_valid to a replica r
 localparam BZ_W      = 16;                       // reads owed per set
 
 `include "ws_agg_hdr.vh"  // H_* positions of the header sideband, HDR_W
-
-localparam [3:0] R_MISMATCH = 4'd11, R_EARLY = 4'd12, R_DUPLICATE = 4'd13;
 
 generate
     if (ENGINES < 2 || N_PORTS % ENGINES != 0) begin : g_bad_engines
@@ -509,7 +510,7 @@ integer se;
 always @(posedge clk) begin
     stat_accepted <= rst ? {E{1'b0}} : (jb_fire && d_accept ? bit_e : {E{1'b0}});
     stat_drop <= rst ? {E{1'b0}} : (jb_fire && !d_accept ? bit_e : {E{1'b0}});
-    stat_drop_reason <= {E{d_dup ? R_DUPLICATE : (d_early ? R_EARLY : R_MISMATCH)}};
+    stat_drop_reason <= {E{d_dup ? WS_DROP_DUPLICATE : (d_early ? WS_DROP_EARLY : WS_DROP_MISMATCH)}};
     if (rst) begin
         dec_cnt <= {E*FC_W{1'b0}};
     end else begin

@@ -1,5 +1,6 @@
 // ws_parser - classify each frame (bypass or aggregation) and validate aggregation frames before they touch state.
 `resetall
+`include "ws_regmap.vh"
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -74,8 +75,10 @@ module ws_parser #(
     // one pulse per frame leaving the parser
     output reg                             stat_bypass,
     output reg                             stat_drop,
-    output reg  [3:0]                      stat_drop_reason
+    output reg  [ws_regmap::WS_REASON_W-1:0] stat_drop_reason
 );
+
+import ws_regmap::*;  // WS_DROP_* (the reasons of host/ws_reasons.h), WS_OK, WS_REASON_W
 
 localparam BYTES     = DATA_WIDTH / 8;
 localparam TUSER_W   = 16 + 2*N_PORTS;
@@ -94,10 +97,6 @@ localparam HB_W      = HDR_BEATS > 1 ? $clog2(HDR_BEATS) : 1;
 
 // verdicts
 localparam [1:0] V_BYPASS = 2'd0, V_AGG = 2'd1, V_DROP = 2'd2;
-// drop reasons: the order of WS_DROP_REASONS in host/ws_reasons.h
-localparam [3:0] R_BAD_IPV4 = 4'd1, R_BAD_UDP = 4'd2, R_BAD_HEADER = 4'd3,
-                 R_RESULT_TO_DEVICE = 4'd4, R_UNKNOWN_JOB = 4'd5, R_BAD_RANK = 4'd6,
-                 R_SPOOFED = 4'd7, R_BAD_SLOT = 4'd8, R_BAD_COUNT = 4'd9, R_BAD_LENGTH = 4'd10;
 
 generate
     if (DATA_WIDTH != 256 && DATA_WIDTH != 512 && DATA_WIDTH != 1024) begin : g_bad_width
@@ -349,29 +348,29 @@ wire [CN_W-1:0] j_maxcount = cfg_job_maxcount[v1_job_idx*CN_W +: CN_W];
 wire v1_agg = v1_to_dev && v1_not_other;
 
 // the first failing check of 1..6, in the order of the reasons
-reg [3:0] pre_reason;
+reg [WS_REASON_W-1:0] pre_reason;
 always @(*) begin
     if (v1_ipv4)
-        pre_reason = R_BAD_IPV4;
+        pre_reason = WS_DROP_BAD_IPV4;
     else if (v1_udp)
-        pre_reason = R_BAD_UDP;
+        pre_reason = WS_DROP_BAD_UDP;
     else if (v1_short)
-        pre_reason = R_BAD_LENGTH;
+        pre_reason = WS_DROP_BAD_LENGTH;
     else if (v1_ver)
-        pre_reason = R_BAD_HEADER;
+        pre_reason = WS_DROP_BAD_HEADER;
     else if (v1_result)
-        pre_reason = R_RESULT_TO_DEVICE;
+        pre_reason = WS_DROP_RESULT_TO_DEVICE;
     else if (v1_rsvd)
-        pre_reason = R_BAD_HEADER;
+        pre_reason = WS_DROP_BAD_HEADER;
     else
-        pre_reason = 4'd0;
+        pre_reason = WS_OK;
 end
 
 // stage 2: the checks against the job's entries (selected by the registered job index) and the
 // member, each a bit, and the first failing header check; the verdict is their priority
 reg              v2_valid;
 reg              v2_agg;
-reg  [3:0]       v2_pre;
+reg  [WS_REASON_W-1:0] v2_pre;
 reg              v2_hit, v2_rank_bad, v2_spoofed, v2_slot_bad, v2_count_bad, v2_len_bad;
 reg  [JI_W-1:0]  v2_job_idx;
 reg  [15:0]      v2_job, v2_slot;
@@ -409,27 +408,27 @@ always @(posedge clk) begin
     v2_byp_dst <= cfg_bypass[v1_src_idx*PORT_W +: PORT_W];
 end
 
-reg [3:0] reason;
+reg [WS_REASON_W-1:0] reason;
 always @(*) begin
-    if (v2_pre != 4'd0)
+    if (v2_pre != WS_OK)
         reason = v2_pre;
     else if (!v2_hit)
-        reason = R_UNKNOWN_JOB;
+        reason = WS_DROP_UNKNOWN_JOB;
     else if (v2_rank_bad)
-        reason = R_BAD_RANK;
+        reason = WS_DROP_BAD_RANK;
     else if (v2_spoofed)
-        reason = R_SPOOFED;
+        reason = WS_DROP_SPOOFED;
     else if (v2_slot_bad)
-        reason = R_BAD_SLOT;
+        reason = WS_DROP_BAD_SLOT;
     else if (v2_count_bad)
-        reason = R_BAD_COUNT;
+        reason = WS_DROP_BAD_COUNT;
     else if (v2_len_bad)
-        reason = R_BAD_LENGTH;
+        reason = WS_DROP_BAD_LENGTH;
     else
-        reason = 4'd0;
+        reason = WS_OK;
 end
 
-wire [1:0] verdict = !v2_agg ? V_BYPASS : (reason != 4'd0 ? V_DROP : V_AGG);
+wire [1:0] verdict = !v2_agg ? V_BYPASS : (reason != WS_OK ? V_DROP : V_AGG);
 
 wire [HDR_W-1:0] v2_hdr;
 assign v2_hdr[H_JOBIDX +: JI_W]  = v2_job_idx;
@@ -449,7 +448,7 @@ assign tok_agg   = verdict == V_AGG;
 assign tok_hdr   = v2_hdr;
 
 // verdict FIFO: {bypass destination, reason, verdict, header}
-localparam VD_W = PORT_W + 4 + 2 + HDR_W;
+localparam VD_W = PORT_W + WS_REASON_W + 2 + HDR_W;
 wire              vf_m_valid;
 wire              vf_m_ready;
 wire [VD_W-1:0]   vf_m_data;
@@ -476,8 +475,8 @@ wire [TU_IN-1:0]      o_user = bf_m_data[DATA_WIDTH + BYTES + 1 +: TU_IN];
 
 wire [HDR_W-1:0]  o_hdr     = vf_m_data[HDR_W-1:0];
 wire [1:0]        o_verdict = vf_m_data[HDR_W +: 2];
-wire [3:0]        o_reason  = vf_m_data[HDR_W + 2 +: 4];
-wire [PORT_W-1:0] o_dst     = vf_m_data[HDR_W + 6 +: PORT_W];
+wire [WS_REASON_W-1:0] o_reason = vf_m_data[HDR_W + 2 +: WS_REASON_W];
+wire [PORT_W-1:0] o_dst    = vf_m_data[HDR_W + 2 + WS_REASON_W +: PORT_W];
 
 // A beat moves when its frame's verdict is known and its destination can take it.
 wire byp_s_ready, agg_s_ready;

@@ -146,6 +146,7 @@ localparam [7:0] WS_COMMIT_BAD_MEMBER_PORT = 8'd7;
 // Drop reasons (host/ws_reasons.h): the codes of stat_drop_reason
 localparam integer WS_N_DROPS = 13;
 localparam integer WS_REASON_W = 4;
+localparam [3:0] WS_OK = 4'd0; // no drop: ws_reason WS_OK
 localparam [3:0] WS_DROP_BAD_IPV4 = 4'd1;
 localparam [3:0] WS_DROP_BAD_UDP = 4'd2;
 localparam [3:0] WS_DROP_BAD_HEADER = 4'd3;

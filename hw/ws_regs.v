@@ -91,16 +91,17 @@ module ws_regs #(
     input  wire [N_PORTS*16-1:0]      stat_rx_len,
     input  wire [N_PORTS-1:0]         stat_tx,
     input  wire [N_PORTS*16-1:0]      stat_tx_len,
-    // one input per engine for each of the following (engine e at bit e, reason at [e*RS_W +: RS_W])
+    // one input per engine for each of the following (engine e at bit e, reason at
+    // [e*WS_REASON_W +: WS_REASON_W])
     input  wire [ENGINES-1:0]         stat_accepted,
     input  wire [ENGINES-1:0]         stat_result,
     input  wire [ENGINES-1:0]         stat_resend,
     input  wire [ENGINES-1:0]         stat_bypass,
     input  wire [N_PORTS-1:0]         stat_oversize,   // one per port, summed
     input  wire [ENGINES-1:0]         stat_drop_a,     // a drop (parser) ...
-    input  wire [ENGINES*RS_W-1:0]    stat_drop_a_reason, // ... with its ws_reason code, 1..WS_N_DROPS
+    input  wire [ENGINES*ws_regmap::WS_REASON_W-1:0] stat_drop_a_reason, // ... with its ws_reason code, 1..WS_N_DROPS
     input  wire [ENGINES-1:0]         stat_drop_b,     // a drop (engine) ...
-    input  wire [ENGINES*RS_W-1:0]    stat_drop_b_reason
+    input  wire [ENGINES*ws_regmap::WS_REASON_W-1:0] stat_drop_b_reason
 );
 
 import ws_regmap::*;
@@ -114,7 +115,6 @@ localparam CN_W   = $clog2(MAX_COUNT + 1);                 // a count
 localparam N_MEM  = MAX_JOBS * MAX_WORKERS;                // member records
 localparam MA_W   = N_MEM > 1 ? $clog2(N_MEM) : 1;         // a member index
 localparam MEM_W  = PORT_W + 16 + 32 + 48;                 // a member as the datapath reads it
-localparam RS_W   = ws_regmap::WS_REASON_W;                // a drop reason code
 
 // Member RAM entry: the record's 32-bit words side by side, word k at [k*32 +: 32].
 localparam M_WORDS = WS_TBL_MEMBER_STRIDE / 4;
@@ -736,7 +736,7 @@ endgenerate
 reg  [N_PORTS-1:0]    sq_rx, sq_tx, sq_ovs;
 reg  [N_PORTS*16-1:0] sq_rx_len, sq_tx_len;
 reg  [ENGINES-1:0]    sq_acc, sq_res, sq_rsd, sq_byp, sq_da, sq_db;
-reg  [ENGINES*RS_W-1:0] sq_da_r, sq_db_r;
+reg  [ENGINES*WS_REASON_W-1:0] sq_da_r, sq_db_r;
 
 always @(posedge clk) begin
     sq_rx <= stat_rx;
@@ -786,8 +786,8 @@ always @(*) begin
         inc[C_BYP*INC_W +: INC_W] = inc[C_BYP*INC_W +: INC_W] + {{(INC_W-1){1'b0}}, sq_byp[ie]};
         for (ir = 1; ir <= WS_N_DROPS; ir = ir + 1)
             inc[(C_DROP1 + ir - 1)*INC_W +: INC_W] = inc[(C_DROP1 + ir - 1)*INC_W +: INC_W] +
-                {{(INC_W-1){1'b0}}, sq_da[ie] && {{(32-RS_W){1'b0}}, sq_da_r[ie*RS_W +: RS_W]} == ir} +
-                {{(INC_W-1){1'b0}}, sq_db[ie] && {{(32-RS_W){1'b0}}, sq_db_r[ie*RS_W +: RS_W]} == ir};
+                {{(INC_W-1){1'b0}}, sq_da[ie] && {{(32-WS_REASON_W){1'b0}}, sq_da_r[ie*WS_REASON_W +: WS_REASON_W]} == ir} +
+                {{(INC_W-1){1'b0}}, sq_db[ie] && {{(32-WS_REASON_W){1'b0}}, sq_db_r[ie*WS_REASON_W +: WS_REASON_W]} == ir};
     end
     inc[C_OVS*INC_W +: INC_W] = inc_ovs;
 end

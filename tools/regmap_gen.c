@@ -3,9 +3,11 @@
  * The register map lives in host/regmap.def (with the drop reasons of host/ws_reasons.h). This
  * program checks it (alignment, overlaps, room in the address space, the counter layout) and
  * writes one of
- *   vh   hw/ws_regmap.vh      Verilog package ws_regmap of localparams, include-guarded
- *   h    host/ws_regmap.h     C #defines and the commit code enum, for the driver
- *   md   docs/registers.md    the register tables
+ *   vh           hw/ws_regmap.vh          Verilog package ws_regmap of localparams, include-guarded:
+ *                                         the map and the drop reason codes for the RTL
+ *   h            host/ws_regmap.h         C #defines and the commit code enum, for the driver
+ *   md           docs/registers.md        the register tables
+ *   gtkw-reason  sim/wiresum_reason.txt   GTKWave translate filter: drop reason code -> name
  * Usage: regmap_gen FORMAT [FILE]          write FILE (replaced atomically), or stdout
  *        regmap_gen --check FORMAT FILE    exit 1 if FILE differs from what would be written
  */
@@ -58,17 +60,19 @@ static const rm_item rm_items[] = {
 #define N_ITEMS (sizeof(rm_items) / sizeof(rm_items[0]))
 
 typedef struct {
-    const char *name;
+    const char *name;  /* the enum's name: BAD_IPV4 */
+    const char *label; /* the short name: bad_ipv4 */
     ws_reason code;
 } rm_reason;
 
 static const rm_reason rm_reasons[] = {
-#define RM_X_REASON(e, n, d) {#e, WS_DROP_##e},
+#define RM_X_REASON(e, n, d) {#e, n, WS_DROP_##e},
     WS_DROP_REASONS(RM_X_REASON)
 #undef RM_X_REASON
 };
 
 #define N_REASONS (sizeof(rm_reasons) / sizeof(rm_reasons[0]))
+
 
 static const char *access_name(rm_access a)
 {
@@ -463,6 +467,8 @@ static void emit_vh(FILE *f)
     fprintf(f, "\n// Drop reasons (host/ws_reasons.h): the codes of stat_drop_reason\n");
     fprintf(f, "localparam integer WS_N_DROPS = %u;\n", (unsigned)N_REASONS);
     fprintf(f, "localparam integer WS_REASON_W = %u;\n", reason_w);
+    fprintf(f, "localparam [%u:0] WS_OK = %u'd%d; // no drop: ws_reason WS_OK\n", reason_w - 1,
+            reason_w, (int)WS_OK);
     for (size_t r = 0; r < N_REASONS; r++)
         fprintf(f, "localparam [%u:0] WS_DROP_%s = %u'd%d;\n", reason_w - 1, rm_reasons[r].name,
                 reason_w, (int)rm_reasons[r].code);
@@ -470,6 +476,17 @@ static void emit_vh(FILE *f)
                "/* verilator lint_on UNUSEDPARAM */\n"
                "\n"
                "`endif // WS_REGMAP_VH\n");
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* GTKWave translate filter of the drop reasons: one "CODE name" line per code, the code in hex as
+ * GTKWave shows a 4-bit value, "0 ok" first. No comment line: the file is read as it is.         */
+
+static void emit_gtkw_reason(FILE *f)
+{
+    fprintf(f, "%X ok\n", (unsigned)WS_OK);
+    for (size_t r = 0; r < N_REASONS; r++)
+        fprintf(f, "%X %s\n", (unsigned)rm_reasons[r].code, rm_reasons[r].label);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -784,7 +801,8 @@ static int usage(FILE *f)
 {
     fprintf(f, "usage: regmap_gen FORMAT [FILE]\n"
                "       regmap_gen --check FORMAT FILE\n"
-               "FORMAT: vh (hw/ws_regmap.vh), h (host/ws_regmap.h), md (docs/registers.md).\n"
+               "FORMAT: vh (hw/ws_regmap.vh), h (host/ws_regmap.h), md (docs/registers.md),\n"
+               "        gtkw-reason (sim/wiresum_reason.txt).\n"
                "Writes FILE (or stdout); --check exits 1 when FILE is not what would be "
                "written.\n");
     return 2;
@@ -868,7 +886,8 @@ int main(int argc, char **argv)
         return usage(stderr);
     fmt = argv[a];
     path = argc - a == 2 ? argv[a + 1] : NULL;
-    if (strcmp(fmt, "vh") != 0 && strcmp(fmt, "h") != 0 && strcmp(fmt, "md") != 0)
+    if (strcmp(fmt, "vh") != 0 && strcmp(fmt, "h") != 0 && strcmp(fmt, "md") != 0 &&
+        strcmp(fmt, "gtkw-reason") != 0)
         return usage(stderr);
     if (check_map() != 0) {
         fprintf(stderr, "regmap_gen: host/regmap.def is inconsistent, nothing written\n");
@@ -883,8 +902,10 @@ int main(int argc, char **argv)
         emit_vh(mem);
     else if (strcmp(fmt, "h") == 0)
         emit_h(mem);
-    else
+    else if (strcmp(fmt, "md") == 0)
         emit_md(mem);
+    else
+        emit_gtkw_reason(mem);
     if (fclose(mem) != 0) {
         perror("regmap_gen");
         free(text);

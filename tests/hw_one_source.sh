@@ -1,0 +1,39 @@
+#!/bin/sh
+# hw_one_source.sh - the RTL (hw/*.v) types none of the codes and layouts that have one source:
+#   - drop reason codes and their width come from hw/ws_regmap.vh (WS_DROP_*, WS_OK,
+#     WS_REASON_W, generated from host/ws_reasons.h): no localparam named after a reason of
+#     host/ws_reasons.h, no sized literal or numeric range on a line about a reason.
+# Prints each offending line; exit 1 if there is one. Run by `make regmap-check`.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+rc=0
+
+# bad DESCRIPTION ERE: the lines of hw/*.v (comments stripped) that match
+bad() {
+    hits=$(for f in hw/*.v; do
+        sed -e 's://.*$::' "$f" | grep -nE "$2" | sed "s|^|$f:|"
+    done)
+    if [ -n "$hits" ]; then
+        echo "hw_one_source: $1:"
+        echo "$hits"
+        rc=1
+    fi
+}
+
+# the reasons' enum names, from host/ws_reasons.h: BAD_IPV4|BAD_UDP|...
+reasons=$(sed -n 's/^ *X(\([A-Z_0-9]*\),.*/\1/p' host/ws_reasons.h | paste -sd '|' -)
+[ -n "$reasons" ] || { echo "hw_one_source: no reason in host/ws_reasons.h"; exit 1; }
+
+bad "a drop reason code typed by hand (use WS_DROP_* of ws_regmap.vh)" \
+    "[A-Za-z0-9_]*($reasons)[[:space:]]*=[[:space:]]*[0-9]*'"
+# the reason width as a literal: a W'd/W'h value, a [W-1:0] range, an [E*W-1:0] range; on a line
+# about a reason, before or after the word
+w=$(sed -n 's/^localparam integer WS_REASON_W = \([0-9]*\);.*/\1/p' hw/ws_regmap.vh)
+[ -n "$w" ] || { echo "hw_one_source: no WS_REASON_W in hw/ws_regmap.vh"; exit 1; }
+lit="($w'[dh][0-9a-fA-F]+|\[$((w - 1)):0\]|\*[[:space:]]*$w[[:space:]]*-[[:space:]]*1:)"
+bad "a drop reason with a literal width or value (use WS_REASON_W, WS_OK)" \
+    "[Rr][Ee][Aa][Ss][Oo][Nn].*$lit|$lit.*[Rr][Ee][Aa][Ss][Oo][Nn]"
+bad "a reason width typed by hand (use WS_REASON_W)" "RS_W[[:space:]]*=[[:space:]]*[0-9]"
+
+[ $rc = 0 ] && echo "ok   hw_one_source: no hand-typed code or layout in hw/*.v"
+exit $rc
