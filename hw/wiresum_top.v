@@ -61,25 +61,13 @@ module wiresum_top #(
 
 import ws_regmap::*;  // WS_REASON_W: a drop reason code
 
-localparam BYTES   = DATA_WIDTH / 8;
-localparam TUSER_W = 16 + 2*N_PORTS;
-localparam META_W  = 19;
-localparam PORT_W  = N_PORTS > 1 ? $clog2(N_PORTS) : 1;
-localparam JI_W    = MAX_JOBS > 1 ? $clog2(MAX_JOBS) : 1;
-localparam WK_W    = MAX_WORKERS > 1 ? $clog2(MAX_WORKERS) : 1;
-localparam WC_W    = $clog2(MAX_WORKERS + 1);
-localparam SL_W    = $clog2(POOL_SLOTS + 1);
-localparam PS_W    = POOL_SLOTS > 1 ? $clog2(POOL_SLOTS) : 1;
-localparam CN_W    = $clog2(MAX_COUNT + 1);
-localparam MA_W    = $clog2(MAX_JOBS * MAX_WORKERS);
-localparam MEM_W   = PORT_W + 16 + 32 + 48;
-localparam Q_W     = $clog2(2 * POOL_SLOTS);
-localparam PAY_BEAT0 = 64 / BYTES;
-localparam PAY_BEATS = (64 + 4*MAX_COUNT + BYTES - 1) / BYTES - PAY_BEAT0;
-localparam RA_W    = $clog2(2 * POOL_SLOTS * PAY_BEATS);
+`include "ws_widths.vh"   // BYTES, JI_W, WK_W, WC_W, SL_W, PS_W, CN_W, MA_W, Q_W, RA_W, ...
+`include "ws_tuser.vh"    // TUSER_W and the positions of tuser's fields
+`include "ws_member.vh"   // PORT_W, MEM_W: a member record
 /* verilator lint_off UNUSEDPARAM */  // the top needs only HDR_W of the sideband layout
 `include "ws_agg_hdr.vh"
 /* verilator lint_on UNUSEDPARAM */
+localparam META_W  = 19;
 localparam FIFO_BYTES = 1 << $clog2(2 * MAX_FRAME);
 localparam PPE        = N_PORTS / ENGINES;   // ports per engine
 
@@ -336,8 +324,8 @@ wire [N_PORTS-1:0]         eg_res_tready;
 genvar eb;
 generate
     for (eb = 0; eb < ENGINES; eb = eb + 1) begin : g_dst
-        wire [N_PORTS-1:0] byp_dst = byp_tuser[eb*TUSER_W + 16 + N_PORTS +: N_PORTS];
-        wire [N_PORTS-1:0] res_dst = res_tuser[eb*TUSER_W + 16 + N_PORTS +: N_PORTS];
+        wire [N_PORTS-1:0] byp_dst = byp_tuser[eb*TUSER_W + TUSER_DST_LSB +: N_PORTS];
+        wire [N_PORTS-1:0] res_dst = res_tuser[eb*TUSER_W + TUSER_DST_LSB +: N_PORTS];
         assign byp_tready[eb] = |(eg_byp_tready[eb*N_PORTS +: N_PORTS] & byp_dst);
         assign res_tready[eb] = |(eg_res_tready & res_dst);
     end
@@ -351,7 +339,7 @@ generate
         wire [ENGINES*TUSER_W-1:0]    ch_tuser;
         assign ch_tdata[0 +: DATA_WIDTH] = byp_tdata[0 +: DATA_WIDTH];
         assign ch_tkeep[0 +: BYTES] = byp_tkeep[0 +: BYTES];
-        assign ch_tvalid[0] = byp_tvalid[0] && byp_tuser[16 + N_PORTS + p];
+        assign ch_tvalid[0] = byp_tvalid[0] && byp_tuser[TUSER_DST_LSB + p];
         assign ch_tlast[0] = byp_tlast[0];
         assign ch_tuser[0 +: TUSER_W] = byp_tuser[0 +: TUSER_W];
         assign eg_byp_tready[0*N_PORTS + p] = ch_tready[0];
@@ -365,7 +353,7 @@ generate
                 .s0_axis_tlast(ch_tlast[k-1]), .s0_axis_tuser(ch_tuser[(k-1)*TUSER_W +: TUSER_W]),
                 .s1_axis_tdata(byp_tdata[k*DATA_WIDTH +: DATA_WIDTH]),
                 .s1_axis_tkeep(byp_tkeep[k*BYTES +: BYTES]),
-                .s1_axis_tvalid(byp_tvalid[k] && byp_tuser[k*TUSER_W + 16 + N_PORTS + p]),
+                .s1_axis_tvalid(byp_tvalid[k] && byp_tuser[k*TUSER_W + TUSER_DST_LSB + p]),
                 .s1_axis_tready(eg_byp_tready[k*N_PORTS + p]),
                 .s1_axis_tlast(byp_tlast[k]), .s1_axis_tuser(byp_tuser[k*TUSER_W +: TUSER_W]),
                 .m_axis_tdata(ch_tdata[k*DATA_WIDTH +: DATA_WIDTH]),
@@ -384,7 +372,7 @@ generate
             .s0_axis_tvalid(ch_tvalid[ENGINES-1]), .s0_axis_tready(ch_tready[ENGINES-1]),
             .s0_axis_tlast(ch_tlast[ENGINES-1]), .s0_axis_tuser(ch_tuser[(ENGINES-1)*TUSER_W +: TUSER_W]),
             .s1_axis_tdata(res_tdata[PE*DATA_WIDTH +: DATA_WIDTH]), .s1_axis_tkeep(res_tkeep[PE*BYTES +: BYTES]),
-            .s1_axis_tvalid(res_tvalid[PE] && res_tuser[PE*TUSER_W + 16 + N_PORTS + p]),
+            .s1_axis_tvalid(res_tvalid[PE] && res_tuser[PE*TUSER_W + TUSER_DST_LSB + p]),
             .s1_axis_tready(eg_res_tready[p]),
             .s1_axis_tlast(res_tlast[PE]), .s1_axis_tuser(res_tuser[PE*TUSER_W +: TUSER_W]),
             .m_axis_tdata(m_axis_tdata[p*DATA_WIDTH +: DATA_WIDTH]),

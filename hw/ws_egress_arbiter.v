@@ -11,7 +11,7 @@
 // last beat was accepted downstream, with stat_tx_len = tuser[15:0] of that frame.
 module ws_egress_arbiter #(
     parameter DATA_WIDTH  = 256,    // stream width in bits (a multiple of 8)
-    parameter TUSER_WIDTH = 24      // tuser width, >= 16 ([15:0] is the frame length): 16 + 2*N_PORTS
+    parameter TUSER_WIDTH = 24      // the device's TUSER_W (ws_tuser.vh), >= 16: the length is [15:0] at any N_PORTS
 ) (
     input  wire                     clk,
     input  wire                     rst,

@@ -19,7 +19,7 @@
 module ws_input_arbiter #(
     parameter DATA_WIDTH  = 256,                // stream width in bits (a multiple of 8)
     parameter N_PORTS     = 4,                  // number of input streams (>= 1)
-    parameter TUSER_WIDTH = 16 + 2 * N_PORTS,   // tuser width (docs/architecture.md layout)
+    parameter TUSER_WIDTH = 24,                 // tuser width, carried as is: the device's TUSER_W (ws_tuser.vh)
     parameter META_WIDTH  = 19,                 // tmeta width (ws_rx_port metadata)
     parameter ORDER_DEPTH = 4096                // arrival records held, a power of two: at least the
                                                 // number of frames all port FIFOs can hold together

@@ -93,23 +93,10 @@ module ws_multi_engine #(
 
 import ws_regmap::*;  // WS_DROP_* (the reasons of host/ws_reasons.h), WS_REASON_W
 
+`include "ws_widths.vh"   // BYTES, LANES, JI_W, WK_W, ..., Q_N, Q_W, PAY_BEAT0, PAY_BEATS, RDEPTH, RA_W, BT_W
+
 localparam E         = ENGINES;
 localparam PPE       = N_PORTS / ENGINES;
-localparam BYTES     = DATA_WIDTH / 8;
-localparam LANES     = DATA_WIDTH / 32;
-localparam JI_W      = MAX_JOBS > 1 ? $clog2(MAX_JOBS) : 1;
-localparam WK_W      = MAX_WORKERS > 1 ? $clog2(MAX_WORKERS) : 1;
-localparam WC_W      = $clog2(MAX_WORKERS + 1);
-localparam SL_W      = $clog2(POOL_SLOTS + 1);
-localparam PS_W      = POOL_SLOTS > 1 ? $clog2(POOL_SLOTS) : 1;
-localparam CN_W      = $clog2(MAX_COUNT + 1);
-localparam Q_N       = 2 * POOL_SLOTS;
-localparam Q_W       = $clog2(Q_N);
-localparam PAY_BEAT0 = 64 / BYTES;
-localparam PAY_BEATS = (64 + 4*MAX_COUNT + BYTES - 1) / BYTES - PAY_BEAT0;
-localparam RDEPTH    = Q_N * PAY_BEATS;
-localparam RA_W      = $clog2(RDEPTH);
-localparam BT_W      = $clog2(PAY_BEATS + PAY_BEAT0 + 1);
 localparam MW        = MAX_WORKERS;
 localparam FC_W      = 16;                       // fence counters (wrap; far more than frames in flight)
 localparam ADD_CHUNKS = 4;                       // the lanes' add split

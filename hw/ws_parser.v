@@ -29,7 +29,7 @@ module ws_parser #(
     output wire                            s_axis_tready,
     input  wire                            s_axis_tlast,
     /* verilator lint_off UNUSEDSIGNAL */  // the incoming destination field is not used
-    input  wire [16+2*N_PORTS-1:0]         s_axis_tuser,
+    input  wire [TUSER_W-1:0]              s_axis_tuser,
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire [18:0]                     s_axis_tmeta,
 
@@ -45,7 +45,7 @@ module ws_parser #(
     input  wire [MAX_JOBS*CN_W-1:0]        cfg_job_maxcount,
     output wire [MA_W-1:0]                 mem_rd_addr,
     /* verilator lint_off UNUSEDSIGNAL */  // the member's device port is the result generator's business
-    input  wire [PORT_W+16+32+48-1:0]      mem_rd_data,
+    input  wire [MEM_W-1:0]                mem_rd_data,
     /* verilator lint_on UNUSEDSIGNAL */
 
     // bypass frames
@@ -54,7 +54,7 @@ module ws_parser #(
     output wire                            m_byp_tvalid,
     input  wire                            m_byp_tready,
     output wire                            m_byp_tlast,
-    output wire [16+2*N_PORTS-1:0]         m_byp_tuser,
+    output wire [TUSER_W-1:0]              m_byp_tuser,
 
     // aggregation frames that passed checks 1..12, with their header
     output wire [DATA_WIDTH-1:0]           m_agg_tdata,
@@ -80,20 +80,12 @@ module ws_parser #(
 
 import ws_regmap::*;  // WS_DROP_* (the reasons of host/ws_reasons.h), WS_OK, WS_REASON_W
 
-localparam BYTES     = DATA_WIDTH / 8;
-localparam TUSER_W   = 16 + 2*N_PORTS;
-localparam PORT_W    = N_PORTS > 1 ? $clog2(N_PORTS) : 1;
-localparam JI_W      = MAX_JOBS > 1 ? $clog2(MAX_JOBS) : 1;
-localparam WK_W      = MAX_WORKERS > 1 ? $clog2(MAX_WORKERS) : 1;
-localparam WC_W      = $clog2(MAX_WORKERS + 1);
-localparam SL_W      = $clog2(POOL_SLOTS + 1);
-localparam PS_W      = POOL_SLOTS > 1 ? $clog2(POOL_SLOTS) : 1;
-localparam CN_W      = $clog2(MAX_COUNT + 1);
-localparam MA_W      = $clog2(MAX_JOBS * MAX_WORKERS);
-localparam HDR_BEATS = (64 + BYTES - 1) / BYTES;
-localparam HB_W      = HDR_BEATS > 1 ? $clog2(HDR_BEATS) : 1;
-
+`include "ws_widths.vh"   // BYTES, JI_W, WK_W, WC_W, SL_W, PS_W, CN_W, MA_W, HDR_BEATS, ...
+`include "ws_tuser.vh"    // TUSER_* positions of tuser, tuser_pack()
+`include "ws_member.vh"   // PORT_W, MEM_* positions of a member record
 `include "ws_agg_hdr.vh"  // H_* positions of the header sideband, HDR_W
+
+localparam HB_W = HDR_BEATS > 1 ? $clog2(HDR_BEATS) : 1;
 
 // verdicts
 localparam [1:0] V_BYPASS = 2'd0, V_AGG = 2'd1, V_DROP = 2'd2;
@@ -110,7 +102,7 @@ endgenerate
 // ---------------------------------------------------------------------------------------
 // Input: beats into the beat FIFO; the first HDR_BEATS beats also into the header register.
 
-localparam TU_IN  = 16 + N_PORTS;  // length and source port: the destination is decided here
+localparam TU_IN  = TUSER_DST_LSB;  // tuser below the destination (length, source): that is decided here
 localparam BEAT_W = DATA_WIDTH + BYTES + 1 + TU_IN;
 
 wire             bf_s_ready;
@@ -135,7 +127,7 @@ reg  [HB_W-1:0]            in_beat;     // beat index within the frame, saturati
 reg                        in_active;   // a frame is partly in
 reg                        hdr_sent;    // its header has gone to the verdict pipeline
 reg  [HDR_BEATS*DATA_WIDTH-1:0] hdr_acc;
-reg  [16+N_PORTS-1:0]       in_user;     // length and source port of the frame
+reg  [TU_IN-1:0]           in_user;     // length and source port of the frame
 reg  [18:0]                in_meta;
 
 wire [HDR_BEATS*DATA_WIDTH-1:0] hdr_now;
@@ -156,7 +148,7 @@ always @(posedge clk) begin
     if (in_fire && !hdr_sent)
         hdr_acc <= hdr_now;
     if (in_fire && in_first) begin
-        in_user <= s_axis_tuser[16+N_PORTS-1:0];
+        in_user <= s_axis_tuser[TU_IN-1:0];
         in_meta <= s_axis_tmeta;
     end
 end
@@ -194,7 +186,8 @@ reg          v0_ge34, v0_ge42, v0_ge64;
 reg  [N_PORTS-1:0] v0_src;
 reg  [18:0]  v0_meta;
 
-wire [15:0] in_len = in_first ? s_axis_tuser[15:0] : in_user[15:0];
+wire [15:0] in_len = in_first ? s_axis_tuser[TUSER_LEN_LSB +: TUSER_LEN_W] :
+                                 in_user[TUSER_LEN_LSB +: TUSER_LEN_W];
 
 always @(posedge clk) begin
     v0_valid <= !rst && hdr_done;
@@ -206,7 +199,7 @@ always @(posedge clk) begin
         v0_ge34    <= in_len >= 16'd34;
         v0_ge42    <= in_len >= 16'd42;
         v0_ge64    <= in_len >= 16'd64;
-        v0_src     <= in_first ? s_axis_tuser[16 +: N_PORTS] : in_user[16 +: N_PORTS];
+        v0_src     <= in_first ? s_axis_tuser[TUSER_SRC_LSB +: N_PORTS] : in_user[TUSER_SRC_LSB +: N_PORTS];
         v0_meta    <= in_first ? s_axis_tmeta : in_meta;
     end
 end
@@ -334,9 +327,9 @@ always @(posedge clk) begin
     v1_src_idx <= src_idx;
 end
 
-wire [47:0] mem_mac  = mem_rd_data[47:0];
-wire [31:0] mem_ip   = mem_rd_data[79:48];
-wire [15:0] mem_udp  = mem_rd_data[95:80];
+wire [47:0] mem_mac  = mem_rd_data[MEM_MAC_LSB +: MEM_MAC_W];
+wire [31:0] mem_ip   = mem_rd_data[MEM_IP_LSB +: MEM_IP_W];
+wire [15:0] mem_udp  = mem_rd_data[MEM_UDP_LSB +: MEM_UDP_W];
 
 wire [WC_W-1:0] j_workers  = cfg_job_workers[v1_job_idx*WC_W +: WC_W];
 wire [SL_W-1:0] j_slots    = cfg_job_slots[v1_job_idx*SL_W +: SL_W];
@@ -504,7 +497,8 @@ wire [N_PORTS-1:0] dst_onehot = {{(N_PORTS-1){1'b0}}, 1'b1} << o_dst;
 
 ws_skid #(.WIDTH(DATA_WIDTH + BYTES + 1 + TUSER_W)) byp_skid (
     .clk(clk), .rst(rst),
-    .s_data({dst_onehot, o_user[16 +: N_PORTS], o_user[15:0], o_last, o_keep, o_data}),
+    .s_data({tuser_pack(o_user[TUSER_LEN_LSB +: TUSER_LEN_W], o_user[TUSER_SRC_LSB +: N_PORTS], dst_onehot),
+             o_last, o_keep, o_data}),
     .s_valid(go && o_verdict == V_BYPASS), .s_ready(byp_s_ready),
     .m_data({m_byp_tuser, m_byp_tlast, m_byp_tkeep, m_byp_tdata}),
     .m_valid(m_byp_tvalid), .m_ready(m_byp_tready)

@@ -107,14 +107,8 @@ module ws_regs #(
 import ws_regmap::*;
 
 // ---- derived widths ---------------------------------------------------------------------------
-localparam PORT_W = N_PORTS > 1 ? $clog2(N_PORTS) : 1;     // a device port number
-localparam JI_W   = MAX_JOBS > 1 ? $clog2(MAX_JOBS) : 1;   // a job index
-localparam WC_W   = $clog2(MAX_WORKERS + 1);               // a number of workers
-localparam SL_W   = $clog2(POOL_SLOTS + 1);                // a number of slots, a slot base
-localparam CN_W   = $clog2(MAX_COUNT + 1);                 // a count
-localparam N_MEM  = MAX_JOBS * MAX_WORKERS;                // member records
-localparam MA_W   = N_MEM > 1 ? $clog2(N_MEM) : 1;         // a member index
-localparam MEM_W  = PORT_W + 16 + 32 + 48;                 // a member as the datapath reads it
+`include "ws_widths.vh"   // JI_W, WC_W, SL_W, CN_W, N_MEM, MA_W, ...
+`include "ws_member.vh"   // PORT_W; MEM_W, member_pack(): a member as the datapath reads it
 
 // Member RAM entry: the record's 32-bit words side by side, word k at [k*32 +: 32].
 localparam M_WORDS = WS_TBL_MEMBER_STRIDE / 4;
@@ -312,13 +306,14 @@ function [PORT_W-1:0] bypass_reset(input integer p);
     end
 endfunction
 
-// A member as the datapath reads it: {device port, UDP port, IP, MAC}.
+// A member as the datapath reads it (ws_member.vh) from its record's words.
 /* verilator lint_off UNUSEDSIGNAL */  // the reserved bits of the member words
 function [MEM_W-1:0] member(input [M_BITS-1:0] e);
 /* verilator lint_on UNUSEDSIGNAL */
     begin
-        member = {e[M_PORT*32 + DP_LSB +: PORT_W], e[M_PORT*32 + WS_MEMBER_PORT_UDP_PORT_LSB +: 16],
-                  e[M_IP*32 +: 32], e[M_MACH*32 + WS_MEMBER_MAC_HI_MAC_LSB +: 16], e[M_MACL*32 +: 32]};
+        member = member_pack({e[M_MACH*32 + WS_MEMBER_MAC_HI_MAC_LSB +: 16], e[M_MACL*32 +: 32]},
+                             e[M_IP*32 +: 32], e[M_PORT*32 + WS_MEMBER_PORT_UDP_PORT_LSB +: 16],
+                             e[M_PORT*32 + DP_LSB +: PORT_W]);
     end
 endfunction
 

@@ -47,7 +47,7 @@ module ws_rx_port #(
     output reg                          m_axis_tvalid,
     input  wire                         m_axis_tready,
     output reg                          m_axis_tlast,
-    output reg  [16+2*N_PORTS-1:0]      m_axis_tuser,
+    output reg  [TUSER_W-1:0]           m_axis_tuser,   // length, source 1 << PORT, destination 0 (ws_tuser.vh)
     output reg  [18:0]                  m_axis_tmeta,
 
     output reg                          stat_rx,
@@ -56,6 +56,8 @@ module ws_rx_port #(
     output wire                         frame_ready     // pulse: a kept frame is whole in the FIFO (its metadata pushed);
                                                         // the same latency on every port, so pulses keep arrival order
 );
+
+    `include "ws_tuser.vh"  // TUSER_W, tuser_pack()
 
     localparam integer BYTES = DATA_WIDTH / 8;
     localparam LB         = $clog2(BYTES);
@@ -459,7 +461,7 @@ module ws_rx_port #(
             rd_left      <= rd_in_frame ? rd_left - 1'b1 : mo_beats - NBW_2;
             if (!rd_in_frame) begin
                 rd_lastkeep  <= mo_lastkeep;
-                m_axis_tuser <= {{N_PORTS{1'b0}}, SRC_ONEHOT, mo_len};
+                m_axis_tuser <= tuser_pack(mo_len, SRC_ONEHOT, {N_PORTS{1'b0}});
                 m_axis_tmeta <= mo_meta;
             end
         end
