@@ -71,9 +71,14 @@ localparam META_W  = 19;
 localparam FIFO_BYTES = 1 << $clog2(2 * MAX_FRAME);
 localparam PPE        = N_PORTS / ENGINES;   // ports per engine
 
+// ENGINES; every other parameter is checked by the modules that take it (ws_parser, ws_regs, ...)
 generate
     if (ENGINES < 1 || ENGINES > N_PORTS || N_PORTS % ENGINES != 0) begin : g_bad_engines
-        initial $fatal(1, "%m: ENGINES = %0d must be 1..N_PORTS and divide N_PORTS = %0d", ENGINES, N_PORTS);
+        initial begin
+            $error("Error: wiresum_top %m: ENGINES must be 1..N_PORTS and divide N_PORTS (ENGINES = %0d, N_PORTS = %0d)",
+                   ENGINES, N_PORTS);
+            $finish;
+        end
     end
 endgenerate
 

@@ -48,7 +48,7 @@ module ws_egress_arbiter #(
 
     generate if (DATA_WIDTH < 8 || DATA_WIDTH % 8 != 0 || TUSER_WIDTH < 16) begin : g_bad_param
         initial begin
-            $error("ws_egress_arbiter %m: DATA_WIDTH = %0d must be a multiple of 8, TUSER_WIDTH = %0d >= 16",
+            $error("Error: ws_egress_arbiter %m: DATA_WIDTH must be a multiple of 8, TUSER_WIDTH >= 16 (DATA_WIDTH = %0d, TUSER_WIDTH = %0d)",
                    DATA_WIDTH, TUSER_WIDTH);
             $finish;
         end

@@ -69,9 +69,41 @@ import ws_regmap::*;  // WS_DROP_* (the reasons of host/ws_reasons.h), WS_REASON
 `include "ws_widths.vh"   // BYTES, LANES, JI_W, WK_W, ..., Q_N, Q_W, PAY_BEAT0, PAY_BEATS, RDEPTH, RA_W, BT_W
 `include "ws_agg_hdr.vh"  // H_* positions of the header sideband, HDR_W
 
+// parameters: the limits of host/config.h (WS_LIMIT_*)
 generate
-    if (MAX_WORKERS > 64) begin : g_bad_workers
-        initial $fatal(1, "%m: MAX_WORKERS above 64 is not supported");
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512 && DATA_WIDTH != 1024) begin : g_bad_width
+        initial begin
+            $error("Error: ws_engine %m: DATA_WIDTH must be 256, 512 or 1024 (DATA_WIDTH = %0d)", DATA_WIDTH);
+            $finish;
+        end
+    end
+    if (MAX_JOBS < 1 || MAX_JOBS > WS_LIMIT_JOBS) begin : g_bad_jobs
+        initial begin
+            $error("Error: ws_engine %m: MAX_JOBS must be 1..WS_LIMIT_JOBS (MAX_JOBS = %0d, WS_LIMIT_JOBS = %0d)",
+                   MAX_JOBS, WS_LIMIT_JOBS);
+            $finish;
+        end
+    end
+    if (MAX_WORKERS < 1 || MAX_WORKERS > WS_LIMIT_WORKERS) begin : g_bad_workers
+        initial begin
+            $error("Error: ws_engine %m: MAX_WORKERS must be 1..WS_LIMIT_WORKERS (MAX_WORKERS = %0d, WS_LIMIT_WORKERS = %0d)",
+                   MAX_WORKERS, WS_LIMIT_WORKERS);
+            $finish;
+        end
+    end
+    if (POOL_SLOTS < 1 || POOL_SLOTS > WS_LIMIT_SLOTS) begin : g_bad_pool
+        initial begin
+            $error("Error: ws_engine %m: POOL_SLOTS must be 1..WS_LIMIT_SLOTS (POOL_SLOTS = %0d, WS_LIMIT_SLOTS = %0d)",
+                   POOL_SLOTS, WS_LIMIT_SLOTS);
+            $finish;
+        end
+    end
+    if (MAX_COUNT < 1 || MAX_COUNT > WS_LIMIT_COUNT) begin : g_bad_count
+        initial begin
+            $error("Error: ws_engine %m: MAX_COUNT must be 1..WS_LIMIT_COUNT (MAX_COUNT = %0d, WS_LIMIT_COUNT = %0d)",
+                   MAX_COUNT, WS_LIMIT_COUNT);
+            $finish;
+        end
     end
 endgenerate
 

@@ -105,12 +105,56 @@ localparam BZ_W      = 16;                       // reads owed per set
 
 `include "ws_agg_hdr.vh"  // H_* positions of the header sideband, HDR_W
 
+// parameters: the limits of host/config.h (WS_LIMIT_*)
 generate
-    if (ENGINES < 2 || N_PORTS % ENGINES != 0) begin : g_bad_engines
-        initial $fatal(1, "%m: ENGINES = %0d must be >= 2 here and divide N_PORTS = %0d", ENGINES, N_PORTS);
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512 && DATA_WIDTH != 1024) begin : g_bad_width
+        initial begin
+            $error("Error: ws_multi_engine %m: DATA_WIDTH must be 256, 512 or 1024 (DATA_WIDTH = %0d)",
+                   DATA_WIDTH);
+            $finish;
+        end
     end
-    if (MAX_WORKERS > 64) begin : g_bad_workers
-        initial $fatal(1, "%m: MAX_WORKERS above 64 is not supported");
+    if (N_PORTS < 1 || N_PORTS > WS_LIMIT_PORTS) begin : g_bad_ports
+        initial begin
+            $error("Error: ws_multi_engine %m: N_PORTS must be 1..WS_LIMIT_PORTS (N_PORTS = %0d, WS_LIMIT_PORTS = %0d)",
+                   N_PORTS, WS_LIMIT_PORTS);
+            $finish;
+        end
+    end
+    if (ENGINES < 2 || ENGINES > N_PORTS || N_PORTS % ENGINES != 0) begin : g_bad_engines
+        initial begin
+            $error("Error: ws_multi_engine %m: ENGINES must be 2..N_PORTS here and divide N_PORTS (ENGINES = %0d, N_PORTS = %0d)",
+                   ENGINES, N_PORTS);
+            $finish;
+        end
+    end
+    if (MAX_JOBS < 1 || MAX_JOBS > WS_LIMIT_JOBS) begin : g_bad_jobs
+        initial begin
+            $error("Error: ws_multi_engine %m: MAX_JOBS must be 1..WS_LIMIT_JOBS (MAX_JOBS = %0d, WS_LIMIT_JOBS = %0d)",
+                   MAX_JOBS, WS_LIMIT_JOBS);
+            $finish;
+        end
+    end
+    if (MAX_WORKERS < 1 || MAX_WORKERS > WS_LIMIT_WORKERS) begin : g_bad_workers
+        initial begin
+            $error("Error: ws_multi_engine %m: MAX_WORKERS must be 1..WS_LIMIT_WORKERS (MAX_WORKERS = %0d, WS_LIMIT_WORKERS = %0d)",
+                   MAX_WORKERS, WS_LIMIT_WORKERS);
+            $finish;
+        end
+    end
+    if (POOL_SLOTS < 1 || POOL_SLOTS > WS_LIMIT_SLOTS) begin : g_bad_pool
+        initial begin
+            $error("Error: ws_multi_engine %m: POOL_SLOTS must be 1..WS_LIMIT_SLOTS (POOL_SLOTS = %0d, WS_LIMIT_SLOTS = %0d)",
+                   POOL_SLOTS, WS_LIMIT_SLOTS);
+            $finish;
+        end
+    end
+    if (MAX_COUNT < 1 || MAX_COUNT > WS_LIMIT_COUNT) begin : g_bad_count
+        initial begin
+            $error("Error: ws_multi_engine %m: MAX_COUNT must be 1..WS_LIMIT_COUNT (MAX_COUNT = %0d, WS_LIMIT_COUNT = %0d)",
+                   MAX_COUNT, WS_LIMIT_COUNT);
+            $finish;
+        end
     end
 endgenerate
 

@@ -90,12 +90,48 @@ localparam HB_W = HDR_BEATS > 1 ? $clog2(HDR_BEATS) : 1;
 // verdicts
 localparam [1:0] V_BYPASS = 2'd0, V_AGG = 2'd1, V_DROP = 2'd2;
 
+// parameters: the limits of host/config.h (WS_LIMIT_*)
 generate
     if (DATA_WIDTH != 256 && DATA_WIDTH != 512 && DATA_WIDTH != 1024) begin : g_bad_width
-        initial $fatal(1, "%m: DATA_WIDTH must be 256, 512 or 1024, not %0d", DATA_WIDTH);
+        initial begin
+            $error("Error: ws_parser %m: DATA_WIDTH must be 256, 512 or 1024 (DATA_WIDTH = %0d)", DATA_WIDTH);
+            $finish;
+        end
     end
-    if (MAX_WORKERS > 64 || MAX_COUNT > 2048 || (MAX_WORKERS & (MAX_WORKERS - 1)) != 0) begin : g_bad_limits
-        initial $fatal(1, "%m: MAX_WORKERS must be a power of two <= 64, MAX_COUNT <= 2048");
+    if (N_PORTS < 1 || N_PORTS > WS_LIMIT_PORTS) begin : g_bad_ports
+        initial begin
+            $error("Error: ws_parser %m: N_PORTS must be 1..WS_LIMIT_PORTS (N_PORTS = %0d, WS_LIMIT_PORTS = %0d)",
+                   N_PORTS, WS_LIMIT_PORTS);
+            $finish;
+        end
+    end
+    if (MAX_JOBS < 1 || MAX_JOBS > WS_LIMIT_JOBS) begin : g_bad_jobs
+        initial begin
+            $error("Error: ws_parser %m: MAX_JOBS must be 1..WS_LIMIT_JOBS (MAX_JOBS = %0d, WS_LIMIT_JOBS = %0d)",
+                   MAX_JOBS, WS_LIMIT_JOBS);
+            $finish;
+        end
+    end
+    if (MAX_WORKERS < 1 || MAX_WORKERS > WS_LIMIT_WORKERS || (MAX_WORKERS & (MAX_WORKERS - 1)) != 0) begin : g_bad_workers
+        initial begin
+            $error("Error: ws_parser %m: MAX_WORKERS must be a power of two 1..WS_LIMIT_WORKERS: a member's index is {job, rank} (MAX_WORKERS = %0d, WS_LIMIT_WORKERS = %0d)",
+                   MAX_WORKERS, WS_LIMIT_WORKERS);
+            $finish;
+        end
+    end
+    if (POOL_SLOTS < 1 || POOL_SLOTS > WS_LIMIT_SLOTS) begin : g_bad_pool
+        initial begin
+            $error("Error: ws_parser %m: POOL_SLOTS must be 1..WS_LIMIT_SLOTS (POOL_SLOTS = %0d, WS_LIMIT_SLOTS = %0d)",
+                   POOL_SLOTS, WS_LIMIT_SLOTS);
+            $finish;
+        end
+    end
+    if (MAX_COUNT < 1 || MAX_COUNT > WS_LIMIT_COUNT) begin : g_bad_count
+        initial begin
+            $error("Error: ws_parser %m: MAX_COUNT must be 1..WS_LIMIT_COUNT (MAX_COUNT = %0d, WS_LIMIT_COUNT = %0d)",
+                   MAX_COUNT, WS_LIMIT_COUNT);
+            $finish;
+        end
     end
 endgenerate
 

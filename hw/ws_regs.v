@@ -31,12 +31,12 @@
 // counter; the events of that cycle are lost. Reading a counter's LO word latches its HI word,
 // which the next read of that counter's HI word returns (later HI reads return the live word).
 module ws_regs #(
-    parameter DATA_WIDTH  = 256,  // datapath width in bits, reported in PARAM_WIDTH (multiple of 32)
+    parameter DATA_WIDTH  = 256,  // datapath width in bits, reported in PARAM_WIDTH: 256, 512 or 1024
     parameter N_PORTS     = 4,    // device ports, 1..16
     parameter MAX_JOBS    = 8,    // job table entries, 1..64
     parameter MAX_WORKERS = 64,   // member records per job; MAX_JOBS*MAX_WORKERS <= 2048
-    parameter POOL_SLOTS  = 64,   // slots of the pool shared by the jobs' ranges, 1..65535
-    parameter MAX_COUNT   = 256,  // largest number of elements of a packet, 1..65535
+    parameter POOL_SLOTS  = 64,   // slots of the pool shared by the jobs' ranges, 1..4096
+    parameter MAX_COUNT   = 256,  // largest number of elements of a packet, 1..2048
     parameter ENGINES     = 1     // aggregation engines: member-table read port pairs, event inputs per counter
 ) (
     input  wire                       clk,
@@ -156,25 +156,62 @@ localparam MEM_SH = $clog2(WS_TBL_MEMBER_STRIDE);
 
 localparam [1:0] RESP_OKAY = 2'b00, RESP_SLVERR = 2'b10;
 
-// ---- impossible parameters stop elaboration ---------------------------------------------------
+// ---- parameters: the limits of host/config.h (WS_LIMIT_*) and the room of the map -------------
 generate
-    if (DATA_WIDTH < 32 || DATA_WIDTH % 32 != 0) begin : g_bad_data_width
-        ws_regs_error_DATA_WIDTH_must_be_a_positive_multiple_of_32 stop ();
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512 && DATA_WIDTH != 1024) begin : g_bad_width
+        initial begin
+            $error("Error: ws_regs %m: DATA_WIDTH must be 256, 512 or 1024 (DATA_WIDTH = %0d)", DATA_WIDTH);
+            $finish;
+        end
     end
-    if (N_PORTS < 1 || N_PORTS > WS_TBL_BYPASS_LIMIT || N_PORTS > WS_TBL_PORT_CNT_LIMIT) begin : g_bad_ports
-        ws_regs_error_N_PORTS_must_be_1_to_16 stop ();
+    if (N_PORTS < 1 || N_PORTS > WS_LIMIT_PORTS) begin : g_bad_ports
+        initial begin
+            $error("Error: ws_regs %m: N_PORTS must be 1..WS_LIMIT_PORTS (N_PORTS = %0d, WS_LIMIT_PORTS = %0d)",
+                   N_PORTS, WS_LIMIT_PORTS);
+            $finish;
+        end
     end
-    if (MAX_JOBS < 1 || MAX_JOBS > WS_TBL_JOB_LIMIT) begin : g_bad_jobs
-        ws_regs_error_MAX_JOBS_must_be_1_to_64 stop ();
+    if (MAX_JOBS < 1 || MAX_JOBS > WS_LIMIT_JOBS) begin : g_bad_jobs
+        initial begin
+            $error("Error: ws_regs %m: MAX_JOBS must be 1..WS_LIMIT_JOBS (MAX_JOBS = %0d, WS_LIMIT_JOBS = %0d)",
+                   MAX_JOBS, WS_LIMIT_JOBS);
+            $finish;
+        end
     end
-    if (MAX_WORKERS < 1 || N_MEM > WS_TBL_MEMBER_LIMIT) begin : g_bad_workers
-        ws_regs_error_MAX_JOBS_times_MAX_WORKERS_must_be_1_to_2048 stop ();
+    if (MAX_WORKERS < 1 || MAX_WORKERS > WS_LIMIT_WORKERS) begin : g_bad_workers
+        initial begin
+            $error("Error: ws_regs %m: MAX_WORKERS must be 1..WS_LIMIT_WORKERS (MAX_WORKERS = %0d, WS_LIMIT_WORKERS = %0d)",
+                   MAX_WORKERS, WS_LIMIT_WORKERS);
+            $finish;
+        end
     end
-    if (POOL_SLOTS < 1 || POOL_SLOTS > 65535) begin : g_bad_pool
-        ws_regs_error_POOL_SLOTS_must_be_1_to_65535 stop ();
+    if (N_MEM > WS_TBL_MEMBER_LIMIT) begin : g_bad_members
+        initial begin
+            $error("Error: ws_regs %m: MAX_JOBS*MAX_WORKERS must fit the member table, WS_TBL_MEMBER_LIMIT records (MAX_JOBS = %0d, MAX_WORKERS = %0d, WS_TBL_MEMBER_LIMIT = %0d)",
+                   MAX_JOBS, MAX_WORKERS, WS_TBL_MEMBER_LIMIT);
+            $finish;
+        end
     end
-    if (MAX_COUNT < 1 || MAX_COUNT > 65535) begin : g_bad_count
-        ws_regs_error_MAX_COUNT_must_be_1_to_65535 stop ();
+    if (POOL_SLOTS < 1 || POOL_SLOTS > WS_LIMIT_SLOTS) begin : g_bad_pool
+        initial begin
+            $error("Error: ws_regs %m: POOL_SLOTS must be 1..WS_LIMIT_SLOTS (POOL_SLOTS = %0d, WS_LIMIT_SLOTS = %0d)",
+                   POOL_SLOTS, WS_LIMIT_SLOTS);
+            $finish;
+        end
+    end
+    if (MAX_COUNT < 1 || MAX_COUNT > WS_LIMIT_COUNT) begin : g_bad_count
+        initial begin
+            $error("Error: ws_regs %m: MAX_COUNT must be 1..WS_LIMIT_COUNT (MAX_COUNT = %0d, WS_LIMIT_COUNT = %0d)",
+                   MAX_COUNT, WS_LIMIT_COUNT);
+            $finish;
+        end
+    end
+    if (ENGINES < 1 || ENGINES > N_PORTS) begin : g_bad_engines
+        initial begin
+            $error("Error: ws_regs %m: ENGINES must be 1..N_PORTS (ENGINES = %0d, N_PORTS = %0d)",
+                   ENGINES, N_PORTS);
+            $finish;
+        end
     end
 endgenerate
 

@@ -1,5 +1,6 @@
 // ws_result_gen - turns round commands into RESULT frames: header from the command, the device configuration and the member table; elements from the result RAM.
 `resetall
+`include "ws_regmap.vh"
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -25,7 +26,7 @@
 // 1..MAX_COUNT. A member port >= N_PORTS gives an all-zero tuser destination.
 
 module ws_result_gen #(
-    parameter integer DATA_WIDTH  = 256,  // stream width in bits: a power of 2, 64..2048
+    parameter integer DATA_WIDTH  = 256,  // stream width in bits: 256, 512 or 1024
     parameter integer N_PORTS     = 4,    // device ports: tuser one-hot width, member port range
     parameter integer MAX_JOBS    = 8,    // jobs of the member table
     parameter integer MAX_WORKERS = 64,   // ranks per job of the member table
@@ -83,6 +84,8 @@ module ws_result_gen #(
     output reg  [Q_W-1:0]         skip_done_q   // another port), and its set; never with FILTER = 0
 );
 
+import ws_regmap::*;  // WS_LIMIT_*
+
 `include "ws_widths.vh"   // BYTES, LANES, Q_W, JI_W, WK_W, CN_W, MA_W, HDR_BEATS, PAY_BEAT0, FRAME_BEATS, PAY_BEATS, RA_W
 `include "ws_tuser.vh"    // TUSER_* positions of tuser, tuser_pack()
 `include "ws_member.vh"   // PORT_W, MEM_* positions of a member record
@@ -99,27 +102,55 @@ localparam integer OB_AW     = $clog2(OB_N);
 localparam integer OB_W      = DATA_WIDTH + BYTES + 1 + TUSER_W + 1;
 
 // ---------------------------------------------------------------- parameter checks
+// the limits of host/config.h (WS_LIMIT_*)
 generate
-    if (DATA_WIDTH < 64 || DATA_WIDTH > 2048 || (DATA_WIDTH & (DATA_WIDTH - 1)) != 0) begin : g_bad_width
-`ifdef VERILATOR
-        $error("ws_result_gen: DATA_WIDTH=%0d must be a power of 2 from 64 to 2048", DATA_WIDTH);
-`else
-        ws_result_gen_ERROR_DATA_WIDTH_must_be_a_power_of_2_from_64_to_2048 u_error ();
-`endif
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512 && DATA_WIDTH != 1024) begin : g_bad_width
+        initial begin
+            $error("Error: ws_result_gen %m: DATA_WIDTH must be 256, 512 or 1024 (DATA_WIDTH = %0d)",
+                   DATA_WIDTH);
+            $finish;
+        end
     end
-    if (MAX_COUNT < 1 || MAX_COUNT > 16367) begin : g_bad_count
-`ifdef VERILATOR
-        $error("ws_result_gen: MAX_COUNT=%0d must be 1..16367 (frame length fits 16 bits)", MAX_COUNT);
-`else
-        ws_result_gen_ERROR_MAX_COUNT_must_be_1_to_16367 u_error ();
-`endif
+    if (N_PORTS < 1 || N_PORTS > WS_LIMIT_PORTS) begin : g_bad_ports
+        initial begin
+            $error("Error: ws_result_gen %m: N_PORTS must be 1..WS_LIMIT_PORTS (N_PORTS = %0d, WS_LIMIT_PORTS = %0d)",
+                   N_PORTS, WS_LIMIT_PORTS);
+            $finish;
+        end
     end
-    if (N_PORTS < 1 || MAX_JOBS < 1 || POOL_SLOTS < 1 || MAX_WORKERS < 1 || MAX_WORKERS > 65536) begin : g_bad_sizes
-`ifdef VERILATOR
-        $error("ws_result_gen: N_PORTS, MAX_JOBS, POOL_SLOTS must be >= 1, MAX_WORKERS 1..65536");
-`else
-        ws_result_gen_ERROR_N_PORTS_MAX_JOBS_POOL_SLOTS_MAX_WORKERS_out_of_range u_error ();
-`endif
+    if (MAX_JOBS < 1 || MAX_JOBS > WS_LIMIT_JOBS) begin : g_bad_jobs
+        initial begin
+            $error("Error: ws_result_gen %m: MAX_JOBS must be 1..WS_LIMIT_JOBS (MAX_JOBS = %0d, WS_LIMIT_JOBS = %0d)",
+                   MAX_JOBS, WS_LIMIT_JOBS);
+            $finish;
+        end
+    end
+    if (MAX_WORKERS < 1 || MAX_WORKERS > WS_LIMIT_WORKERS) begin : g_bad_workers
+        initial begin
+            $error("Error: ws_result_gen %m: MAX_WORKERS must be 1..WS_LIMIT_WORKERS (MAX_WORKERS = %0d, WS_LIMIT_WORKERS = %0d)",
+                   MAX_WORKERS, WS_LIMIT_WORKERS);
+            $finish;
+        end
+    end
+    if (POOL_SLOTS < 1 || POOL_SLOTS > WS_LIMIT_SLOTS) begin : g_bad_pool
+        initial begin
+            $error("Error: ws_result_gen %m: POOL_SLOTS must be 1..WS_LIMIT_SLOTS (POOL_SLOTS = %0d, WS_LIMIT_SLOTS = %0d)",
+                   POOL_SLOTS, WS_LIMIT_SLOTS);
+            $finish;
+        end
+    end
+    if (MAX_COUNT < 1 || MAX_COUNT > WS_LIMIT_COUNT) begin : g_bad_count
+        initial begin
+            $error("Error: ws_result_gen %m: MAX_COUNT must be 1..WS_LIMIT_COUNT (MAX_COUNT = %0d, WS_LIMIT_COUNT = %0d)",
+                   MAX_COUNT, WS_LIMIT_COUNT);
+            $finish;
+        end
+    end
+    if (FILTER < 0 || FILTER > 1) begin : g_bad_filter
+        initial begin
+            $error("Error: ws_result_gen %m: FILTER must be 0 or 1 (FILTER = %0d)", FILTER);
+            $finish;
+        end
     end
 endgenerate
 

@@ -7,7 +7,9 @@
 #     (PORT_W): no module defines them again;
 #   - the tuser layout comes from hw/ws_tuser.vh: no 16 + N_PORTS or 16 + 2*N_PORTS;
 #   - the member record comes from hw/ws_member.vh: no PORT_W + 16 + 32 + 48, no slice of
-#     mem_rd_data by number.
+#     mem_rd_data by number;
+#   - every check has the one form: $error("Error: <module> %m: ...") (and no $fatal), so that a
+#     message names the module and the instance.
 # Prints each offending line; exit 1 if there is one. Run by `make regmap-check`.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -46,6 +48,19 @@ bad "a tuser position typed by hand (use TUSER_* of ws_tuser.vh)" \
     "16[[:space:]]*\+[[:space:]]*(2[[:space:]]*\*[[:space:]]*)?N_PORTS"
 bad "a member record layout typed by hand (use MEM_* of ws_member.vh)" \
     "16[[:space:]]*\+[[:space:]]*32[[:space:]]*\+[[:space:]]*48|mem_rd_data\[[[:space:]]*[0-9]"
+
+bad "a check by an instance of an undefined module (use the \$error form)" \
+    "^[[:space:]]*[A-Za-z0-9_]*_(error|ERROR)_[A-Za-z0-9_]+[[:space:]]+[A-Za-z_0-9]+[[:space:]]*\("
+for f in hw/*.v; do
+    m=$(basename "$f" .v)
+    hits=$(sed -e 's://.*$::' "$f" | grep -nE '\$fatal|\$error\(' | grep -vF "\$error(\"Error: $m %m: " |
+           sed "s|^|$f:|")
+    if [ -n "$hits" ]; then
+        echo "hw_one_source: a check not of the form \$error(\"Error: $m %m: ...\"):"
+        echo "$hits"
+        rc=1
+    fi
+done
 
 [ $rc = 0 ] && echo "ok   hw_one_source: no hand-typed code or layout in hw/*.v"
 exit $rc
