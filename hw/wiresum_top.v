@@ -1,5 +1,6 @@
 // wiresum_top - bump-in-the-wire gradient aggregation datapath: the pipeline of docs/architecture.md.
 `resetall
+`include "ws_regmap.vh"
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -58,32 +59,26 @@ module wiresum_top #(
     input  wire                             s_axil_rready
 );
 
-localparam BYTES   = DATA_WIDTH / 8;
-localparam TUSER_W = 16 + 2*N_PORTS;
-localparam META_W  = 19;
-localparam PORT_W  = N_PORTS > 1 ? $clog2(N_PORTS) : 1;
-localparam JI_W    = MAX_JOBS > 1 ? $clog2(MAX_JOBS) : 1;
-localparam WK_W    = MAX_WORKERS > 1 ? $clog2(MAX_WORKERS) : 1;
-localparam WC_W    = $clog2(MAX_WORKERS + 1);
-localparam SL_W    = $clog2(POOL_SLOTS + 1);
-localparam PS_W    = POOL_SLOTS > 1 ? $clog2(POOL_SLOTS) : 1;
-localparam CN_W    = $clog2(MAX_COUNT + 1);
-localparam MA_W    = $clog2(MAX_JOBS * MAX_WORKERS);
-localparam MEM_W   = PORT_W + 16 + 32 + 48;
-localparam Q_W     = $clog2(2 * POOL_SLOTS);
-localparam PAY_BEAT0 = 64 / BYTES;
-localparam PAY_BEATS = (64 + 4*MAX_COUNT + BYTES - 1) / BYTES - PAY_BEAT0;
-localparam RA_W    = $clog2(2 * POOL_SLOTS * PAY_BEATS);
+import ws_regmap::*;  // WS_REASON_W: a drop reason code
+
+`include "ws_widths.vh"   // BYTES, JI_W, WK_W, WC_W, SL_W, PS_W, CN_W, MA_W, Q_W, RA_W, ...
+`include "ws_tuser.vh"    // TUSER_W and the positions of tuser's fields
+`include "ws_member.vh"   // PORT_W, MEM_W: a member record
 /* verilator lint_off UNUSEDPARAM */  // the top needs only HDR_W of the sideband layout
 `include "ws_agg_hdr.vh"
 /* verilator lint_on UNUSEDPARAM */
+localparam META_W  = 19;
 localparam FIFO_BYTES = 1 << $clog2(2 * MAX_FRAME);
 localparam PPE        = N_PORTS / ENGINES;   // ports per engine
-localparam RS_W       = 4;                   // a drop reason
 
+// ENGINES; every other parameter is checked by the modules that take it (ws_parser, ws_regs, ...)
 generate
     if (ENGINES < 1 || ENGINES > N_PORTS || N_PORTS % ENGINES != 0) begin : g_bad_engines
-        initial $fatal(1, "%m: ENGINES = %0d must be 1..N_PORTS and divide N_PORTS = %0d", ENGINES, N_PORTS);
+        initial begin
+            $error("Error: wiresum_top %m: ENGINES must be 1..N_PORTS and divide N_PORTS (ENGINES = %0d, N_PORTS = %0d)",
+                   ENGINES, N_PORTS);
+            $finish;
+        end
     end
 endgenerate
 
@@ -111,7 +106,7 @@ wire [N_PORTS-1:0]       stat_rx, stat_tx, stat_oversize;
 wire [N_PORTS*16-1:0]    stat_rx_len, stat_tx_len;
 wire [ENGINES-1:0]       stat_accepted, stat_result, stat_resend, stat_bypass;
 wire [ENGINES-1:0]       stat_pdrop, stat_edrop;
-wire [ENGINES*RS_W-1:0]  stat_pdrop_reason, stat_edrop_reason;
+wire [ENGINES*WS_REASON_W-1:0] stat_pdrop_reason, stat_edrop_reason;
 
 ws_regs #(
     .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
@@ -252,7 +247,7 @@ generate
             .tok_valid(tok_valid[e]), .tok_agg(tok_agg[e]), .tok_hdr(tok_hdr[e*HDR_W +: HDR_W]),
             .tok_ready(tok_ready[e]),
             .stat_bypass(stat_bypass[e]), .stat_drop(stat_pdrop[e]),
-            .stat_drop_reason(stat_pdrop_reason[e*RS_W +: RS_W])
+            .stat_drop_reason(stat_pdrop_reason[e*WS_REASON_W +: WS_REASON_W])
         );
 
         // RESULT frames of the commands, to the members on this engine's ports
@@ -334,8 +329,8 @@ wire [N_PORTS-1:0]         eg_res_tready;
 genvar eb;
 generate
     for (eb = 0; eb < ENGINES; eb = eb + 1) begin : g_dst
-        wire [N_PORTS-1:0] byp_dst = byp_tuser[eb*TUSER_W + 16 + N_PORTS +: N_PORTS];
-        wire [N_PORTS-1:0] res_dst = res_tuser[eb*TUSER_W + 16 + N_PORTS +: N_PORTS];
+        wire [N_PORTS-1:0] byp_dst = byp_tuser[eb*TUSER_W + TUSER_DST_LSB +: N_PORTS];
+        wire [N_PORTS-1:0] res_dst = res_tuser[eb*TUSER_W + TUSER_DST_LSB +: N_PORTS];
         assign byp_tready[eb] = |(eg_byp_tready[eb*N_PORTS +: N_PORTS] & byp_dst);
         assign res_tready[eb] = |(eg_res_tready & res_dst);
     end
@@ -349,7 +344,7 @@ generate
         wire [ENGINES*TUSER_W-1:0]    ch_tuser;
         assign ch_tdata[0 +: DATA_WIDTH] = byp_tdata[0 +: DATA_WIDTH];
         assign ch_tkeep[0 +: BYTES] = byp_tkeep[0 +: BYTES];
-        assign ch_tvalid[0] = byp_tvalid[0] && byp_tuser[16 + N_PORTS + p];
+        assign ch_tvalid[0] = byp_tvalid[0] && byp_tuser[TUSER_DST_LSB + p];
         assign ch_tlast[0] = byp_tlast[0];
         assign ch_tuser[0 +: TUSER_W] = byp_tuser[0 +: TUSER_W];
         assign eg_byp_tready[0*N_PORTS + p] = ch_tready[0];
@@ -363,7 +358,7 @@ generate
                 .s0_axis_tlast(ch_tlast[k-1]), .s0_axis_tuser(ch_tuser[(k-1)*TUSER_W +: TUSER_W]),
                 .s1_axis_tdata(byp_tdata[k*DATA_WIDTH +: DATA_WIDTH]),
                 .s1_axis_tkeep(byp_tkeep[k*BYTES +: BYTES]),
-                .s1_axis_tvalid(byp_tvalid[k] && byp_tuser[k*TUSER_W + 16 + N_PORTS + p]),
+                .s1_axis_tvalid(byp_tvalid[k] && byp_tuser[k*TUSER_W + TUSER_DST_LSB + p]),
                 .s1_axis_tready(eg_byp_tready[k*N_PORTS + p]),
                 .s1_axis_tlast(byp_tlast[k]), .s1_axis_tuser(byp_tuser[k*TUSER_W +: TUSER_W]),
                 .m_axis_tdata(ch_tdata[k*DATA_WIDTH +: DATA_WIDTH]),
@@ -382,7 +377,7 @@ generate
             .s0_axis_tvalid(ch_tvalid[ENGINES-1]), .s0_axis_tready(ch_tready[ENGINES-1]),
             .s0_axis_tlast(ch_tlast[ENGINES-1]), .s0_axis_tuser(ch_tuser[(ENGINES-1)*TUSER_W +: TUSER_W]),
             .s1_axis_tdata(res_tdata[PE*DATA_WIDTH +: DATA_WIDTH]), .s1_axis_tkeep(res_tkeep[PE*BYTES +: BYTES]),
-            .s1_axis_tvalid(res_tvalid[PE] && res_tuser[PE*TUSER_W + 16 + N_PORTS + p]),
+            .s1_axis_tvalid(res_tvalid[PE] && res_tuser[PE*TUSER_W + TUSER_DST_LSB + p]),
             .s1_axis_tready(eg_res_tready[p]),
             .s1_axis_tlast(res_tlast[PE]), .s1_axis_tuser(res_tuser[PE*TUSER_W +: TUSER_W]),
             .m_axis_tdata(m_axis_tdata[p*DATA_WIDTH +: DATA_WIDTH]),

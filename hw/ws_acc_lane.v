@@ -6,7 +6,7 @@
 // Each entry is an ACC_W-bit two's complement sum (LSB 2^-149) and four flags (NaN, +Inf, -Inf,
 // not -0). An operation adds one binary32 to an entry: entry = (in_first ? empty : entry) +
 // value, flags ORed; with in_last the new entry is also rounded once to binary32
-// (ws_fx_to_f32, the rules of host/xsum.c) and leaves on out_* exactly LATENCY cycles later,
+// (ws_fx_to_f32, the rules of driver/xsum.c) and leaves on out_* exactly LATENCY cycles later,
 // in operation order. One operation per cycle, any address pattern, no stall.
 //
 // The add is split into ADD_CHUNKS pieces of CW bits, each in its own stage, the carry
@@ -73,20 +73,20 @@ module ws_acc_lane #(
 
     generate if (ACC_W < 278) begin : g_bad_acc_w
         initial begin
-            $error("ws_acc_lane %m: ACC_W = %0d, must be >= 278", ACC_W);
+            $error("Error: ws_acc_lane %m: ACC_W must be >= 278 (ACC_W = %0d)", ACC_W);
             $finish;
         end
     end endgenerate
     generate if (DEPTH < 2 || ADDR_W < 1 || (1 << ADDR_W) < DEPTH) begin : g_bad_depth
         initial begin
-            $error("ws_acc_lane %m: DEPTH = %0d, ADDR_W = %0d: need DEPTH >= 2 and 2^ADDR_W >= DEPTH",
+            $error("Error: ws_acc_lane %m: DEPTH must be 2..2^ADDR_W (DEPTH = %0d, ADDR_W = %0d)",
                    DEPTH, ADDR_W);
             $finish;
         end
     end endgenerate
     generate if (C < 1 || C > 16 || TOPW < 1) begin : g_bad_chunks
         initial begin
-            $error("ws_acc_lane %m: ADD_CHUNKS = %0d, must be 1..16 and leave a top chunk (ACC_W = %0d)",
+            $error("Error: ws_acc_lane %m: ADD_CHUNKS must be 1..16 and leave a top chunk (ADD_CHUNKS = %0d, ACC_W = %0d)",
                    ADD_CHUNKS, ACC_W);
             $finish;
         end

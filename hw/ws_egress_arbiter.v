@@ -11,7 +11,7 @@
 // last beat was accepted downstream, with stat_tx_len = tuser[15:0] of that frame.
 module ws_egress_arbiter #(
     parameter DATA_WIDTH  = 256,    // stream width in bits (a multiple of 8)
-    parameter TUSER_WIDTH = 24      // tuser width, >= 16 ([15:0] is the frame length): 16 + 2*N_PORTS
+    parameter TUSER_WIDTH = 24      // the device's TUSER_W (ws_tuser.vh), >= 16: the length is [15:0] at any N_PORTS
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -48,7 +48,7 @@ module ws_egress_arbiter #(
 
     generate if (DATA_WIDTH < 8 || DATA_WIDTH % 8 != 0 || TUSER_WIDTH < 16) begin : g_bad_param
         initial begin
-            $error("ws_egress_arbiter %m: DATA_WIDTH = %0d must be a multiple of 8, TUSER_WIDTH = %0d >= 16",
+            $error("Error: ws_egress_arbiter %m: DATA_WIDTH must be a multiple of 8, TUSER_WIDTH >= 16 (DATA_WIDTH = %0d, TUSER_WIDTH = %0d)",
                    DATA_WIDTH, TUSER_WIDTH);
             $finish;
         end

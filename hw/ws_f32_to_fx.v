@@ -34,20 +34,21 @@ module ws_f32_to_fx #(
 
     generate if (ACC_W < 278) begin : g_bad_acc_w
         initial begin
-            $error("ws_f32_to_fx %m: ACC_W = %0d, must be >= 278 to hold one binary32 term", ACC_W);
+            $error("Error: ws_f32_to_fx %m: ACC_W must be >= 278 to hold one binary32 term (ACC_W = %0d)",
+                   ACC_W);
             $finish;
         end
     end endgenerate
     generate if (OUT_LO < 0 || OUT_W < 1 || OUT_LO + OUT_W > ACC_W) begin : g_bad_slice
         initial begin
-            $error("ws_f32_to_fx %m: OUT_LO = %0d, OUT_W = %0d: the slice must lie in ACC_W = %0d bits",
+            $error("Error: ws_f32_to_fx %m: the slice OUT_LO +: OUT_W must lie in ACC_W bits (OUT_LO = %0d, OUT_W = %0d, ACC_W = %0d)",
                    OUT_LO, OUT_W, ACC_W);
             $finish;
         end
     end endgenerate
     generate if (PIPELINE < 0 || PIPELINE > 1) begin : g_bad_pipeline
         initial begin
-            $error("ws_f32_to_fx %m: PIPELINE = %0d, must be 0 or 1", PIPELINE);
+            $error("Error: ws_f32_to_fx %m: PIPELINE must be 0 or 1 (PIPELINE = %0d)", PIPELINE);
             $finish;
         end
     end endgenerate

@@ -31,7 +31,7 @@ module ws_fifo #(
 
     generate if (DEPTH < 2 || (1 << AW) != DEPTH || WIDTH < 1) begin : g_bad_param
         initial begin
-            $error("ws_fifo %m: DEPTH = %0d must be a power of two >= 2 and WIDTH = %0d >= 1",
+            $error("Error: ws_fifo %m: DEPTH must be a power of two >= 2, WIDTH >= 1 (DEPTH = %0d, WIDTH = %0d)",
                    DEPTH, WIDTH);
             $finish;
         end

@@ -3,7 +3,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-// Bit-exact with ws_xsum_round() in host/xsum.c:
+// Bit-exact with ws_xsum_round() in driver/xsum.c:
 //   NaN flag, or +Inf and -Inf      -> 32'h7fc00000
 //   +Inf / -Inf                     -> 32'h7f800000 / 32'hff800000
 //   fx == 0                         -> notnegzero ? +0 : -0
@@ -46,13 +46,13 @@ module ws_fx_to_f32 #(
 
     generate if (ACC_W < 278) begin : g_bad_acc_w
         initial begin
-            $error("ws_fx_to_f32 %m: ACC_W = %0d, must be >= 278", ACC_W);
+            $error("Error: ws_fx_to_f32 %m: ACC_W must be >= 278 (ACC_W = %0d)", ACC_W);
             $finish;
         end
     end endgenerate
     generate if (PIPELINE < 0 || PIPELINE > 3) begin : g_bad_pipeline
         initial begin
-            $error("ws_fx_to_f32 %m: PIPELINE = %0d, must be 0..3", PIPELINE);
+            $error("Error: ws_fx_to_f32 %m: PIPELINE must be 0..3 (PIPELINE = %0d)", PIPELINE);
             $finish;
         end
     end endgenerate

@@ -19,7 +19,7 @@
 module ws_input_arbiter #(
     parameter DATA_WIDTH  = 256,                // stream width in bits (a multiple of 8)
     parameter N_PORTS     = 4,                  // number of input streams (>= 1)
-    parameter TUSER_WIDTH = 16 + 2 * N_PORTS,   // tuser width (docs/architecture.md layout)
+    parameter TUSER_WIDTH = 24,                 // tuser width, carried as is: the device's TUSER_W (ws_tuser.vh)
     parameter META_WIDTH  = 19,                 // tmeta width (ws_rx_port metadata)
     parameter ORDER_DEPTH = 4096                // arrival records held, a power of two: at least the
                                                 // number of frames all port FIFOs can hold together
@@ -51,7 +51,7 @@ module ws_input_arbiter #(
     generate if (N_PORTS < 1 || DATA_WIDTH < 8 || DATA_WIDTH % 8 != 0 || TUSER_WIDTH < 1 ||
                  META_WIDTH < 1) begin : g_bad_param
         initial begin
-            $error("ws_input_arbiter %m: bad parameters DATA_WIDTH = %0d (multiple of 8), N_PORTS = %0d, TUSER_WIDTH = %0d, META_WIDTH = %0d (all >= 1)",
+            $error("Error: ws_input_arbiter %m: DATA_WIDTH must be a multiple of 8, N_PORTS, TUSER_WIDTH and META_WIDTH >= 1 (DATA_WIDTH = %0d, N_PORTS = %0d, TUSER_WIDTH = %0d, META_WIDTH = %0d)",
                    DATA_WIDTH, N_PORTS, TUSER_WIDTH, META_WIDTH);
             $finish;
         end

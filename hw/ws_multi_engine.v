@@ -1,5 +1,6 @@
 // ws_multi_engine - ENGINES > 1: shared slot state judged in global arrival order, per-engine exact partial lanes, adder-tree combine, one rounding.
 `resetall
+`include "ws_regmap.vh"
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -87,26 +88,15 @@ module ws_multi_engine #(
     // one pulse per judged aggregation frame, per engine
     output reg  [ENGINES-1:0]            stat_accepted,
     output reg  [ENGINES-1:0]            stat_drop,
-    output reg  [ENGINES*4-1:0]          stat_drop_reason
+    output reg  [ENGINES*ws_regmap::WS_REASON_W-1:0] stat_drop_reason  // engine e at [e*WS_REASON_W +: WS_REASON_W]
 );
+
+import ws_regmap::*;  // WS_DROP_* (the reasons of driver/wiresum/reasons.h), WS_REASON_W
+
+`include "ws_widths.vh"   // BYTES, LANES, JI_W, WK_W, ..., Q_N, Q_W, PAY_BEAT0, PAY_BEATS, RDEPTH, RA_W, BT_W
 
 localparam E         = ENGINES;
 localparam PPE       = N_PORTS / ENGINES;
-localparam BYTES     = DATA_WIDTH / 8;
-localparam LANES     = DATA_WIDTH / 32;
-localparam JI_W      = MAX_JOBS > 1 ? $clog2(MAX_JOBS) : 1;
-localparam WK_W      = MAX_WORKERS > 1 ? $clog2(MAX_WORKERS) : 1;
-localparam WC_W      = $clog2(MAX_WORKERS + 1);
-localparam SL_W      = $clog2(POOL_SLOTS + 1);
-localparam PS_W      = POOL_SLOTS > 1 ? $clog2(POOL_SLOTS) : 1;
-localparam CN_W      = $clog2(MAX_COUNT + 1);
-localparam Q_N       = 2 * POOL_SLOTS;
-localparam Q_W       = $clog2(Q_N);
-localparam PAY_BEAT0 = 64 / BYTES;
-localparam PAY_BEATS = (64 + 4*MAX_COUNT + BYTES - 1) / BYTES - PAY_BEAT0;
-localparam RDEPTH    = Q_N * PAY_BEATS;
-localparam RA_W      = $clog2(RDEPTH);
-localparam BT_W      = $clog2(PAY_BEATS + PAY_BEAT0 + 1);
 localparam MW        = MAX_WORKERS;
 localparam FC_W      = 16;                       // fence counters (wrap; far more than frames in flight)
 localparam ADD_CHUNKS = 4;                       // the lanes' add split
@@ -115,14 +105,56 @@ localparam BZ_W      = 16;                       // reads owed per set
 
 `include "ws_agg_hdr.vh"  // H_* positions of the header sideband, HDR_W
 
-localparam [3:0] R_MISMATCH = 4'd11, R_EARLY = 4'd12, R_DUPLICATE = 4'd13;
-
+// parameters: the limits of driver/wiresum/config.h (WS_LIMIT_*)
 generate
-    if (ENGINES < 2 || N_PORTS % ENGINES != 0) begin : g_bad_engines
-        initial $fatal(1, "%m: ENGINES = %0d must be >= 2 here and divide N_PORTS = %0d", ENGINES, N_PORTS);
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512 && DATA_WIDTH != 1024) begin : g_bad_width
+        initial begin
+            $error("Error: ws_multi_engine %m: DATA_WIDTH must be 256, 512 or 1024 (DATA_WIDTH = %0d)",
+                   DATA_WIDTH);
+            $finish;
+        end
     end
-    if (MAX_WORKERS > 64) begin : g_bad_workers
-        initial $fatal(1, "%m: MAX_WORKERS above 64 is not supported");
+    if (N_PORTS < 1 || N_PORTS > WS_LIMIT_PORTS) begin : g_bad_ports
+        initial begin
+            $error("Error: ws_multi_engine %m: N_PORTS must be 1..WS_LIMIT_PORTS (N_PORTS = %0d, WS_LIMIT_PORTS = %0d)",
+                   N_PORTS, WS_LIMIT_PORTS);
+            $finish;
+        end
+    end
+    if (ENGINES < 2 || ENGINES > N_PORTS || N_PORTS % ENGINES != 0) begin : g_bad_engines
+        initial begin
+            $error("Error: ws_multi_engine %m: ENGINES must be 2..N_PORTS here and divide N_PORTS (ENGINES = %0d, N_PORTS = %0d)",
+                   ENGINES, N_PORTS);
+            $finish;
+        end
+    end
+    if (MAX_JOBS < 1 || MAX_JOBS > WS_LIMIT_JOBS) begin : g_bad_jobs
+        initial begin
+            $error("Error: ws_multi_engine %m: MAX_JOBS must be 1..WS_LIMIT_JOBS (MAX_JOBS = %0d, WS_LIMIT_JOBS = %0d)",
+                   MAX_JOBS, WS_LIMIT_JOBS);
+            $finish;
+        end
+    end
+    if (MAX_WORKERS < 1 || MAX_WORKERS > WS_LIMIT_WORKERS) begin : g_bad_workers
+        initial begin
+            $error("Error: ws_multi_engine %m: MAX_WORKERS must be 1..WS_LIMIT_WORKERS (MAX_WORKERS = %0d, WS_LIMIT_WORKERS = %0d)",
+                   MAX_WORKERS, WS_LIMIT_WORKERS);
+            $finish;
+        end
+    end
+    if (POOL_SLOTS < 1 || POOL_SLOTS > WS_LIMIT_SLOTS) begin : g_bad_pool
+        initial begin
+            $error("Error: ws_multi_engine %m: POOL_SLOTS must be 1..WS_LIMIT_SLOTS (POOL_SLOTS = %0d, WS_LIMIT_SLOTS = %0d)",
+                   POOL_SLOTS, WS_LIMIT_SLOTS);
+            $finish;
+        end
+    end
+    if (MAX_COUNT < 1 || MAX_COUNT > WS_LIMIT_COUNT) begin : g_bad_count
+        initial begin
+            $error("Error: ws_multi_engine %m: MAX_COUNT must be 1..WS_LIMIT_COUNT (MAX_COUNT = %0d, WS_LIMIT_COUNT = %0d)",
+                   MAX_COUNT, WS_LIMIT_COUNT);
+            $finish;
+        end
     end
 endgenerate
 
@@ -509,7 +541,7 @@ integer se;
 always @(posedge clk) begin
     stat_accepted <= rst ? {E{1'b0}} : (jb_fire && d_accept ? bit_e : {E{1'b0}});
     stat_drop <= rst ? {E{1'b0}} : (jb_fire && !d_accept ? bit_e : {E{1'b0}});
-    stat_drop_reason <= {E{d_dup ? R_DUPLICATE : (d_early ? R_EARLY : R_MISMATCH)}};
+    stat_drop_reason <= {E{d_dup ? WS_DROP_DUPLICATE : (d_early ? WS_DROP_EARLY : WS_DROP_MISMATCH)}};
     if (rst) begin
         dec_cnt <= {E*FC_W{1'b0}};
     end else begin

@@ -1,5 +1,6 @@
 // ws_parser - classify each frame (bypass or aggregation) and validate aggregation frames before they touch state.
 `resetall
+`include "ws_regmap.vh"
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -28,7 +29,7 @@ module ws_parser #(
     output wire                            s_axis_tready,
     input  wire                            s_axis_tlast,
     /* verilator lint_off UNUSEDSIGNAL */  // the incoming destination field is not used
-    input  wire [16+2*N_PORTS-1:0]         s_axis_tuser,
+    input  wire [TUSER_W-1:0]              s_axis_tuser,
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire [18:0]                     s_axis_tmeta,
 
@@ -44,7 +45,7 @@ module ws_parser #(
     input  wire [MAX_JOBS*CN_W-1:0]        cfg_job_maxcount,
     output wire [MA_W-1:0]                 mem_rd_addr,
     /* verilator lint_off UNUSEDSIGNAL */  // the member's device port is the result generator's business
-    input  wire [PORT_W+16+32+48-1:0]      mem_rd_data,
+    input  wire [MEM_W-1:0]                mem_rd_data,
     /* verilator lint_on UNUSEDSIGNAL */
 
     // bypass frames
@@ -53,7 +54,7 @@ module ws_parser #(
     output wire                            m_byp_tvalid,
     input  wire                            m_byp_tready,
     output wire                            m_byp_tlast,
-    output wire [16+2*N_PORTS-1:0]         m_byp_tuser,
+    output wire [TUSER_W-1:0]              m_byp_tuser,
 
     // aggregation frames that passed checks 1..12, with their header
     output wire [DATA_WIDTH-1:0]           m_agg_tdata,
@@ -74,44 +75,70 @@ module ws_parser #(
     // one pulse per frame leaving the parser
     output reg                             stat_bypass,
     output reg                             stat_drop,
-    output reg  [3:0]                      stat_drop_reason
+    output reg  [ws_regmap::WS_REASON_W-1:0] stat_drop_reason
 );
 
-localparam BYTES     = DATA_WIDTH / 8;
-localparam TUSER_W   = 16 + 2*N_PORTS;
-localparam PORT_W    = N_PORTS > 1 ? $clog2(N_PORTS) : 1;
-localparam JI_W      = MAX_JOBS > 1 ? $clog2(MAX_JOBS) : 1;
-localparam WK_W      = MAX_WORKERS > 1 ? $clog2(MAX_WORKERS) : 1;
-localparam WC_W      = $clog2(MAX_WORKERS + 1);
-localparam SL_W      = $clog2(POOL_SLOTS + 1);
-localparam PS_W      = POOL_SLOTS > 1 ? $clog2(POOL_SLOTS) : 1;
-localparam CN_W      = $clog2(MAX_COUNT + 1);
-localparam MA_W      = $clog2(MAX_JOBS * MAX_WORKERS);
-localparam HDR_BEATS = (64 + BYTES - 1) / BYTES;
-localparam HB_W      = HDR_BEATS > 1 ? $clog2(HDR_BEATS) : 1;
+import ws_regmap::*;  // WS_DROP_* (the reasons of driver/wiresum/reasons.h), WS_OK, WS_REASON_W
 
+`include "ws_widths.vh"   // BYTES, JI_W, WK_W, WC_W, SL_W, PS_W, CN_W, MA_W, HDR_BEATS, ...
+`include "ws_tuser.vh"    // TUSER_* positions of tuser, tuser_pack()
+`include "ws_member.vh"   // PORT_W, MEM_* positions of a member record
 `include "ws_agg_hdr.vh"  // H_* positions of the header sideband, HDR_W
+
+localparam HB_W = HDR_BEATS > 1 ? $clog2(HDR_BEATS) : 1;
 
 // verdicts
 localparam [1:0] V_BYPASS = 2'd0, V_AGG = 2'd1, V_DROP = 2'd2;
-// drop reasons: the order of WS_DROP_REASONS in host/ws_reasons.h
-localparam [3:0] R_BAD_IPV4 = 4'd1, R_BAD_UDP = 4'd2, R_BAD_HEADER = 4'd3,
-                 R_RESULT_TO_DEVICE = 4'd4, R_UNKNOWN_JOB = 4'd5, R_BAD_RANK = 4'd6,
-                 R_SPOOFED = 4'd7, R_BAD_SLOT = 4'd8, R_BAD_COUNT = 4'd9, R_BAD_LENGTH = 4'd10;
 
+// parameters: the limits of driver/wiresum/config.h (WS_LIMIT_*)
 generate
     if (DATA_WIDTH != 256 && DATA_WIDTH != 512 && DATA_WIDTH != 1024) begin : g_bad_width
-        initial $fatal(1, "%m: DATA_WIDTH must be 256, 512 or 1024, not %0d", DATA_WIDTH);
+        initial begin
+            $error("Error: ws_parser %m: DATA_WIDTH must be 256, 512 or 1024 (DATA_WIDTH = %0d)", DATA_WIDTH);
+            $finish;
+        end
     end
-    if (MAX_WORKERS > 64 || MAX_COUNT > 2048 || (MAX_WORKERS & (MAX_WORKERS - 1)) != 0) begin : g_bad_limits
-        initial $fatal(1, "%m: MAX_WORKERS must be a power of two <= 64, MAX_COUNT <= 2048");
+    if (N_PORTS < 1 || N_PORTS > WS_LIMIT_PORTS) begin : g_bad_ports
+        initial begin
+            $error("Error: ws_parser %m: N_PORTS must be 1..WS_LIMIT_PORTS (N_PORTS = %0d, WS_LIMIT_PORTS = %0d)",
+                   N_PORTS, WS_LIMIT_PORTS);
+            $finish;
+        end
+    end
+    if (MAX_JOBS < 1 || MAX_JOBS > WS_LIMIT_JOBS) begin : g_bad_jobs
+        initial begin
+            $error("Error: ws_parser %m: MAX_JOBS must be 1..WS_LIMIT_JOBS (MAX_JOBS = %0d, WS_LIMIT_JOBS = %0d)",
+                   MAX_JOBS, WS_LIMIT_JOBS);
+            $finish;
+        end
+    end
+    if (MAX_WORKERS < 1 || MAX_WORKERS > WS_LIMIT_WORKERS || (MAX_WORKERS & (MAX_WORKERS - 1)) != 0) begin : g_bad_workers
+        initial begin
+            $error("Error: ws_parser %m: MAX_WORKERS must be a power of two 1..WS_LIMIT_WORKERS: a member's index is {job, rank} (MAX_WORKERS = %0d, WS_LIMIT_WORKERS = %0d)",
+                   MAX_WORKERS, WS_LIMIT_WORKERS);
+            $finish;
+        end
+    end
+    if (POOL_SLOTS < 1 || POOL_SLOTS > WS_LIMIT_SLOTS) begin : g_bad_pool
+        initial begin
+            $error("Error: ws_parser %m: POOL_SLOTS must be 1..WS_LIMIT_SLOTS (POOL_SLOTS = %0d, WS_LIMIT_SLOTS = %0d)",
+                   POOL_SLOTS, WS_LIMIT_SLOTS);
+            $finish;
+        end
+    end
+    if (MAX_COUNT < 1 || MAX_COUNT > WS_LIMIT_COUNT) begin : g_bad_count
+        initial begin
+            $error("Error: ws_parser %m: MAX_COUNT must be 1..WS_LIMIT_COUNT (MAX_COUNT = %0d, WS_LIMIT_COUNT = %0d)",
+                   MAX_COUNT, WS_LIMIT_COUNT);
+            $finish;
+        end
     end
 endgenerate
 
 // ---------------------------------------------------------------------------------------
 // Input: beats into the beat FIFO; the first HDR_BEATS beats also into the header register.
 
-localparam TU_IN  = 16 + N_PORTS;  // length and source port: the destination is decided here
+localparam TU_IN  = TUSER_DST_LSB;  // tuser below the destination (length, source): that is decided here
 localparam BEAT_W = DATA_WIDTH + BYTES + 1 + TU_IN;
 
 wire             bf_s_ready;
@@ -136,7 +163,7 @@ reg  [HB_W-1:0]            in_beat;     // beat index within the frame, saturati
 reg                        in_active;   // a frame is partly in
 reg                        hdr_sent;    // its header has gone to the verdict pipeline
 reg  [HDR_BEATS*DATA_WIDTH-1:0] hdr_acc;
-reg  [16+N_PORTS-1:0]       in_user;     // length and source port of the frame
+reg  [TU_IN-1:0]           in_user;     // length and source port of the frame
 reg  [18:0]                in_meta;
 
 wire [HDR_BEATS*DATA_WIDTH-1:0] hdr_now;
@@ -157,7 +184,7 @@ always @(posedge clk) begin
     if (in_fire && !hdr_sent)
         hdr_acc <= hdr_now;
     if (in_fire && in_first) begin
-        in_user <= s_axis_tuser[16+N_PORTS-1:0];
+        in_user <= s_axis_tuser[TU_IN-1:0];
         in_meta <= s_axis_tmeta;
     end
 end
@@ -195,7 +222,8 @@ reg          v0_ge34, v0_ge42, v0_ge64;
 reg  [N_PORTS-1:0] v0_src;
 reg  [18:0]  v0_meta;
 
-wire [15:0] in_len = in_first ? s_axis_tuser[15:0] : in_user[15:0];
+wire [15:0] in_len = in_first ? s_axis_tuser[TUSER_LEN_LSB +: TUSER_LEN_W] :
+                                 in_user[TUSER_LEN_LSB +: TUSER_LEN_W];
 
 always @(posedge clk) begin
     v0_valid <= !rst && hdr_done;
@@ -207,7 +235,7 @@ always @(posedge clk) begin
         v0_ge34    <= in_len >= 16'd34;
         v0_ge42    <= in_len >= 16'd42;
         v0_ge64    <= in_len >= 16'd64;
-        v0_src     <= in_first ? s_axis_tuser[16 +: N_PORTS] : in_user[16 +: N_PORTS];
+        v0_src     <= in_first ? s_axis_tuser[TUSER_SRC_LSB +: N_PORTS] : in_user[TUSER_SRC_LSB +: N_PORTS];
         v0_meta    <= in_first ? s_axis_tmeta : in_meta;
     end
 end
@@ -335,9 +363,9 @@ always @(posedge clk) begin
     v1_src_idx <= src_idx;
 end
 
-wire [47:0] mem_mac  = mem_rd_data[47:0];
-wire [31:0] mem_ip   = mem_rd_data[79:48];
-wire [15:0] mem_udp  = mem_rd_data[95:80];
+wire [47:0] mem_mac  = mem_rd_data[MEM_MAC_LSB +: MEM_MAC_W];
+wire [31:0] mem_ip   = mem_rd_data[MEM_IP_LSB +: MEM_IP_W];
+wire [15:0] mem_udp  = mem_rd_data[MEM_UDP_LSB +: MEM_UDP_W];
 
 wire [WC_W-1:0] j_workers  = cfg_job_workers[v1_job_idx*WC_W +: WC_W];
 wire [SL_W-1:0] j_slots    = cfg_job_slots[v1_job_idx*SL_W +: SL_W];
@@ -349,29 +377,29 @@ wire [CN_W-1:0] j_maxcount = cfg_job_maxcount[v1_job_idx*CN_W +: CN_W];
 wire v1_agg = v1_to_dev && v1_not_other;
 
 // the first failing check of 1..6, in the order of the reasons
-reg [3:0] pre_reason;
+reg [WS_REASON_W-1:0] pre_reason;
 always @(*) begin
     if (v1_ipv4)
-        pre_reason = R_BAD_IPV4;
+        pre_reason = WS_DROP_BAD_IPV4;
     else if (v1_udp)
-        pre_reason = R_BAD_UDP;
+        pre_reason = WS_DROP_BAD_UDP;
     else if (v1_short)
-        pre_reason = R_BAD_LENGTH;
+        pre_reason = WS_DROP_BAD_LENGTH;
     else if (v1_ver)
-        pre_reason = R_BAD_HEADER;
+        pre_reason = WS_DROP_BAD_HEADER;
     else if (v1_result)
-        pre_reason = R_RESULT_TO_DEVICE;
+        pre_reason = WS_DROP_RESULT_TO_DEVICE;
     else if (v1_rsvd)
-        pre_reason = R_BAD_HEADER;
+        pre_reason = WS_DROP_BAD_HEADER;
     else
-        pre_reason = 4'd0;
+        pre_reason = WS_OK;
 end
 
 // stage 2: the checks against the job's entries (selected by the registered job index) and the
 // member, each a bit, and the first failing header check; the verdict is their priority
 reg              v2_valid;
 reg              v2_agg;
-reg  [3:0]       v2_pre;
+reg  [WS_REASON_W-1:0] v2_pre;
 reg              v2_hit, v2_rank_bad, v2_spoofed, v2_slot_bad, v2_count_bad, v2_len_bad;
 reg  [JI_W-1:0]  v2_job_idx;
 reg  [15:0]      v2_job, v2_slot;
@@ -409,27 +437,27 @@ always @(posedge clk) begin
     v2_byp_dst <= cfg_bypass[v1_src_idx*PORT_W +: PORT_W];
 end
 
-reg [3:0] reason;
+reg [WS_REASON_W-1:0] reason;
 always @(*) begin
-    if (v2_pre != 4'd0)
+    if (v2_pre != WS_OK)
         reason = v2_pre;
     else if (!v2_hit)
-        reason = R_UNKNOWN_JOB;
+        reason = WS_DROP_UNKNOWN_JOB;
     else if (v2_rank_bad)
-        reason = R_BAD_RANK;
+        reason = WS_DROP_BAD_RANK;
     else if (v2_spoofed)
-        reason = R_SPOOFED;
+        reason = WS_DROP_SPOOFED;
     else if (v2_slot_bad)
-        reason = R_BAD_SLOT;
+        reason = WS_DROP_BAD_SLOT;
     else if (v2_count_bad)
-        reason = R_BAD_COUNT;
+        reason = WS_DROP_BAD_COUNT;
     else if (v2_len_bad)
-        reason = R_BAD_LENGTH;
+        reason = WS_DROP_BAD_LENGTH;
     else
-        reason = 4'd0;
+        reason = WS_OK;
 end
 
-wire [1:0] verdict = !v2_agg ? V_BYPASS : (reason != 4'd0 ? V_DROP : V_AGG);
+wire [1:0] verdict = !v2_agg ? V_BYPASS : (reason != WS_OK ? V_DROP : V_AGG);
 
 wire [HDR_W-1:0] v2_hdr;
 assign v2_hdr[H_JOBIDX +: JI_W]  = v2_job_idx;
@@ -449,7 +477,7 @@ assign tok_agg   = verdict == V_AGG;
 assign tok_hdr   = v2_hdr;
 
 // verdict FIFO: {bypass destination, reason, verdict, header}
-localparam VD_W = PORT_W + 4 + 2 + HDR_W;
+localparam VD_W = PORT_W + WS_REASON_W + 2 + HDR_W;
 wire              vf_m_valid;
 wire              vf_m_ready;
 wire [VD_W-1:0]   vf_m_data;
@@ -476,8 +504,8 @@ wire [TU_IN-1:0]      o_user = bf_m_data[DATA_WIDTH + BYTES + 1 +: TU_IN];
 
 wire [HDR_W-1:0]  o_hdr     = vf_m_data[HDR_W-1:0];
 wire [1:0]        o_verdict = vf_m_data[HDR_W +: 2];
-wire [3:0]        o_reason  = vf_m_data[HDR_W + 2 +: 4];
-wire [PORT_W-1:0] o_dst     = vf_m_data[HDR_W + 6 +: PORT_W];
+wire [WS_REASON_W-1:0] o_reason = vf_m_data[HDR_W + 2 +: WS_REASON_W];
+wire [PORT_W-1:0] o_dst    = vf_m_data[HDR_W + 2 + WS_REASON_W +: PORT_W];
 
 // A beat moves when its frame's verdict is known and its destination can take it.
 wire byp_s_ready, agg_s_ready;
@@ -505,7 +533,8 @@ wire [N_PORTS-1:0] dst_onehot = {{(N_PORTS-1){1'b0}}, 1'b1} << o_dst;
 
 ws_skid #(.WIDTH(DATA_WIDTH + BYTES + 1 + TUSER_W)) byp_skid (
     .clk(clk), .rst(rst),
-    .s_data({dst_onehot, o_user[16 +: N_PORTS], o_user[15:0], o_last, o_keep, o_data}),
+    .s_data({tuser_pack(o_user[TUSER_LEN_LSB +: TUSER_LEN_W], o_user[TUSER_SRC_LSB +: N_PORTS], dst_onehot),
+             o_last, o_keep, o_data}),
     .s_valid(go && o_verdict == V_BYPASS), .s_ready(byp_s_ready),
     .m_data({m_byp_tuser, m_byp_tlast, m_byp_tkeep, m_byp_tdata}),
     .m_valid(m_byp_tvalid), .m_ready(m_byp_tready)

@@ -4,7 +4,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-// The register map is docs/registers.md, generated with hw/ws_regmap.vh from host/regmap.def.
+// The register map is docs/registers.md, generated with hw/ws_regmap.vh from driver/regmap.def.
 //
 // AXI4-Lite: one write and one read in flight at a time; bits 1:0 of an address are ignored.
 // A write answers when it has taken effect (for a JOB_CTRL commit: when STATUS holds its result);
@@ -31,12 +31,12 @@
 // counter; the events of that cycle are lost. Reading a counter's LO word latches its HI word,
 // which the next read of that counter's HI word returns (later HI reads return the live word).
 module ws_regs #(
-    parameter DATA_WIDTH  = 256,  // datapath width in bits, reported in PARAM_WIDTH (multiple of 32)
+    parameter DATA_WIDTH  = 256,  // datapath width in bits, reported in PARAM_WIDTH: 256, 512 or 1024
     parameter N_PORTS     = 4,    // device ports, 1..16
     parameter MAX_JOBS    = 8,    // job table entries, 1..64
     parameter MAX_WORKERS = 64,   // member records per job; MAX_JOBS*MAX_WORKERS <= 2048
-    parameter POOL_SLOTS  = 64,   // slots of the pool shared by the jobs' ranges, 1..65535
-    parameter MAX_COUNT   = 256,  // largest number of elements of a packet, 1..65535
+    parameter POOL_SLOTS  = 64,   // slots of the pool shared by the jobs' ranges, 1..4096
+    parameter MAX_COUNT   = 256,  // largest number of elements of a packet, 1..2048
     parameter ENGINES     = 1     // aggregation engines: member-table read port pairs, event inputs per counter
 ) (
     input  wire                       clk,
@@ -91,30 +91,24 @@ module ws_regs #(
     input  wire [N_PORTS*16-1:0]      stat_rx_len,
     input  wire [N_PORTS-1:0]         stat_tx,
     input  wire [N_PORTS*16-1:0]      stat_tx_len,
-    // one input per engine for each of the following (engine e at bit e, reason at [e*RS_W +: RS_W])
+    // one input per engine for each of the following (engine e at bit e, reason at
+    // [e*WS_REASON_W +: WS_REASON_W])
     input  wire [ENGINES-1:0]         stat_accepted,
     input  wire [ENGINES-1:0]         stat_result,
     input  wire [ENGINES-1:0]         stat_resend,
     input  wire [ENGINES-1:0]         stat_bypass,
     input  wire [N_PORTS-1:0]         stat_oversize,   // one per port, summed
     input  wire [ENGINES-1:0]         stat_drop_a,     // a drop (parser) ...
-    input  wire [ENGINES*RS_W-1:0]    stat_drop_a_reason, // ... with its ws_reason code, 1..WS_N_DROPS
+    input  wire [ENGINES*ws_regmap::WS_REASON_W-1:0] stat_drop_a_reason, // ... with its ws_reason code, 1..WS_N_DROPS
     input  wire [ENGINES-1:0]         stat_drop_b,     // a drop (engine) ...
-    input  wire [ENGINES*RS_W-1:0]    stat_drop_b_reason
+    input  wire [ENGINES*ws_regmap::WS_REASON_W-1:0] stat_drop_b_reason
 );
 
 import ws_regmap::*;
 
 // ---- derived widths ---------------------------------------------------------------------------
-localparam PORT_W = N_PORTS > 1 ? $clog2(N_PORTS) : 1;     // a device port number
-localparam JI_W   = MAX_JOBS > 1 ? $clog2(MAX_JOBS) : 1;   // a job index
-localparam WC_W   = $clog2(MAX_WORKERS + 1);               // a number of workers
-localparam SL_W   = $clog2(POOL_SLOTS + 1);                // a number of slots, a slot base
-localparam CN_W   = $clog2(MAX_COUNT + 1);                 // a count
-localparam N_MEM  = MAX_JOBS * MAX_WORKERS;                // member records
-localparam MA_W   = N_MEM > 1 ? $clog2(N_MEM) : 1;         // a member index
-localparam MEM_W  = PORT_W + 16 + 32 + 48;                 // a member as the datapath reads it
-localparam RS_W   = ws_regmap::WS_REASON_W;                // a drop reason code
+`include "ws_widths.vh"   // JI_W, WC_W, SL_W, CN_W, N_MEM, MA_W, ...
+`include "ws_member.vh"   // PORT_W; MEM_W, member_pack(): a member as the datapath reads it
 
 // Member RAM entry: the record's 32-bit words side by side, word k at [k*32 +: 32].
 localparam M_WORDS = WS_TBL_MEMBER_STRIDE / 4;
@@ -162,25 +156,62 @@ localparam MEM_SH = $clog2(WS_TBL_MEMBER_STRIDE);
 
 localparam [1:0] RESP_OKAY = 2'b00, RESP_SLVERR = 2'b10;
 
-// ---- impossible parameters stop elaboration ---------------------------------------------------
+// ---- parameters: the limits of driver/wiresum/config.h (WS_LIMIT_*) and the room of the map -------------
 generate
-    if (DATA_WIDTH < 32 || DATA_WIDTH % 32 != 0) begin : g_bad_data_width
-        ws_regs_error_DATA_WIDTH_must_be_a_positive_multiple_of_32 stop ();
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512 && DATA_WIDTH != 1024) begin : g_bad_width
+        initial begin
+            $error("Error: ws_regs %m: DATA_WIDTH must be 256, 512 or 1024 (DATA_WIDTH = %0d)", DATA_WIDTH);
+            $finish;
+        end
     end
-    if (N_PORTS < 1 || N_PORTS > WS_TBL_BYPASS_LIMIT || N_PORTS > WS_TBL_PORT_CNT_LIMIT) begin : g_bad_ports
-        ws_regs_error_N_PORTS_must_be_1_to_16 stop ();
+    if (N_PORTS < 1 || N_PORTS > WS_LIMIT_PORTS) begin : g_bad_ports
+        initial begin
+            $error("Error: ws_regs %m: N_PORTS must be 1..WS_LIMIT_PORTS (N_PORTS = %0d, WS_LIMIT_PORTS = %0d)",
+                   N_PORTS, WS_LIMIT_PORTS);
+            $finish;
+        end
     end
-    if (MAX_JOBS < 1 || MAX_JOBS > WS_TBL_JOB_LIMIT) begin : g_bad_jobs
-        ws_regs_error_MAX_JOBS_must_be_1_to_64 stop ();
+    if (MAX_JOBS < 1 || MAX_JOBS > WS_LIMIT_JOBS) begin : g_bad_jobs
+        initial begin
+            $error("Error: ws_regs %m: MAX_JOBS must be 1..WS_LIMIT_JOBS (MAX_JOBS = %0d, WS_LIMIT_JOBS = %0d)",
+                   MAX_JOBS, WS_LIMIT_JOBS);
+            $finish;
+        end
     end
-    if (MAX_WORKERS < 1 || N_MEM > WS_TBL_MEMBER_LIMIT) begin : g_bad_workers
-        ws_regs_error_MAX_JOBS_times_MAX_WORKERS_must_be_1_to_2048 stop ();
+    if (MAX_WORKERS < 1 || MAX_WORKERS > WS_LIMIT_WORKERS) begin : g_bad_workers
+        initial begin
+            $error("Error: ws_regs %m: MAX_WORKERS must be 1..WS_LIMIT_WORKERS (MAX_WORKERS = %0d, WS_LIMIT_WORKERS = %0d)",
+                   MAX_WORKERS, WS_LIMIT_WORKERS);
+            $finish;
+        end
     end
-    if (POOL_SLOTS < 1 || POOL_SLOTS > 65535) begin : g_bad_pool
-        ws_regs_error_POOL_SLOTS_must_be_1_to_65535 stop ();
+    if (N_MEM > WS_TBL_MEMBER_LIMIT) begin : g_bad_members
+        initial begin
+            $error("Error: ws_regs %m: MAX_JOBS*MAX_WORKERS must fit the member table, WS_TBL_MEMBER_LIMIT records (MAX_JOBS = %0d, MAX_WORKERS = %0d, WS_TBL_MEMBER_LIMIT = %0d)",
+                   MAX_JOBS, MAX_WORKERS, WS_TBL_MEMBER_LIMIT);
+            $finish;
+        end
     end
-    if (MAX_COUNT < 1 || MAX_COUNT > 65535) begin : g_bad_count
-        ws_regs_error_MAX_COUNT_must_be_1_to_65535 stop ();
+    if (POOL_SLOTS < 1 || POOL_SLOTS > WS_LIMIT_SLOTS) begin : g_bad_pool
+        initial begin
+            $error("Error: ws_regs %m: POOL_SLOTS must be 1..WS_LIMIT_SLOTS (POOL_SLOTS = %0d, WS_LIMIT_SLOTS = %0d)",
+                   POOL_SLOTS, WS_LIMIT_SLOTS);
+            $finish;
+        end
+    end
+    if (MAX_COUNT < 1 || MAX_COUNT > WS_LIMIT_COUNT) begin : g_bad_count
+        initial begin
+            $error("Error: ws_regs %m: MAX_COUNT must be 1..WS_LIMIT_COUNT (MAX_COUNT = %0d, WS_LIMIT_COUNT = %0d)",
+                   MAX_COUNT, WS_LIMIT_COUNT);
+            $finish;
+        end
+    end
+    if (ENGINES < 1 || ENGINES > N_PORTS) begin : g_bad_engines
+        initial begin
+            $error("Error: ws_regs %m: ENGINES must be 1..N_PORTS (ENGINES = %0d, N_PORTS = %0d)",
+                   ENGINES, N_PORTS);
+            $finish;
+        end
     end
 endgenerate
 
@@ -312,13 +343,14 @@ function [PORT_W-1:0] bypass_reset(input integer p);
     end
 endfunction
 
-// A member as the datapath reads it: {device port, UDP port, IP, MAC}.
+// A member as the datapath reads it (ws_member.vh) from its record's words.
 /* verilator lint_off UNUSEDSIGNAL */  // the reserved bits of the member words
 function [MEM_W-1:0] member(input [M_BITS-1:0] e);
 /* verilator lint_on UNUSEDSIGNAL */
     begin
-        member = {e[M_PORT*32 + DP_LSB +: PORT_W], e[M_PORT*32 + WS_MEMBER_PORT_UDP_PORT_LSB +: 16],
-                  e[M_IP*32 +: 32], e[M_MACH*32 + WS_MEMBER_MAC_HI_MAC_LSB +: 16], e[M_MACL*32 +: 32]};
+        member = member_pack({e[M_MACH*32 + WS_MEMBER_MAC_HI_MAC_LSB +: 16], e[M_MACL*32 +: 32]},
+                             e[M_IP*32 +: 32], e[M_PORT*32 + WS_MEMBER_PORT_UDP_PORT_LSB +: 16],
+                             e[M_PORT*32 + DP_LSB +: PORT_W]);
     end
 endfunction
 
@@ -736,7 +768,7 @@ endgenerate
 reg  [N_PORTS-1:0]    sq_rx, sq_tx, sq_ovs;
 reg  [N_PORTS*16-1:0] sq_rx_len, sq_tx_len;
 reg  [ENGINES-1:0]    sq_acc, sq_res, sq_rsd, sq_byp, sq_da, sq_db;
-reg  [ENGINES*RS_W-1:0] sq_da_r, sq_db_r;
+reg  [ENGINES*WS_REASON_W-1:0] sq_da_r, sq_db_r;
 
 always @(posedge clk) begin
     sq_rx <= stat_rx;
@@ -786,8 +818,8 @@ always @(*) begin
         inc[C_BYP*INC_W +: INC_W] = inc[C_BYP*INC_W +: INC_W] + {{(INC_W-1){1'b0}}, sq_byp[ie]};
         for (ir = 1; ir <= WS_N_DROPS; ir = ir + 1)
             inc[(C_DROP1 + ir - 1)*INC_W +: INC_W] = inc[(C_DROP1 + ir - 1)*INC_W +: INC_W] +
-                {{(INC_W-1){1'b0}}, sq_da[ie] && {{(32-RS_W){1'b0}}, sq_da_r[ie*RS_W +: RS_W]} == ir} +
-                {{(INC_W-1){1'b0}}, sq_db[ie] && {{(32-RS_W){1'b0}}, sq_db_r[ie*RS_W +: RS_W]} == ir};
+                {{(INC_W-1){1'b0}}, sq_da[ie] && {{(32-WS_REASON_W){1'b0}}, sq_da_r[ie*WS_REASON_W +: WS_REASON_W]} == ir} +
+                {{(INC_W-1){1'b0}}, sq_db[ie] && {{(32-WS_REASON_W){1'b0}}, sq_db_r[ie*WS_REASON_W +: WS_REASON_W]} == ir};
     end
     inc[C_OVS*INC_W +: INC_W] = inc_ovs;
 end

@@ -1,10 +1,11 @@
 // ws_result_gen - turns round commands into RESULT frames: header from the command, the device configuration and the member table; elements from the result RAM.
 `resetall
+`include "ws_regmap.vh"
 `timescale 1ns / 1ps
 `default_nettype none
 
 // One command sends one round to the ranks rank_lo..rank_hi (inclusive, in order), one RESULT
-// frame per rank (docs/protocol.md section 7, byte-identical to host/wire.c ws_build).
+// frame per rank (docs/protocol.md section 7, byte-identical to driver/wire.c ws_build).
 //
 // Pipeline (one frame enters the prep pipeline per cycle, one beat leaves per cycle):
 //   cmd skid --> C0 rank iterator --> P1 (member table address, command partial sums)
@@ -25,28 +26,14 @@
 // 1..MAX_COUNT. A member port >= N_PORTS gives an all-zero tuser destination.
 
 module ws_result_gen #(
-    parameter integer DATA_WIDTH  = 256,  // stream width in bits: a power of 2, 64..2048
+    parameter integer DATA_WIDTH  = 256,  // stream width in bits: 256, 512 or 1024
     parameter integer N_PORTS     = 4,    // device ports: tuser one-hot width, member port range
     parameter integer MAX_JOBS    = 8,    // jobs of the member table
     parameter integer MAX_WORKERS = 64,   // ranks per job of the member table
     parameter integer POOL_SLOTS  = 64,   // slots of the pool, two sets each
     parameter integer MAX_COUNT   = 256,  // most elements in one frame
     parameter integer FILTER      = 0,    // 1: send only to members whose device port is in PORT_MASK
-    parameter [N_PORTS-1:0] PORT_MASK = {N_PORTS{1'b1}},  // the ports this generator serves (FILTER = 1)
-    // derived, not to be overridden
-    localparam integer BYTES       = DATA_WIDTH / 8,
-    localparam integer Q_W         = $clog2(2 * POOL_SLOTS),
-    localparam integer JI_W        = MAX_JOBS > 1 ? $clog2(MAX_JOBS) : 1,
-    localparam integer WK_W        = MAX_WORKERS > 1 ? $clog2(MAX_WORKERS) : 1,
-    localparam integer CN_W        = $clog2(MAX_COUNT + 1),
-    localparam integer PORT_W      = N_PORTS > 1 ? $clog2(N_PORTS) : 1,
-    localparam integer MEM_AW      = MAX_JOBS * MAX_WORKERS > 1 ? $clog2(MAX_JOBS * MAX_WORKERS) : 1,
-    localparam integer MEM_DW      = PORT_W + 16 + 32 + 48,
-    localparam integer PAY_BEAT0   = 64 / BYTES,
-    localparam integer FRAME_BEATS = (64 + 4 * MAX_COUNT + BYTES - 1) / BYTES,
-    localparam integer PAY_BEATS   = FRAME_BEATS - PAY_BEAT0,
-    localparam integer RES_AW      = $clog2(2 * POOL_SLOTS * PAY_BEATS),
-    localparam integer TUSER_WIDTH = 16 + 2 * N_PORTS
+    parameter [N_PORTS-1:0] PORT_MASK = {N_PORTS{1'b1}}   // the ports this generator serves (FILTER = 1)
 ) (
     input  wire                   clk,
     input  wire                   rst,
@@ -73,11 +60,11 @@ module ws_result_gen #(
     input  wire [15:0]            cfg_dev_udp,
 
     // member table, registered read: data the cycle after the address
-    output reg  [MEM_AW-1:0]      mem_rd_addr,  // job_idx*MAX_WORKERS + rank
-    input  wire [MEM_DW-1:0]      mem_rd_data,  // {port, udp[15:0], ip[31:0], mac[47:0]}
+    output reg  [MA_W-1:0]        mem_rd_addr,  // job_idx*MAX_WORKERS + rank
+    input  wire [MEM_W-1:0]       mem_rd_data,  // a member record (ws_member.vh)
 
     // result RAM, registered read: row q*PAY_BEATS + k = frame beat PAY_BEAT0 + k
-    output reg  [RES_AW-1:0]      res_rd_addr,
+    output reg  [RA_W-1:0]        res_rd_addr,
     input  wire [DATA_WIDTH-1:0]  res_rd_data,  // lane l at [l*32 +: 32], host order
 
     // RESULT frames
@@ -86,7 +73,7 @@ module ws_result_gen #(
     output wire                   m_axis_tvalid,
     input  wire                   m_axis_tready,
     output wire                   m_axis_tlast,
-    output wire [TUSER_WIDTH-1:0] m_axis_tuser,  // {dst one-hot, src one-hot = 0, length}
+    output wire [TUSER_W-1:0]     m_axis_tuser,  // length, source 0, destination (ws_tuser.vh)
 
     output reg                    stat_result,  // pulse per RESULT sent with RETX clear
     output reg                    stat_resend,  // pulse per RESULT sent with RETX set
@@ -97,45 +84,77 @@ module ws_result_gen #(
     output reg  [Q_W-1:0]         skip_done_q   // another port), and its set; never with FILTER = 0
 );
 
-localparam integer LANES     = DATA_WIDTH / 32;
+import ws_regmap::*;  // WS_LIMIT_*
+
+`include "ws_widths.vh"   // BYTES, LANES, Q_W, JI_W, WK_W, CN_W, MA_W, HDR_BEATS, PAY_BEAT0, FRAME_BEATS, PAY_BEATS, RA_W
+`include "ws_tuser.vh"    // TUSER_* positions of tuser, tuser_pack()
+`include "ws_member.vh"   // PORT_W, MEM_* positions of a member record
+
 localparam integer BSH       = $clog2(BYTES);
-localparam integer HDR_BEATS = (64 + BYTES - 1) / BYTES;  // beats holding header bytes
 localparam integer NB_W      = FRAME_BEATS > 1 ? $clog2(FRAME_BEATS) : 1;
 localparam integer SUM_W     = 22;                        // unfolded checksum sums (< 2^21)
 localparam integer CMD_W     = Q_W + JI_W + 16 + 16 + 32 + 32 + CN_W + 2 + 16 + 2 * WK_W + 1;
-localparam integer DESC_W    = 512 + TUSER_WIDTH + NB_W + RES_AW + 1 + Q_W;
+localparam integer DESC_W    = 512 + TUSER_W + NB_W + RA_W + 1 + Q_W;
 localparam integer DESC_DEPTH = 4;                        // frames prepared ahead (credit)
 localparam integer OB_DEPTH  = 3;                         // beats issued, not yet in the output skid
 localparam integer OB_N      = OB_DEPTH + 1;              // output ring entries (a power of two)
 localparam integer OB_AW     = $clog2(OB_N);
-localparam integer OB_W      = DATA_WIDTH + BYTES + 1 + TUSER_WIDTH + 1;
+localparam integer OB_W      = DATA_WIDTH + BYTES + 1 + TUSER_W + 1;
 
 // ---------------------------------------------------------------- parameter checks
+// the limits of driver/wiresum/config.h (WS_LIMIT_*)
 generate
-    if (DATA_WIDTH < 64 || DATA_WIDTH > 2048 || (DATA_WIDTH & (DATA_WIDTH - 1)) != 0) begin : g_bad_width
-`ifdef VERILATOR
-        $error("ws_result_gen: DATA_WIDTH=%0d must be a power of 2 from 64 to 2048", DATA_WIDTH);
-`else
-        ws_result_gen_ERROR_DATA_WIDTH_must_be_a_power_of_2_from_64_to_2048 u_error ();
-`endif
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512 && DATA_WIDTH != 1024) begin : g_bad_width
+        initial begin
+            $error("Error: ws_result_gen %m: DATA_WIDTH must be 256, 512 or 1024 (DATA_WIDTH = %0d)",
+                   DATA_WIDTH);
+            $finish;
+        end
     end
-    if (MAX_COUNT < 1 || MAX_COUNT > 16367) begin : g_bad_count
-`ifdef VERILATOR
-        $error("ws_result_gen: MAX_COUNT=%0d must be 1..16367 (frame length fits 16 bits)", MAX_COUNT);
-`else
-        ws_result_gen_ERROR_MAX_COUNT_must_be_1_to_16367 u_error ();
-`endif
+    if (N_PORTS < 1 || N_PORTS > WS_LIMIT_PORTS) begin : g_bad_ports
+        initial begin
+            $error("Error: ws_result_gen %m: N_PORTS must be 1..WS_LIMIT_PORTS (N_PORTS = %0d, WS_LIMIT_PORTS = %0d)",
+                   N_PORTS, WS_LIMIT_PORTS);
+            $finish;
+        end
     end
-    if (N_PORTS < 1 || MAX_JOBS < 1 || POOL_SLOTS < 1 || MAX_WORKERS < 1 || MAX_WORKERS > 65536) begin : g_bad_sizes
-`ifdef VERILATOR
-        $error("ws_result_gen: N_PORTS, MAX_JOBS, POOL_SLOTS must be >= 1, MAX_WORKERS 1..65536");
-`else
-        ws_result_gen_ERROR_N_PORTS_MAX_JOBS_POOL_SLOTS_MAX_WORKERS_out_of_range u_error ();
-`endif
+    if (MAX_JOBS < 1 || MAX_JOBS > WS_LIMIT_JOBS) begin : g_bad_jobs
+        initial begin
+            $error("Error: ws_result_gen %m: MAX_JOBS must be 1..WS_LIMIT_JOBS (MAX_JOBS = %0d, WS_LIMIT_JOBS = %0d)",
+                   MAX_JOBS, WS_LIMIT_JOBS);
+            $finish;
+        end
+    end
+    if (MAX_WORKERS < 1 || MAX_WORKERS > WS_LIMIT_WORKERS) begin : g_bad_workers
+        initial begin
+            $error("Error: ws_result_gen %m: MAX_WORKERS must be 1..WS_LIMIT_WORKERS (MAX_WORKERS = %0d, WS_LIMIT_WORKERS = %0d)",
+                   MAX_WORKERS, WS_LIMIT_WORKERS);
+            $finish;
+        end
+    end
+    if (POOL_SLOTS < 1 || POOL_SLOTS > WS_LIMIT_SLOTS) begin : g_bad_pool
+        initial begin
+            $error("Error: ws_result_gen %m: POOL_SLOTS must be 1..WS_LIMIT_SLOTS (POOL_SLOTS = %0d, WS_LIMIT_SLOTS = %0d)",
+                   POOL_SLOTS, WS_LIMIT_SLOTS);
+            $finish;
+        end
+    end
+    if (MAX_COUNT < 1 || MAX_COUNT > WS_LIMIT_COUNT) begin : g_bad_count
+        initial begin
+            $error("Error: ws_result_gen %m: MAX_COUNT must be 1..WS_LIMIT_COUNT (MAX_COUNT = %0d, WS_LIMIT_COUNT = %0d)",
+                   MAX_COUNT, WS_LIMIT_COUNT);
+            $finish;
+        end
+    end
+    if (FILTER < 0 || FILTER > 1) begin : g_bad_filter
+        initial begin
+            $error("Error: ws_result_gen %m: FILTER must be 0 or 1 (FILTER = %0d)", FILTER);
+            $finish;
+        end
     end
 endgenerate
 
-// Ones-complement fold of an unfolded sum (same result as host/wire.c fold()).
+// Ones-complement fold of an unfolded sum (same result as driver/wire.c fold()).
 function [15:0] csum_fold(input [SUM_W-1:0] s);
     reg [16:0] f1;
     begin
@@ -210,7 +229,7 @@ reg  [WK_W-1:0]  p1_rank;
 reg              p1_retx;
 
 always @(posedge clk) begin
-    mem_rd_addr <= MEM_AW'(c0_job_idx) * MEM_AW'(MAX_WORKERS) + MEM_AW'(c0_rank);
+    mem_rd_addr <= MA_W'(c0_job_idx) * MA_W'(MAX_WORKERS) + MA_W'(c0_rank);
     p1_q      <= c0_q;
     p1_job_id <= c0_job_id;
     p1_slot   <= c0_slot;
@@ -230,7 +249,7 @@ end
 reg              p2_valid;
 reg  [SUM_W-1:0] p2_ip_part, p2_udp_a, p2_udp_b;
 reg              p2_set;
-reg  [RES_AW-1:0] p2_row_base;
+reg  [RA_W-1:0] p2_row_base;
 reg  [Q_W-1:0]   p2_q;
 reg  [15:0]      p2_job_id, p2_slot;
 reg  [31:0]      p2_offset, p2_tensor;
@@ -259,7 +278,7 @@ always @(posedge clk) begin
                 + SUM_W'(p1_offset[31:16]) + SUM_W'(p1_offset[15:0])
                 + SUM_W'(p1_tensor[31:16]) + SUM_W'(p1_tensor[15:0]);
     p2_set      <= p1_q[0];
-    p2_row_base <= RES_AW'(p1_q) * RES_AW'(PAY_BEATS);
+    p2_row_base <= RA_W'(p1_q) * RA_W'(PAY_BEATS);
     p2_q        <= p1_q;
     p2_job_id   <= p1_job_id;
     p2_slot     <= p1_slot;
@@ -278,15 +297,15 @@ always @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------- P3: full sums, member fields
-wire [47:0]       mem_mac  = mem_rd_data[47:0];
-wire [31:0]       mem_ip   = mem_rd_data[79:48];
-wire [15:0]       mem_udp  = mem_rd_data[95:80];
-wire [PORT_W-1:0] mem_port = mem_rd_data[96 +: PORT_W];
+wire [47:0]       mem_mac  = mem_rd_data[MEM_MAC_LSB +: MEM_MAC_W];
+wire [31:0]       mem_ip   = mem_rd_data[MEM_IP_LSB +: MEM_IP_W];
+wire [15:0]       mem_udp  = mem_rd_data[MEM_UDP_LSB +: MEM_UDP_W];
+wire [PORT_W-1:0] mem_port = mem_rd_data[MEM_PORT_LSB +: PORT_W];
 
 reg              p3_valid;
 reg  [SUM_W-1:0] p3_ip_sum, p3_udp_sum;
 reg              p3_set;
-reg  [RES_AW-1:0] p3_row_base;
+reg  [RA_W-1:0] p3_row_base;
 reg  [Q_W-1:0]   p3_q;
 reg  [15:0]      p3_job_id, p3_slot;
 reg  [31:0]      p3_offset, p3_tensor;
@@ -345,7 +364,7 @@ generate
         assign p3_hdr[gk*8 +: 8] = p3_hdr_be[(63-gk)*8 +: 8];
     end
 endgenerate
-wire [TUSER_WIDTH-1:0] p3_tuser = {p3_dst, {N_PORTS{1'b0}}, p3_len};
+wire [TUSER_W-1:0] p3_tuser = tuser_pack(p3_len, {N_PORTS{1'b0}}, p3_dst);
 wire [NB_W-1:0]        p3_nb_m1 = NB_W'((p3_len - 16'd1) >> BSH);
 
 // ---------------------------------------------------------------- descriptor FIFO
@@ -378,9 +397,9 @@ end
 assign prep_can = desc_occ != 3'(DESC_DEPTH) || s0_pop;
 
 wire [511:0]             head_hdr;
-wire [TUSER_WIDTH-1:0]   head_tuser;
+wire [TUSER_W-1:0]       head_tuser;
 wire [NB_W-1:0]          head_nb_m1;
-wire [RES_AW-1:0]        head_row_base;
+wire [RA_W-1:0]          head_row_base;
 wire                     head_retx;
 wire [Q_W-1:0]           head_q;
 assign {head_hdr, head_tuser, head_nb_m1, head_row_base, head_retx, head_q} = desc_mem[desc_rd_ptr[1:0]];
@@ -442,10 +461,10 @@ reg                   a_valid, a_last, a_retx;
 reg  [DATA_WIDTH-1:0] a_hdr;
 reg  [LANES-1:0]      a_hmask;
 reg  [BYTES-1:0]      a_keep;
-reg  [TUSER_WIDTH-1:0] a_tuser;
+reg  [TUSER_W-1:0]    a_tuser;
 
 always @(posedge clk) begin
-    res_rd_addr <= head_row_base + RES_AW'(s0_row);
+    res_rd_addr <= head_row_base + RA_W'(s0_row);
     a_hdr   <= s0_hdr;
     a_hmask <= s0_hmask;
     a_keep  <= s0_keep;
@@ -466,7 +485,7 @@ reg                   b_valid, b_last, b_retx;
 reg  [DATA_WIDTH-1:0] b_hdr;
 reg  [LANES-1:0]      b_hmask;
 reg  [BYTES-1:0]      b_keep;
-reg  [TUSER_WIDTH-1:0] b_tuser;
+reg  [TUSER_W-1:0]    b_tuser;
 
 always @(posedge clk) begin
     b_hdr   <= a_hdr;

@@ -47,6 +47,22 @@ localparam N   = 2 * LANES;         // halves per beat, a power of two
 localparam LVL = $clog2(N);         // tree levels
 localparam SW  = 16 + LVL;          // width of a beat sum
 
+generate
+    if (LANES < 1 || (LANES & (LANES - 1)) != 0) begin : g_bad_lanes
+        initial begin
+            $error("Error: ws_round_csum %m: LANES must be a power of two (LANES = %0d)", LANES);
+            $finish;
+        end
+    end
+    if (Q_N < 2 || Q_W != $clog2(Q_N)) begin : g_bad_sets
+        initial begin
+            $error("Error: ws_round_csum %m: Q_N must be >= 2 and Q_W = $clog2(Q_N) (Q_N = %0d, Q_W = %0d)",
+                   Q_N, Q_W);
+            $finish;
+        end
+    end
+endgenerate
+
 // the payload's words of the beat, the others zero
 wire [LANES*32-1:0] mw;
 genvar g;

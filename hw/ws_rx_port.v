@@ -1,5 +1,6 @@
 // ws_rx_port - per-port ingress: store-and-forward frame FIFO, length, oversize drop and per-frame checksum metadata.
 `resetall
+`include "ws_regmap.vh"
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -27,8 +28,8 @@
 //   [2]    vport_valid: len >= 18 + 4*IHL (IHL = low nibble of byte 14)
 //   [18:3] vport: the big-endian word at byte 16 + 4*IHL (the UDP destination port); 0 if not valid
 module ws_rx_port #(
-    parameter DATA_WIDTH = 256,     // stream width in bits: a power of two >= 256
-    parameter N_PORTS    = 4,       // number of device ports (width of the one-hot tuser fields)
+    parameter DATA_WIDTH = 256,     // stream width in bits: 256, 512 or 1024
+    parameter N_PORTS    = 4,       // number of device ports (width of the one-hot tuser fields), 1..16
     parameter PORT       = 0,       // this port's index, 0..N_PORTS-1 (tuser source = 1 << PORT)
     parameter MAX_FRAME  = 9216,    // largest frame carried, bytes (1..65535); longer ones are dropped
     parameter FIFO_BYTES = 32768    // frame FIFO size in bytes: a power of two >= 2*MAX_FRAME
@@ -47,7 +48,7 @@ module ws_rx_port #(
     output reg                          m_axis_tvalid,
     input  wire                         m_axis_tready,
     output reg                          m_axis_tlast,
-    output reg  [16+2*N_PORTS-1:0]      m_axis_tuser,
+    output reg  [TUSER_W-1:0]           m_axis_tuser,   // length, source 1 << PORT, destination 0 (ws_tuser.vh)
     output reg  [18:0]                  m_axis_tmeta,
 
     output reg                          stat_rx,
@@ -56,6 +57,10 @@ module ws_rx_port #(
     output wire                         frame_ready     // pulse: a kept frame is whole in the FIFO (its metadata pushed);
                                                         // the same latency on every port, so pulses keep arrival order
 );
+
+    import ws_regmap::*;  // WS_LIMIT_PORTS
+
+    `include "ws_tuser.vh"  // TUSER_W, tuser_pack()
 
     localparam integer BYTES = DATA_WIDTH / 8;
     localparam LB         = $clog2(BYTES);
@@ -82,29 +87,32 @@ module ws_rx_port #(
     localparam [N_PORTS-1:0] SRC_ONEHOT = SRC[N_PORTS-1:0];
 
     generate
-        if ((1 << LB) != BYTES || DATA_WIDTH < 256) begin : g_bad_width
+        if (DATA_WIDTH != 256 && DATA_WIDTH != 512 && DATA_WIDTH != 1024) begin : g_bad_width
             initial begin
-                $error("ws_rx_port %m: DATA_WIDTH = %0d, must be a power of two >= 256", DATA_WIDTH);
+                $error("Error: ws_rx_port %m: DATA_WIDTH must be 256, 512 or 1024 (DATA_WIDTH = %0d)",
+                       DATA_WIDTH);
                 $finish;
             end
         end
-        if (N_PORTS < 1 || N_PORTS > 30 || PORT < 0 || PORT >= N_PORTS) begin : g_bad_port
+        if (N_PORTS < 1 || N_PORTS > WS_LIMIT_PORTS || PORT < 0 || PORT >= N_PORTS) begin : g_bad_port
             initial begin
-                $error("ws_rx_port %m: N_PORTS = %0d must be 1..30 and PORT = %0d in 0..N_PORTS-1", N_PORTS, PORT);
+                $error("Error: ws_rx_port %m: N_PORTS must be 1..WS_LIMIT_PORTS, PORT 0..N_PORTS-1 (N_PORTS = %0d, WS_LIMIT_PORTS = %0d, PORT = %0d)",
+                       N_PORTS, WS_LIMIT_PORTS, PORT);
                 $finish;
             end
         end
         if (MAX_FRAME < 1 || MAX_FRAME > 65535) begin : g_bad_max
             initial begin
-                $error("ws_rx_port %m: MAX_FRAME = %0d, must be 1..65535 (tuser length is 16 bits)", MAX_FRAME);
+                $error("Error: ws_rx_port %m: MAX_FRAME must be 1..65535, the tuser length is 16 bits (MAX_FRAME = %0d)",
+                       MAX_FRAME);
                 $finish;
             end
         end
         if ((1 << $clog2(FIFO_BYTES)) != FIFO_BYTES || FIFO_BYTES < 2 * MAX_FRAME ||
             FIFO_BEATS <= MAX_BEATS || FIFO_BEATS < 2) begin : g_bad_fifo
             initial begin
-                $error("ws_rx_port %m: FIFO_BYTES = %0d, must be a power of two >= 2*MAX_FRAME (%0d) and hold more than %0d beats",
-                       FIFO_BYTES, 2 * MAX_FRAME, MAX_BEATS);
+                $error("Error: ws_rx_port %m: FIFO_BYTES must be a power of two >= 2*MAX_FRAME, more than MAX_BEATS beats (FIFO_BYTES = %0d, MAX_FRAME = %0d, MAX_BEATS = %0d)",
+                       FIFO_BYTES, MAX_FRAME, MAX_BEATS);
                 $finish;
             end
         end
@@ -412,7 +420,7 @@ module ws_rx_port #(
 `ifndef SYNTHESIS
     always @(posedge clk) begin
         if (!rst && e2_v && !meta_in_ready) begin
-            $error("ws_rx_port %m: metadata FIFO overflow (count %0d)", meta_count);
+            $error("Error: ws_rx_port %m: metadata FIFO overflow (count = %0d)", meta_count);
         end
     end
 `endif
@@ -459,7 +467,7 @@ module ws_rx_port #(
             rd_left      <= rd_in_frame ? rd_left - 1'b1 : mo_beats - NBW_2;
             if (!rd_in_frame) begin
                 rd_lastkeep  <= mo_lastkeep;
-                m_axis_tuser <= {{N_PORTS{1'b0}}, SRC_ONEHOT, mo_len};
+                m_axis_tuser <= tuser_pack(mo_len, SRC_ONEHOT, {N_PORTS{1'b0}});
                 m_axis_tmeta <= mo_meta;
             end
         end

@@ -23,7 +23,7 @@ module ws_skid #(
 
     generate if (WIDTH < 1) begin : g_bad_width
         initial begin
-            $error("ws_skid %m: WIDTH = %0d, must be >= 1", WIDTH);
+            $error("Error: ws_skid %m: WIDTH must be >= 1 (WIDTH = %0d)", WIDTH);
             $finish;
         end
     end endgenerate

@@ -98,20 +98,24 @@ install: library
 	install -m 644 $(BUILD)/wiresum.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 
 .PHONY: regmap
-# Register map: driver/regmap.def is the one source; `make regmap` regenerates the checked-in
-# hw/ws_regmap.vh, driver/wiresum/regmap.h and docs/registers.md from it;
-# `build/regmap_gen --check FORMAT FILE` tells whether a generated file is up to date.
+# Register map: driver/regmap.def (with the drop reasons of driver/wiresum/reasons.h and the
+# limits of driver/wiresum/config.h) is the one source of the checked-in files of REGMAP_GEN
+# (FORMAT:FILE); `make regmap` regenerates them, `build/regmap_gen --check FORMAT FILE` tells
+# whether one is up to date.
+REGMAP_GEN := vh:hw/ws_regmap.vh h:driver/wiresum/regmap.h md:docs/registers.md \
+              gtkw-reason:sim/wiresum_reason.txt
 $(BUILD)/regmap_gen: tools/regmap_gen.c driver/regmap.def driver/wiresum/reasons.h driver/wiresum/config.h
 	@mkdir -p $(BUILD)
 	$(CC) $(STD) $(WARN) $(CFLAGS) $(INC) $< -o $@
 
 regmap: $(BUILD)/regmap_gen
-	$(BUILD)/regmap_gen vh hw/ws_regmap.vh
-	$(BUILD)/regmap_gen h driver/wiresum/regmap.h
-	$(BUILD)/regmap_gen md docs/registers.md
+	@for g in $(REGMAP_GEN); do echo "$(BUILD)/regmap_gen $${g%%:*} $${g#*:}"; \
+	  $(BUILD)/regmap_gen $${g%%:*} $${g#*:} || exit 1; done
 
-# the generated register map files are up to date with driver/regmap.def
+# the generated files are up to date, and the RTL types none of their codes or layouts by hand
+# (tests/hw_one_source.sh)
 regmap-check: $(BUILD)/regmap_gen
-	@$(BUILD)/regmap_gen --check vh hw/ws_regmap.vh && $(BUILD)/regmap_gen --check h driver/wiresum/regmap.h && \
-	  $(BUILD)/regmap_gen --check md docs/registers.md && echo "regmap generated 1 0" >> $(BUILD)/results.txt || \
-	  { echo "regmap generated 0 1" >> $(BUILD)/results.txt; exit 1; }
+	@rc=0; for g in $(REGMAP_GEN); do $(BUILD)/regmap_gen --check $${g%%:*} $${g#*:} || rc=1; done; \
+	  sh tests/hw_one_source.sh || rc=1; \
+	  if [ $$rc = 0 ]; then echo "regmap generated 1 0" >> $(BUILD)/results.txt; \
+	  else echo "regmap generated 0 1" >> $(BUILD)/results.txt; exit 1; fi

@@ -6,7 +6,7 @@
  * one queue ordered by arrival; loss, duplication (the copy up to one latency later), reordering
  * (a delay of up to one latency) and single-bit corruption apply in each direction at their own
  * rates. Every final tensor is compared bit for bit with an exact sum computed here with
- * host/xsum, and the device counters must add up.
+ * driver/xsum.c, and the device counters must add up.
  */
 #include <stdarg.h>
 #include <stddef.h>
