@@ -44,13 +44,15 @@ demo:
 	+@$(SUBMAKE) $(BUILD)/wiresum
 	@sh scripts/demo.sh $(BUILD)/wiresum
 
-# `make test`: everything built first (as many jobs as cores), then the suites one after the
-# other; tests/summary.sh prints the closing line "N passed, N failed".
+# `make test`: everything built first, then the suites, as many at a time as the machine has
+# cores (each suite's output kept together); tests/summary.sh prints the closing line
+# "N passed, N failed".
 test:
 	+@$(WS_DEPS)
 	@rm -f $(BUILD)/results.txt
 	+@$(SUBMAKE) test-build
-	+@mkdir -p $(BUILD); $(MAKE) --no-print-directory -k $(TEST_SUITES); echo $$? > $(BUILD)/suites.rc
+	+@mkdir -p $(BUILD); $(SUBMAKE) -k --output-sync=target $(TEST_SUITES); \
+	  echo $$? > $(BUILD)/suites.rc
 	@sh tests/summary.sh $(BUILD)/results.txt && [ "$$(cat $(BUILD)/suites.rc)" -eq 0 ]
 
 deps deps-quiet:

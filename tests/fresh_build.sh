@@ -65,7 +65,9 @@ fresh() { # log make-arguments...: make with the tools hidden until the stand-in
     log=$1; shift
     rm -f "$tmp/installs"
     for h in $hidden; do rm -f "$tmp/bin/"$h; done
-    PATH=$tmp/bin make --no-print-directory BUILD="$tmp/b" WS_DEPS="sh $tmp/deps.sh" "$@" \
+    # as from a shell: none of the make flags of a make that runs this suite
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES PATH="$tmp/bin" \
+        make --no-print-directory BUILD="$tmp/b" WS_DEPS="sh $tmp/deps.sh" "$@" \
         > "$tmp/$log.out" 2> "$tmp/$log.err"
 }
 
