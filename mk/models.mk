@@ -49,6 +49,7 @@ WS_CXXFLAGS  = -std=c++17 -Wall -Wextra -Werror -Wshadow -faligned-new \
                $(foreach w,$(WS_SIM_WIDTHS),-isystem $(SIMB)/V$(w) -DWS_SIM_HAVE_$(w)=1) \
                $(foreach w,$(WS_FAST),-isystem $(SIMB)/V$(w)f -DWS_SIM_HAVE_FAST_$(w)=1)
 WS_SUBMAKE  = $(MAKE) --no-print-directory -C $(SIMB)/V$(1) -f Vws$(1).mk \
+              -f $(CURDIR)/mk/trace_opt.mk \
               OPT_FAST='$(WS_SIM_OPT)' OPT_GLOBAL='$(WS_SIM_OPT)' CXX='$(CXX)'
 
 # A stamp that changes only when its text does: rebuilds follow changed flags and filelists.
