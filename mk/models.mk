@@ -142,7 +142,11 @@ WS_IV_CINC  = $(eval WS_IV_CINC := $(filter -I%,$(shell iverilog-vpi --cflags)))
 WS_ICARUS  := $(foreach w,$(WS_SIM_WIDTHS),$(IVB)/ws$(w).vvp) $(IVB)/ws_vpi.vpi
 WS_IV_PAR  := $(patsubst -G%,-P TOP.%,$(filter -GENGINES=% -GMAX_COUNT=%,$(WS_VFLAGS)))
 
-$(IVB)/ws%.vvp: sim/icarus/ws_icarus_tb.v $(WS_TOP_F) $(WS_IV_SRC)
+# the headers of the filelist's include directories too (Verilator's models follow its own
+# dependency files)
+WS_IV_HDR  := $(foreach d,$(patsubst -I%,%,$(WS_IV_INC)),$(wildcard $(d)/*.vh))
+
+$(IVB)/ws%.vvp: sim/icarus/ws_icarus_tb.v $(WS_TOP_F) $(WS_IV_SRC) $(WS_IV_HDR)
 	@mkdir -p $(IVB)
 	iverilog -g2012 $(WS_IV_INC) -s TOP -P TOP.DATA_WIDTH=$* $(WS_IV_PAR) -o $@ $(WS_IV_SRC) $<
 
