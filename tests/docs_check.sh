@@ -11,12 +11,11 @@
 set -u
 cd "$(dirname "$0")/.." || exit 1
 . "$(dirname "$0")/lib.sh"
-results=$WS_RESULTS
-mkdir -p "$(dirname "$results")"
 rc=0
 
 record() { # case ok(0|1)
-    if [ "$2" -eq 0 ]; then echo "docs $1 1 0" >> "$results"; else echo "docs $1 0 1" >> "$results"; rc=1; fi
+    ws_record docs "$1" "$2"
+    [ "$2" -eq 0 ] || rc=1
 }
 
 # 1. the diagram

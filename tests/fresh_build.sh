@@ -12,7 +12,6 @@
 # Appends "fresh <case> <passed> <failed>" lines to WS_RESULTS (default build/results.txt).
 set -u
 . "$(dirname "$0")/lib.sh"
-results=$WS_RESULTS
 tmp=build/fresh
 rm -rf "$tmp"
 mkdir -p "$tmp/bin"
@@ -20,8 +19,8 @@ tmp=$(cd "$tmp" && pwd)
 rc=0
 
 record() { # name status
-    if [ "$2" -eq 0 ]; then echo "ok   fresh $1"; echo "fresh $1 1 0" >> "$results"
-    else echo "FAIL fresh $1"; echo "fresh $1 0 1" >> "$results"; rc=1; fi
+    ws_record fresh "$1" "$2"
+    [ "$2" -eq 0 ] || rc=1
 }
 
 hidden='verilator* iverilog* vvp*'

@@ -8,21 +8,14 @@ ws=$1
 asan=$2
 vec=build/tests/tool_f32_add_vectors
 . "$(dirname "$0")/lib.sh"
-results=$WS_RESULTS
 tmp=build/e2e
 rm -rf "$tmp"
 mkdir -p "$tmp"
 rc=0
 
 record() { # name status
-    if [ "$2" -eq 0 ]; then
-        echo "ok   e2e $1"
-        echo "e2e $1 1 0" >> "$results"
-    else
-        echo "FAIL e2e $1"
-        echo "e2e $1 0 1" >> "$results"
-        rc=1
-    fi
+    ws_record e2e "$1" "$2"
+    [ "$2" -eq 0 ] || rc=1
 }
 
 # roundtrip NAME BINARY GEN-ARGS...: gen, ref, check must all succeed.

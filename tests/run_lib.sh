@@ -11,7 +11,6 @@
 # Appends "lib <case> <passed> <failed>" lines to WS_RESULTS (default build/results.txt).
 set -u
 . "$(dirname "$0")/lib.sh"
-results=$WS_RESULTS
 tmp=build/lib-test
 rm -rf "$tmp"
 mkdir -p "$tmp/src"
@@ -21,8 +20,8 @@ rc=0
 std="-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror"
 
 record() { # name status
-    if [ "$2" -eq 0 ]; then echo "ok   lib $1"; echo "lib $1 1 0" >> "$results"
-    else echo "FAIL lib $1"; echo "lib $1 0 1" >> "$results"; rc=1; fi
+    ws_record lib "$1" "$2"
+    [ "$2" -eq 0 ] || rc=1
 }
 
 st=0

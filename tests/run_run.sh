@@ -7,14 +7,13 @@
 set -u
 ws=$1
 . "$(dirname "$0")/lib.sh"
-results=$WS_RESULTS
 tmp=build/run
 rm -rf "$tmp"
 mkdir -p "$tmp"
 pass=0; fail=0
 
-ok()  { echo "ok   run $1"; pass=$((pass + 1)); echo "run $1 1 0" >> "$results"; }
-bad() { tail -n 25 "$tmp/$1.log"; echo "FAIL run $1"; fail=$((fail + 1)); echo "run $1 0 1" >> "$results"; }
+ok()  { ws_record run "$1" 0; pass=$((pass + 1)); }
+bad() { tail -n 25 "$tmp/$1.log"; ws_record run "$1" 1; fail=$((fail + 1)); }
 
 # one NAME ARGS...: a run that must pass, every tensor exact
 one() {

@@ -15,15 +15,14 @@ set -u
 ws=$1
 edit=${PCAP_EDIT:-build/tests/tool_pcap_edit}
 . "$(dirname "$0")/lib.sh"
-results=$WS_RESULTS
 tmp=build/ux
 rm -rf "$tmp"
 mkdir -p "$tmp"
 pass=0; fail=0
 
-ok()  { echo "ok   ux $1"; pass=$((pass + 1)); echo "ux $1 1 0" >> "$results"; }
-bad() { [ -f "$tmp/$1.log" ] && tail -n 25 "$tmp/$1.log"; echo "FAIL ux $1: $2"
-        fail=$((fail + 1)); echo "ux $1 0 1" >> "$results"; }
+ok()  { ws_record ux "$1" 0; pass=$((pass + 1)); }
+bad() { [ -f "$tmp/$1.log" ] && tail -n 25 "$tmp/$1.log"; echo "  ux $1: $2"
+        ws_record ux "$1" 1; fail=$((fail + 1)); }
 
 # the first and the last timestamp of an FST, in ps (fst2vcd of the gtkwave package)
 fst_span() { fst2vcd "$1" 2> /dev/null | awk '/^#[0-9]+$/ { t = substr($0, 2); if (f == "") f = t } END { print f, t }'; }
