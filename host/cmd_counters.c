@@ -59,7 +59,7 @@ int ws_cmd_counters(int argc, char **argv)
                                               "ports", (int)sec[k]->ports, "counters",
                                               ws_json_counters(&sec[k]->c, sec[k]->ports)));
         if (o)
-            json_object_set_new(o, "differ", json_integer(ws_counters_differ(&cf)));
+            json_object_set_new(o, "differ", json_integer(ws_counters_differ(&cf, NULL)));
         return ws_json_print(o, stdout, "counters") ? 1 : 0;
     }
     printf("%s:\n", path);

@@ -274,19 +274,46 @@ int ws_counters_load(const char *path, ws_counters_file *f, char *err, size_t er
 
 /* ---- the table -------------------------------------------------------------------------- */
 
-unsigned ws_counters_differ(const ws_counters_file *f)
+unsigned ws_counters_differ(const ws_counters_file *f, FILE *out)
 {
     if (!f->device.present || !f->reference.present)
         return 0;
-    const ws_counters *c = &f->device.c, *r = &f->reference.c;
+    const ws_counters *d = &f->device.c, *r = &f->reference.c;
     unsigned diff = 0;
-    for (unsigned p = 0; p < f->device.ports && p < f->reference.ports; p++)
-        diff += (c->rx_frames[p] != r->rx_frames[p]) + (c->rx_bytes[p] != r->rx_bytes[p]) +
-                (c->tx_frames[p] != r->tx_frames[p]) + (c->tx_bytes[p] != r->tx_bytes[p]);
-    diff += (c->accepted != r->accepted) + (c->results != r->results) +
-            (c->resends != r->resends) + (c->bypass != r->bypass);
-    for (int k = 1; k < WS_N_REASONS; k++)
-        diff += c->drop[k] != r->drop[k];
+    char name[64];
+#define CMP(a, b)                                                                                  \
+    if ((a) != (b)) {                                                                              \
+        if (out)                                                                                   \
+            fprintf(out, "counter %s: reference %llu, device %llu\n", name,                       \
+                    (unsigned long long)(a), (unsigned long long)(b));                             \
+        diff++;                                                                                    \
+    }
+    for (unsigned p = 0; p < f->device.ports && p < f->reference.ports; p++) {
+        snprintf(name, sizeof name, "rx_frames[%u]", p);
+        CMP(r->rx_frames[p], d->rx_frames[p]);
+        snprintf(name, sizeof name, "rx_bytes[%u]", p);
+        CMP(r->rx_bytes[p], d->rx_bytes[p]);
+        snprintf(name, sizeof name, "tx_frames[%u]", p);
+        CMP(r->tx_frames[p], d->tx_frames[p]);
+        snprintf(name, sizeof name, "tx_bytes[%u]", p);
+        CMP(r->tx_bytes[p], d->tx_bytes[p]);
+    }
+    const struct {
+        const char *name;
+        uint64_t ref, dev;
+    } dev_wide[] = {{"accepted", r->accepted, d->accepted},
+                    {"results", r->results, d->results},
+                    {"resends", r->resends, d->resends},
+                    {"bypass", r->bypass, d->bypass}};
+    for (size_t k = 0; k < sizeof dev_wide / sizeof dev_wide[0]; k++) {
+        snprintf(name, sizeof name, "%s", dev_wide[k].name);
+        CMP(dev_wide[k].ref, dev_wide[k].dev);
+    }
+    for (int k = 1; k < WS_N_REASONS; k++) {
+        snprintf(name, sizeof name, "drop %s", ws_reason_name((ws_reason)k));
+        CMP(r->drop[k], d->drop[k]);
+    }
+#undef CMP
     return diff;
 }
 
@@ -316,7 +343,7 @@ unsigned ws_counters_table(FILE *out, const ws_counters_file *f)
 {
     const ws_counters_section *d = &f->device, *rs = &f->reference;
     const ws_counters *c = &d->c, *r = rs->present ? &rs->c : NULL;
-    unsigned diff = ws_counters_differ(f);
+    unsigned diff = ws_counters_differ(f, NULL);
     fprintf(out, "device counters%s%s%s, %u ports\n", d->source[0] ? " (" : "", d->source,
             d->source[0] ? ")" : "", d->ports);
     if (r)

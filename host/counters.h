@@ -37,10 +37,11 @@ int ws_counters_load(const char *path, ws_counters_file *f, char *err, size_t er
 
 /* How many counters of the device differ from the reference's (0 without a reference): per
  * port of both the four port counters, then accepted, results, resends, bypass and the drop
- * counter of every reason. */
-unsigned ws_counters_differ(const ws_counters_file *f);
+ * counter of every reason. With out, one line per difference: "counter NAME: reference A,
+ * device B". */
+unsigned ws_counters_differ(const ws_counters_file *f, FILE *out);
 
-/* The table, every difference marked; returns ws_counters_differ(f). */
+/* The table, every difference marked; returns ws_counters_differ(f, NULL). */
 unsigned ws_counters_table(FILE *out, const ws_counters_file *f);
 
 #endif

@@ -507,39 +507,6 @@ static void extra_port(comparer *c, unsigned port, const frame_list *act)
     }
 }
 
-static int compare_counters(FILE *out, const ws_counters *ref, const ws_counters *dev,
-                            unsigned n_ports)
-{
-    int bad = 0;
-#define CMP(name, a, b)                                                                            \
-    if ((a) != (b)) {                                                                              \
-        fprintf(out, "counter %s: reference %llu, device %llu\n", name, (unsigned long long)(a),   \
-                (unsigned long long)(b));                                                          \
-        bad++;                                                                                     \
-    }
-    char name[64];
-    for (unsigned p = 0; p < n_ports; p++) {
-        snprintf(name, sizeof name, "rx_frames[%u]", p);
-        CMP(name, ref->rx_frames[p], dev->rx_frames[p]);
-        snprintf(name, sizeof name, "rx_bytes[%u]", p);
-        CMP(name, ref->rx_bytes[p], dev->rx_bytes[p]);
-        snprintf(name, sizeof name, "tx_frames[%u]", p);
-        CMP(name, ref->tx_frames[p], dev->tx_frames[p]);
-        snprintf(name, sizeof name, "tx_bytes[%u]", p);
-        CMP(name, ref->tx_bytes[p], dev->tx_bytes[p]);
-    }
-    CMP("accepted", ref->accepted, dev->accepted);
-    CMP("results", ref->results, dev->results);
-    CMP("resends", ref->resends, dev->resends);
-    CMP("bypass", ref->bypass, dev->bypass);
-    for (int r = 1; r < WS_N_REASONS; r++) {
-        snprintf(name, sizeof name, "drop %s", ws_reason_name((ws_reason)r));
-        CMP(name, ref->drop[r], dev->drop[r]);
-    }
-#undef CMP
-    return bad;
-}
-
 /* ---- loading the trace -------------------------------------------------------------------- */
 
 /* job.ini, the inputs in global order through the reference, and expected<P>.pcap (written
@@ -777,7 +744,7 @@ int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, si
     source_text(r, ws_sim_engine_name(r->sim), cf.device.source, sizeof cf.device.source);
     snprintf(cf.reference.source, sizeof cf.reference.source,
              "software reference host/refdev.c, the same inputs");
-    int bad_ctr = compare_counters(out, &cf.reference.c, &cf.device.c, r->cfg.n_ports);
+    int bad_ctr = (int)ws_counters_differ(&cf, out);
     snprintf(path, sizeof path, "%s/%s", dir, WS_COUNTERS_FILE);
     if (ws_counters_save(path, &cf, err, errlen))
         goto done;
