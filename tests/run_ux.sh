@@ -38,9 +38,9 @@ mismatch() {
         >> "$log" 2>&1
     rc=$?
     [ $rc -eq 1 ] || { bad "$name" "sim exit $rc, expected 1"; return; }
-    grep -q "^mismatch: port 2, RESULT #20: expected2.pcap frame 20 (.*), out2.pcap frame 20 (.*), first difference at byte 100$" "$log" ||
+    grep -q "^mismatch: port 2, RESULT to job [0-9]* rank 2 #20: expected2.pcap frame 20 (.*), out2.pcap frame 20 (.*), first difference at byte 100$" "$log" ||
         { bad "$name" "no mismatch line for frame 20 of port 2"; return; }
-    grep -q "first mismatch in time: port 2, RESULT #20 (different): out2.pcap frame 20" "$log" ||
+    grep -q "first mismatch in time: port 2, RESULT to job [0-9]* rank 2 #20 (different): out2.pcap frame 20" "$log" ||
         { bad "$name" "the first mismatch is not frame 20 of port 2"; return; }
     ! grep -q WARNING "$log" || { bad "$name" "the rerun did not reproduce the cycle"; return; }
     c=$(sed -n 's/.*the first mismatch is at cycle \([0-9]*\) = \([0-9]*\) ns.*/\1 \2/p' "$log")
@@ -75,7 +75,7 @@ if command -v editcap > /dev/null 2>&1 && command -v mergecap > /dev/null 2>&1; 
         "$ws" sim "$d" --no-progress --trace-on-mismatch >> "$log" 2>&1
         rc=$?
         n=$("$edit" count "$d/out2.pcap")
-        cyc=$(sed -n "s/.*first mismatch in time: port 2, RESULT #33 (missing): expected2.pcap frame 33; the last RESULT the RTL sent on the port, out2.pcap frame $n, ended at cycle \([0-9]*\)$/\1/p" "$log")
+        cyc=$(sed -n "s/.*first mismatch in time: port 2, RESULT to job [0-9]* rank [0-9]* #33 (missing): expected2.pcap frame 33; the last RESULT to job [0-9]* rank [0-9]* the RTL sent on the port, out2.pcap frame $n, ended at cycle \([0-9]*\)$/\1/p" "$log")
         ts=$("$edit" ts "$d/out2.pcap" "$n")
         if [ $rc -eq 1 ] && [ -n "$cyc" ] && [ "$ts" -eq $((5 * cyc)) ] && [ -s "$d/mismatch.fst" ] &&
            grep -q "the first mismatch is at cycle $cyc = " "$log"; then
