@@ -10,12 +10,12 @@
 #    a clear error without gnuplot;
 #  - the progress display: a bar on a terminal (script(1)), plain lines otherwise, none with -q
 #    or --no-progress.
-# Appends "ux <case> <passed> <failed>" lines to build/results.txt and ends with a summary line.
+# Appends "ux <case> <passed> <failed>" lines to the results file (tests/lib.sh) and ends with a summary line.
 set -u
 ws=$1
-edit=${PCAP_EDIT:-build/tests/tool_pcap_edit}
 . "$(dirname "$0")/lib.sh"
-tmp=build/ux
+edit=${PCAP_EDIT:-$WS_BUILD/tests/tool_pcap_edit}
+tmp=$WS_BUILD/ux
 rm -rf "$tmp"
 mkdir -p "$tmp"
 pass=0; fail=0
