@@ -33,6 +33,7 @@ static const char usage_gen[] =
     "                   extremes, ties, Inf, NaN) or mixed (default)\n"
     "  --vectors FILE   one two-worker job adding TestFloat f32_add lines: A from worker 0,\n"
     "                   B from worker 1, R (any NaN as 0x7fc00000) as the expected sum\n"
+    "                   (not with --jobs, --workers, --elems, --tensors or --values)\n"
     "faults, each a rate from 0 to 1 (default 0):\n"
     "  --loss R         DATA lost before the device, RESULT lost after it; the worker\n"
     "                   re-sends on timeout with RETX set (at most 0.5)\n"
@@ -57,7 +58,11 @@ int ws_cmd_gen(int argc, char **argv)
     ws_gen_opts o;
     ws_gen_defaults(&o);
     int quiet = 0, json = 0, c, bad = 0;
+    const char *shape = NULL; /* an option --vectors fixes: one job, two workers, one tensor */
     while (!bad && (c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        if (c == 'j' || c == 'w' || c == 'e' || c == 't' || c == 'v')
+            shape = c == 'j' ? "--jobs" : c == 'w' ? "--workers" : c == 'e' ? "--elems"
+                  : c == 't' ? "--tensors" : "--values";
         switch (c) {
         case 'p': bad = ws_cli_uint("--ports", optarg, 1, WS_LIMIT_PORTS, &o.ports); break;
         case 'j': bad = ws_cli_uint("--jobs", optarg, 1, WS_LIMIT_JOBS - 1, &o.jobs); break;
@@ -91,6 +96,12 @@ int ws_cmd_gen(int argc, char **argv)
         case 'h': fputs(usage_gen, stdout); return 0;
         default: bad = 1;
         }
+    }
+    if (!bad && o.vectors && shape) {
+        fprintf(stderr, "wiresum gen: %s cannot apply with --vectors, which makes one job of two "
+                        "workers adding one tensor of the file's A and B (one element a line)\n",
+                shape);
+        bad = 1;
     }
     const char *dir = bad ? NULL : ws_cli_one_dir(argc, argv, "gen");
     if (!dir)

@@ -18,7 +18,8 @@
 #include "wiresum/sim.h"
 
 #define QUIET_CYCLES 20000 /* the run ends once the model has sent nothing for this long, */
-#define QUIET_ALL_IN 2000  /* or this long once every expected frame has come out */
+#define QUIET_ALL_IN 2000  /* or this long once every expected frame has come out (both
+                            * times 100/(100-PCT) with --backpressure PCT) */
 #define MAX_REPORTS 10
 
 void ws_simrun_defaults(ws_simrun_opts *o)
@@ -259,7 +260,24 @@ static int pass(run *r, int write_out, const char *trace, uint64_t from, uint64_
         return -1;
     r->start_cycle = ws_sim_cycle(r->sim);
     uint64_t n = r->inputs.n;
-    uint64_t limit = o->max_cycles ? o->max_cycles : 1000000 + 64 * n + 40 * (n ? n : 1) * 64;
+    /* stalls stretch the run: a beat takes 100/(100-PCT) cycles on average; the quiet window
+     * that ends the drain stretches with the egress stalls */
+    double stretch = 100.0 / (100 - (o->idle_pct < 100 ? o->idle_pct : 99)) * 100.0 /
+                     (100 - (o->bp_pct < 100 ? o->bp_pct : 99));
+    uint64_t limit = o->max_cycles ? o->max_cycles
+                                   : (uint64_t)((1000000.0 + 64.0 * n + 40.0 * (n ? n : 1) * 64) *
+                                                stretch);
+    uint64_t quiet_all_in = QUIET_ALL_IN * 100 / (100 - (o->bp_pct < 100 ? o->bp_pct : 99));
+    uint64_t quiet_short = QUIET_CYCLES * 100 / (100 - (o->bp_pct < 100 ? o->bp_pct : 99));
+    char why_limit[200];
+    if (o->max_cycles)
+        snprintf(why_limit, sizeof why_limit, "--max-cycles %llu", (unsigned long long)limit);
+    else
+        snprintf(why_limit, sizeof why_limit, "the default limit for %llu frames%s%s; "
+                 "--max-cycles sets another", (unsigned long long)n,
+                 o->idle_pct || o->bp_pct ? ", stretched for " : "",
+                 o->idle_pct && o->bp_pct ? "--idle and --backpressure"
+                 : o->idle_pct ? "--idle" : o->bp_pct ? "--backpressure" : "");
     unsigned prev = 0;
     uint64_t polls = 0;
     for (size_t i = 0; i < r->inputs.n; i++) {
@@ -271,9 +289,9 @@ static int pass(run *r, int write_out, const char *trace, uint64_t from, uint64_
                 return 0;
             if (ws_sim_cycle(r->sim) - r->start_cycle > limit) {
                 snprintf(err, errlen, "%s/in%u.pcap: frame %llu (input %zu of %zu in global "
-                         "order) not taken by the model after %llu cycles (--max-cycles)",
+                         "order) not taken by the model after %llu cycles (%s)",
                          r->dir, p, (unsigned long long)r->inputs.f[i].index, i + 1,
-                         r->inputs.n, (unsigned long long)limit);
+                         r->inputs.n, (unsigned long long)limit, why_limit);
                 return -1;
             }
             if ((++polls & 1023) == 0 && ws_progress_due(&r->prog))
@@ -297,12 +315,12 @@ static int pass(run *r, int write_out, const char *trace, uint64_t from, uint64_
             short_of |= r->act[p].n < r->exp[p].n;
         }
         uint64_t now = ws_sim_cycle(r->sim);
-        if (!pending && now - r->last_output_cycle > (short_of ? QUIET_CYCLES : QUIET_ALL_IN))
+        if (!pending && now - r->last_output_cycle > (short_of ? quiet_short : quiet_all_in))
             break;
         if (now - r->start_cycle > limit) {
-            snprintf(err, errlen, "model did not finish within %llu cycles (--max-cycles): "
+            snprintf(err, errlen, "model did not finish within %llu cycles (%s): "
                      "%zu of %zu frames in, %llu of %llu expected frames out",
-                     (unsigned long long)limit, r->n_done, r->inputs.n,
+                     (unsigned long long)limit, why_limit, r->n_done, r->inputs.n,
                      (unsigned long long)r->act_total, (unsigned long long)r->exp_total);
             return -1;
         }

@@ -55,6 +55,13 @@ if "$vec" 20000 > "$tmp/vectors.txt" && "$ws" testfloat "$tmp/vectors.txt" > "$t
 else
     tail "$tmp/testfloat.log"; record testfloat-mode 1
 fi
+# no case at all (testfloat_gen missing in `testfloat_gen f32_add | wiresum testfloat`) fails
+: | "$ws" testfloat > "$tmp/testfloat-empty.log" 2>&1
+[ $? -eq 1 ] && grep -q "^<stdin>: no f32_add case in 0 lines: nothing was checked" "$tmp/testfloat-empty.log"
+st=$?
+[ $st -eq 0 ] || cat "$tmp/testfloat-empty.log"
+record testfloat-empty $st
+
 roundtrip vectors-2-workers  "$ws" --vectors "$tmp/vectors.txt" --count 256 --loss 0.05 --dup 0.05
 
 # determinism: the same seed gives the same trace and the same expected outputs

@@ -200,5 +200,40 @@ else
     echo "skip ux progress-tty: script(1) is missing (util-linux)"
 fi
 
+# options that cannot take effect are refused, naming the option (exit 2), never ignored
+# no_effect NAME PATTERN COMMAND...: COMMAND exits 2 with a message matching PATTERN
+no_effect() {
+    name=$1; pat=$2; shift 2
+    "$@" > "$tmp/$name.log" 2>&1; rc=$?
+    if [ $rc -eq 2 ] && grep -q -- "$pat" "$tmp/$name.log"; then ok "$name"; else
+        bad "$name" "exit $rc, expected 2 and a message matching '$pat'"; fi
+}
+no_effect trace-vcd "--trace $tmp/x.vcd: the models write FST waveforms only" \
+    "$ws" sim "$d" --trace "$tmp/x.vcd"
+no_effect trace-from-alone "--trace-from and --trace-to choose the cycles of a --trace" \
+    "$ws" sim "$d" --trace-from 10
+no_effect trace-window-alone "--trace-window sizes the waveform of --trace-on-mismatch" \
+    "$ws" sim "$d" --trace-window 10
+no_effect idle-100 "--idle 100: no ingress port takes a beat then" "$ws" sim "$d" --idle 100
+no_effect backpressure-100 "--backpressure 100: no egress port sends a beat then" \
+    "$ws" sim "$d" --backpressure 100
+printf '3F800000 3F800000 40000000 00\n' > "$tmp/one.tf"
+no_effect vectors-workers "--workers cannot apply with --vectors" \
+    "$ws" gen "$tmp/vec" --vectors "$tmp/one.tf" --workers 4
+[ ! -e "$tmp/vec" ] || bad vectors-workers "a trace was written"
+# bench --quick keeps the options given with it
+if "$ws" bench --quick --width 512 --workers 3 --count 64 --warmup 500 --cycles 1000 \
+        --idle-rounds 1 --json > "$tmp/quick.json" 2> "$tmp/quick.log" &&
+   ws_json_true "$tmp/quick.json" '.width == 512 and .workers == 3 and .count == 64 and .bad_results == 0'; then
+    ok bench-quick-options
+else
+    cat "$tmp/quick.log" "$tmp/quick.json" | tail -n 5; bad bench-quick-options "--width/--workers/--count dropped"
+fi
+# heavy backpressure stretches the drain: every frame still comes out
+"$ws" gen "$tmp/bp" -q --workers 3 --elems 600 --count 64 --bypass 0.1 --seed 9 > "$tmp/bp.log" 2>&1 &&
+    "$ws" sim "$tmp/bp" --backpressure 99 --no-progress --json > "$tmp/bp.json" 2>> "$tmp/bp.log" &&
+    ws_json_true "$tmp/bp.json" '.mismatches == 0 and .counters_differ == 0 and .frames_out == .frames_expected'
+if [ $? -eq 0 ]; then ok backpressure-99; else tail -n 5 "$tmp/bp.log"; bad backpressure-99 "frames missing"; fi
+
 echo "ux: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
