@@ -116,13 +116,14 @@ int ws_cmd_gen(int argc, char **argv)
     for (int r = 0; r < WS_N_REASONS; r++)
         mal += st.malformed[r];
     if (json) {
-        json_t *js = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "command",
+        json_t *js = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:i}", "command",
                                "gen", "dir", dir, "frames", (json_int_t)st.frames,
                                "data", (json_int_t)st.data, "retransmitted", (json_int_t)st.retx,
                                "duplicated", (json_int_t)st.dups,
                                "data_lost", (json_int_t)st.lost_data,
                                "results_lost", (json_int_t)st.lost_results,
-                               "malformed", (json_int_t)mal, "bypass", (json_int_t)st.bypass);
+                               "malformed", (json_int_t)mal, "bypass", (json_int_t)st.bypass,
+                               "removed", (int)st.removed);
         return ws_json_print(js, stdout, "gen") ? 1 : 0;
     }
     if (!quiet) {
@@ -132,6 +133,9 @@ int ws_cmd_gen(int argc, char **argv)
                (unsigned long long)st.retx, (unsigned long long)st.dups,
                (unsigned long long)st.lost_data, (unsigned long long)st.lost_results,
                (unsigned long long)mal, (unsigned long long)st.bypass);
+        if (st.removed)
+            printf("  removed the %u files of the trace that was there (docs/traces.md)\n",
+                   st.removed);
     }
     return 0;
 }

@@ -842,6 +842,24 @@ static int load(run *r)
         r->by_port[r->port_off[p] + fill[p]++] = i;
     }
 
+    /* expected<P>.pcap older than job.ini or an input were made from other inputs: made again */
+    char why[600];
+    int stale = ws_trace_stale(r->dir, "expected", why, sizeof why);
+    if (stale < 0) {
+        snprintf(err, errlen, "%s", why);
+        goto out;
+    }
+    if (stale) {
+        for (unsigned p = 0; p < WS_SIM_MAX_PORTS; p++) {
+            snprintf(path, sizeof path, "%s/expected%u.pcap", r->dir, p);
+            if (unlink(path) != 0 && errno != ENOENT) {
+                snprintf(err, errlen, "%s: %s", path, strerror(errno));
+                goto out;
+            }
+        }
+        fprintf(r->out, "sim %s: %s: expected<P>.pcap written again from the reference\n",
+                r->dir, why);
+    }
     snprintf(path, sizeof path, "%s/expected0.pcap", r->dir);
     if (access(path, F_OK) != 0) {
         ws_trace_out *eo = ws_trace_create(r->dir, "expected", r->cfg.n_ports, 0, err, errlen);

@@ -200,6 +200,32 @@ else
     echo "skip ux progress-tty: script(1) is missing (util-linux)"
 fi
 
+# a reused trace directory never gives a false verdict (docs/traces.md): gen removes the
+# previous trace's files, sim makes expected<P>.pcap again when older than an input, check
+# refuses outputs older than their inputs
+r=$tmp/reuse
+if "$ws" gen "$r" -q --ports 4 --workers 4 && "$ws" ref "$r" -q &&
+   "$ws" sim "$r" -q --no-progress && touch "$r/mismatch.fst" "$r/notes.txt" &&
+   "$ws" gen "$r" --ports 2 --workers 2 --seed 2 > "$tmp/reuse-gen.log" &&
+   grep -q "^  removed the 16 files of the trace that was there" "$tmp/reuse-gen.log" &&
+   [ -e "$r/notes.txt" ] && [ ! -e "$r/in3.pcap" ] && [ ! -e "$r/out0.pcap" ] &&
+   "$ws" sim "$r" --no-progress --json > "$tmp/reuse.json" 2> "$tmp/reuse.log" &&
+   ws_json_true "$tmp/reuse.json" '.mismatches == 0 and .counters_differ == 0 and .ok' &&
+   "$ws" check -q "$r" && "$ws" check -q --prefix out "$r"; then
+    ok reuse-gen
+else
+    bad reuse-gen "a second gen in the directory left files that gave a false verdict"
+fi
+sleep 0.01; touch "$r/in1.pcap"
+"$ws" check -q --prefix out "$r" > "$tmp/reuse-check.log" 2>&1; rc=$?
+if [ $rc -eq 1 ] && grep -q "$r/out[01].pcap is older than $r/in1.pcap: the out<P>.pcap files are not made from these inputs" "$tmp/reuse-check.log" &&
+   "$ws" sim "$r" --no-progress > "$tmp/reuse-sim.log" 2>&1 &&
+   grep -q "^sim $r: $r/expected[01].pcap is older than $r/in1.pcap: expected<P>.pcap written again" "$tmp/reuse-sim.log"; then
+    ok reuse-stale
+else
+    cat "$tmp/reuse-check.log" "$tmp/reuse-sim.log" | tail -n 5; bad reuse-stale "outputs older than an input were used"
+fi
+
 # options that cannot take effect are refused, naming the option (exit 2), never ignored
 # no_effect NAME PATTERN COMMAND...: COMMAND exits 2 with a message matching PATTERN
 no_effect() {
