@@ -213,6 +213,11 @@ static void set_build_defaults(ws_config *cfg)
     cfg->max_count = WS_DEFAULT_MAX_COUNT;
 }
 
+unsigned ws_config_max_frame(const ws_config *cfg)
+{
+    return cfg->max_frame ? cfg->max_frame : WS_DEFAULT_MAX_FRAME;
+}
+
 void ws_config_default(ws_config *cfg)
 {
     static const uint8_t mac[6] = {0x02, 0, 0, 0, 0, 0xfe};
@@ -277,6 +282,7 @@ enum dev_key {
     DK_MAX_WORKERS,
     DK_POOL_SLOTS,
     DK_MAX_COUNT,
+    DK_MAX_FRAME,
     DK_COUNT
 };
 
@@ -284,7 +290,7 @@ enum job_key { JK_WORKERS, JK_SLOTS, JK_MAX_COUNT, JK_SLOT_BASE, JK_ENABLE, JK_C
 
 static const char *const dev_key_name[DK_COUNT] = {
     "mac",      "ip",          "udp_port",   "bypass",    "ports",
-    "max_jobs", "max_workers", "pool_slots", "max_count",
+    "max_jobs", "max_workers", "pool_slots", "max_count", "max_frame",
 };
 
 static const char *const job_key_name[JK_COUNT] = {
@@ -345,7 +351,10 @@ static int check_build(const ws_config *cfg, const cfg_lines *ln, err_sink *s)
         check_range(s, dev_line(ln, DK_POOL_SLOTS), "device: pool_slots", cfg->pool_slots, 1,
                     WS_LIMIT_SLOTS, "") ||
         check_range(s, dev_line(ln, DK_MAX_COUNT), "device: max_count", cfg->max_count, 1,
-                    WS_LIMIT_COUNT, ""))
+                    WS_LIMIT_COUNT, "") ||
+        (cfg->max_frame &&
+         check_range(s, dev_line(ln, DK_MAX_FRAME), "device: max_frame", cfg->max_frame,
+                     WS_MIN_MAX_FRAME, WS_LIMIT_FRAME, " (bytes)")))
         return -1;
     return 0;
 }
@@ -400,6 +409,12 @@ static int check_job_values(const ws_config *cfg, const cfg_lines *ln, unsigned 
     if (check_range(s, job_line(ln, j, JK_MAX_COUNT), what, job->max_count, 1, cfg->max_count,
                     " (device max_count)"))
         return -1;
+    if (64 + 4ul * job->max_count > ws_config_max_frame(cfg))
+        return report(s, job_line(ln, j, JK_MAX_COUNT) ? job_line(ln, j, JK_MAX_COUNT)
+                                                       : dev_line(ln, DK_MAX_FRAME),
+                      "job %u: max_count %u makes frames of %lu bytes, longer than the device's "
+                      "max_frame %u: the ports would drop them", job->id, job->max_count,
+                      64 + 4ul * job->max_count, ws_config_max_frame(cfg));
     if (end > cfg->pool_slots)
         return report(s, range_line(ln, j), "job %u: slot range %u..%lu beyond the pool "
                       "(pool_slots = %u)", job->id, job->slot_base, end - 1, cfg->pool_slots);
@@ -805,6 +820,10 @@ static void device_key(parse_ctx *c, enum dev_key k, const char *value)
         if (key_uint(c, "max_count", value, 1, WS_LIMIT_COUNT, &v) == 0)
             cfg->max_count = (unsigned)v;
         return;
+    case DK_MAX_FRAME:
+        if (key_uint(c, "max_frame", value, WS_MIN_MAX_FRAME, WS_LIMIT_FRAME, &v) == 0)
+            cfg->max_frame = (unsigned)v;
+        return;
     case DK_COUNT:
         break;
     }
@@ -1092,6 +1111,8 @@ static void write_device(const ws_config *cfg, FILE *f)
     write_build_param(f, "max_workers", cfg->max_workers, WS_DEFAULT_MAX_WORKERS);
     write_build_param(f, "pool_slots", cfg->pool_slots, WS_DEFAULT_POOL_SLOTS);
     write_build_param(f, "max_count", cfg->max_count, WS_DEFAULT_MAX_COUNT);
+    if (cfg->max_frame)
+        fprintf(f, "max_frame = %u\n", cfg->max_frame);
 }
 
 static void write_job(const ws_job *job, unsigned default_base, FILE *f)

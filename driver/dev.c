@@ -60,7 +60,8 @@ int ws_dev_read_params(const ws_regbus *bus, ws_dev_params *p, char *err, size_t
                 {WS_REG_PARAM_WORKERS, "PARAM_WORKERS", &p->workers},
                 {WS_REG_PARAM_POOL, "PARAM_POOL", &p->pool},
                 {WS_REG_PARAM_COUNT, "PARAM_COUNT", &p->count},
-                {WS_REG_PARAM_ENGINES, "PARAM_ENGINES", &p->engines}};
+                {WS_REG_PARAM_ENGINES, "PARAM_ENGINES", &p->engines},
+                {WS_REG_PARAM_MAX_FRAME, "PARAM_MAX_FRAME", &p->max_frame}};
     for (size_t i = 0; i < sizeof regs / sizeof regs[0]; i++) {
         uint32_t v;
         if (rd(bus, regs[i].addr, &v, regs[i].name, err, errlen))
@@ -102,6 +103,12 @@ int ws_dev_configure(const ws_regbus *bus, const ws_config *cfg, char *err, size
                  p.pool, p.count);
         return -1;
     }
+    if (cfg->max_frame && cfg->max_frame != p.max_frame) {
+        snprintf(err, errlen, "the configuration's max_frame is %u bytes; the device's MAX_FRAME "
+                 "is %u (the ports decide which frames are oversize)", cfg->max_frame,
+                 p.max_frame);
+        return -1;
+    }
     for (unsigned j = 0; j < cfg->n_jobs; j++)
         if (cfg->job[j].workers > p.workers) {
             snprintf(err, errlen, "job %u has %u workers; the device supports %u", cfg->job[j].id,
@@ -130,7 +137,8 @@ int ws_dev_read_counters(const ws_regbus *bus, unsigned n_ports, ws_counters *c,
     if (rd64(bus, WS_REG_CNT_ACCEPTED, &c->accepted, "CNT_ACCEPTED", err, errlen) ||
         rd64(bus, WS_REG_CNT_RESULTS, &c->results, "CNT_RESULTS", err, errlen) ||
         rd64(bus, WS_REG_CNT_RESENDS, &c->resends, "CNT_RESENDS", err, errlen) ||
-        rd64(bus, WS_REG_CNT_BYPASS, &c->bypass, "CNT_BYPASS", err, errlen))
+        rd64(bus, WS_REG_CNT_BYPASS, &c->bypass, "CNT_BYPASS", err, errlen) ||
+        rd64(bus, WS_REG_CNT_OVERSIZE, &c->oversize, "CNT_OVERSIZE", err, errlen))
         return -1;
     for (int r = 1; r < WS_N_REASONS; r++)
         if (rd64(bus, WS_REG_CNT_DROP(r), &c->drop[r], ws_reason_name((ws_reason)r), err, errlen))
@@ -151,10 +159,12 @@ int ws_dev_open(const ws_regbus *bus, ws_dev_params *p, char *err, size_t errlen
     if (p->ports < 1 || p->ports > WS_LIMIT_PORTS || p->jobs < 1 || p->jobs > WS_TBL_JOB_LIMIT ||
         p->workers < 1 || p->workers > WS_LIMIT_WORKERS || p->pool < 1 ||
         p->pool > WS_LIMIT_SLOTS || p->count < 1 || p->count > WS_LIMIT_COUNT ||
+        p->max_frame < 1 || p->max_frame > WS_LIMIT_FRAME ||
         (uint64_t)p->jobs * p->workers > WS_TBL_MEMBER_LIMIT) {
         snprintf(err, errlen,
                  "device parameters out of range: %u ports, %u jobs, %u workers, %u pool slots, "
-                 "count %u", p->ports, p->jobs, p->workers, p->pool, p->count);
+                 "count %u, max frame %u", p->ports, p->jobs, p->workers, p->pool, p->count,
+                 p->max_frame);
         return -1;
     }
     return 0;

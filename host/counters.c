@@ -31,6 +31,7 @@ static void put_section(FILE *o, const char *name, const ws_counters_section *s)
     fprintf(o, "%-24s = %llu\n", "results", (unsigned long long)c->results);
     fprintf(o, "%-24s = %llu\n", "resends", (unsigned long long)c->resends);
     fprintf(o, "%-24s = %llu\n", "bypass", (unsigned long long)c->bypass);
+    fprintf(o, "%-24s = %llu\n", "oversize", (unsigned long long)c->oversize);
     for (int r = 1; r < WS_N_REASONS; r++) {
         char key[64];
         snprintf(key, sizeof key, "drop.%s", ws_reason_name((ws_reason)r));
@@ -60,12 +61,12 @@ int ws_counters_save(const char *path, const ws_counters_file *f, char *err, siz
 /* ---- reading ---------------------------------------------------------------------------- */
 
 /* keys: the named ones, then port0..port15, then drop.<reason> for reasons 1.. */
-enum { K_SOURCE, K_PORTS, K_ACC, K_RES, K_RSD, K_BYP, K_PORT0 };
+enum { K_SOURCE, K_PORTS, K_ACC, K_RES, K_RSD, K_BYP, K_OVS, K_PORT0 };
 #define K_DROP0 (K_PORT0 + WS_LIMIT_PORTS)
 #define N_KEYS (K_DROP0 + WS_N_REASONS)
 
-static const char *const key_names[K_PORT0] = {"source",  "ports",   "accepted",
-                                               "results", "resends", "bypass"};
+static const char *const key_names[K_PORT0] = {"source",  "ports",   "accepted", "results",
+                                               "resends", "bypass",  "oversize"};
 
 typedef struct {
     FILE *file;
@@ -218,6 +219,7 @@ static int handler(void *user, const char *section, const char *name, const char
     case K_RES: s->c.results = v; break;
     case K_RSD: s->c.resends = v; break;
     case K_BYP: s->c.bypass = v; break;
+    case K_OVS: s->c.oversize = v; break;
     default: s->c.drop[k - K_DROP0] = v; break;
     }
     return 1;
@@ -248,7 +250,7 @@ int ws_counters_load(const char *path, ws_counters_file *f, char *err, size_t er
         lerr(c, 0, "parser failure (%d)", rc);
     if (!c->failed && !f->device.present)
         lerr(c, 0, "no [device] section");
-    /* every key but source and the drops is required: ports, port0..port<ports-1>, the four
+    /* every key but source and the drops is required: ports, port0..port<ports-1>, the five
      * totals; a port key at or above ports is an error */
     for (int si = 0; si < 2 && !c->failed; si++) {
         const ws_counters_section *s = si ? &f->reference : &f->device;
@@ -304,7 +306,8 @@ unsigned ws_counters_differ(const ws_counters_file *f, FILE *out)
     } dev_wide[] = {{"accepted", r->accepted, d->accepted},
                     {"results", r->results, d->results},
                     {"resends", r->resends, d->resends},
-                    {"bypass", r->bypass, d->bypass}};
+                    {"bypass", r->bypass, d->bypass},
+                    {"oversize", r->oversize, d->oversize}};
     for (size_t k = 0; k < sizeof dev_wide / sizeof dev_wide[0]; k++) {
         snprintf(name, sizeof name, "%s", dev_wide[k].name);
         CMP(dev_wide[k].ref, dev_wide[k].dev);
@@ -379,6 +382,7 @@ unsigned ws_counters_table(FILE *out, const ws_counters_file *f)
     scalar(out, "results", c->results, r ? &r->results : NULL);
     scalar(out, "resends", c->resends, r ? &r->resends : NULL);
     scalar(out, "bypass", c->bypass, r ? &r->bypass : NULL);
+    scalar(out, "oversize", c->oversize, r ? &r->oversize : NULL);
     uint64_t dd = 0, dr = 0;
     for (int k = 1; k < WS_N_REASONS; k++)
         dd += c->drop[k], dr += r ? r->drop[k] : 0;

@@ -19,10 +19,10 @@ json_t *ws_json_counters(const ws_counters *c, unsigned n_ports)
                                                "tx_bytes", (json_int_t)c->tx_bytes[p]));
     for (int r = 1; r < WS_N_REASONS; r++)
         json_object_set_new(drop, ws_reason_name((ws_reason)r), json_integer((json_int_t)c->drop[r]));
-    return json_pack("{s:o, s:I, s:I, s:I, s:I, s:o}", "ports", ports,
+    return json_pack("{s:o, s:I, s:I, s:I, s:I, s:I, s:o}", "ports", ports,
                      "accepted", (json_int_t)c->accepted, "results", (json_int_t)c->results,
                      "resends", (json_int_t)c->resends, "bypass", (json_int_t)c->bypass,
-                     "drop", drop);
+                     "oversize", (json_int_t)c->oversize, "drop", drop);
 }
 
 int ws_json_print(json_t *o, FILE *out, const char *cmd)

@@ -77,6 +77,10 @@ typedef struct {
 static decision decide(const ws_refdev *d, const uint8_t *f, size_t len)
 {
     decision x = {.v = {WS_V_DROP, WS_OK}};
+    if (len > ws_config_max_frame(&d->cfg)) {
+        x.v.kind = WS_V_OVERSIZE;
+        return x;
+    }
     if (ws_classify(f, len, d->cfg.ip, d->cfg.udp_port) == WS_CLASS_BYPASS) {
         x.v.kind = WS_V_BYPASS;
         return x;
@@ -161,7 +165,7 @@ ws_verdict ws_refdev_rx(ws_refdev *d, unsigned port, const uint8_t *f, size_t le
     if (port >= d->cfg.n_ports) /* not a port of this device: nothing enters */
         return (ws_verdict){WS_V_DROP, WS_OK};
     d->ctr.rx_frames[port]++;
-    d->ctr.rx_bytes[port] += len;
+    d->ctr.rx_bytes[port] += len < WS_RX_BYTES_MAX ? len : WS_RX_BYTES_MAX;
 
     decision x = decide(d, f, len);
     switch (x.v.kind) {
@@ -171,6 +175,9 @@ ws_verdict ws_refdev_rx(ws_refdev *d, unsigned port, const uint8_t *f, size_t le
         return x.v;
     case WS_V_DROP:
         d->ctr.drop[x.v.reason]++;
+        return x.v;
+    case WS_V_OVERSIZE:
+        d->ctr.oversize++;
         return x.v;
     case WS_V_RESEND:
         d->ctr.drop[x.v.reason]++;

@@ -25,8 +25,11 @@ typedef enum {
     WS_V_ACCEPT,   /* added to an open round (or opened one) */
     WS_V_COMPLETE, /* added, completed the round: one RESULT per member sent */
     WS_V_RESEND,   /* duplicate of a complete round: RESULT re-sent to its worker */
-    WS_V_DROP      /* dropped; see the reason */
+    WS_V_DROP,     /* dropped; see the reason */
+    WS_V_OVERSIZE  /* longer than the device's max_frame: dropped by its port before any rule,
+                    * counted in oversize (no drop reason) */
 } ws_verdict_kind;
+#define WS_N_VERDICTS (WS_V_OVERSIZE + 1)
 
 typedef struct {
     ws_verdict_kind kind;

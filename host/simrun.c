@@ -777,6 +777,50 @@ static int give_causes(run *r, frame_list *refout)
     return 0;
 }
 
+/* The reference drops what the model's ports drop: its max_frame is the model's MAX_FRAME
+ * (PARAM_MAX_FRAME); a job.ini that gives another is refused. */
+static int model_max_frame(run *r, const char *ini)
+{
+    ws_sim_engine engine = r->o->icarus ? WS_SIM_ICARUS : WS_SIM_VERILATOR;
+    ws_sim *m = ws_sim_new_untraced(engine, r->o->width, r->err, r->errlen);
+    if (!m)
+        return -1;
+    ws_regbus bus = {bus_write, bus_read, m};
+    ws_dev_params p;
+    int rc = ws_dev_read_params(&bus, &p, r->err, r->errlen);
+    ws_sim_free(m);
+    if (rc)
+        return -1;
+    if (r->cfg.max_frame && r->cfg.max_frame != p.max_frame) {
+        snprintf(r->err, r->errlen, "%s: max_frame = %u, but the model was built with MAX_FRAME "
+                 "= %u (WS_VFLAGS=-GMAX_FRAME=...; or leave max_frame out: the model's is "
+                 "used)", ini, r->cfg.max_frame, p.max_frame);
+        return -1;
+    }
+    r->cfg.max_frame = p.max_frame;
+    return 0;
+}
+
+/* Say before simulating which inputs the ports will drop as longer than MAX_FRAME. */
+static void note_oversize(run *r)
+{
+    unsigned mf = ws_config_max_frame(&r->cfg);
+    for (unsigned p = 0; p < r->cfg.n_ports; p++) {
+        size_t n = 0, first = 0;
+        for (size_t k = r->port_off[p]; k < r->port_off[p + 1]; k++) {
+            const frame *f = &r->inputs.f[r->by_port[k]];
+            if (f->len > mf && n++ == 0)
+                first = r->by_port[k];
+        }
+        if (n)
+            fprintf(r->out, "sim %s: in%u.pcap: %zu frame%s longer than the device's MAX_FRAME "
+                    "of %u bytes (frame %llu: %zu bytes): the port drops %s (counter oversize)\n",
+                    r->dir, p, n, n == 1 ? "" : "s", mf,
+                    (unsigned long long)r->inputs.f[first].index, r->inputs.f[first].len,
+                    n == 1 ? "it" : "them");
+    }
+}
+
 /* job.ini, the inputs in global order through the reference, and expected<P>.pcap (written
  * from the reference if absent, else read, each frame given the cause of the reference's
  * frame with the same bytes). */
@@ -793,6 +837,8 @@ static int load(run *r)
                  WS_SIM_MAX_PORTS);
         return -1;
     }
+    if (model_max_frame(r, path))
+        return -1;
     r->ref = ws_refdev_new(&r->cfg, err, errlen);
     ws_trace_in *in = r->ref ? ws_trace_open(r->dir, "in", r->cfg.n_ports, 1, err, errlen) : NULL;
     if (!in)
@@ -804,7 +850,7 @@ static int load(run *r)
     ws_pkt pkt;
     int got, rc = -1;
     while ((got = ws_trace_next(in, &pkt, err, errlen)) == 1) {
-        if (pkt.len == 0 || pkt.len > WS_SIM_MAX_FRAME) {
+        if (pkt.len == 0 || pkt.len > WS_SIM_MAX_IN_FRAME) {
             snprintf(err, errlen, "%s/in%u.pcap: frame %llu: a frame of %zu bytes cannot enter "
                      "the model", r->dir, pkt.port, (unsigned long long)pkt.index, pkt.len);
             goto out;
@@ -841,6 +887,8 @@ static int load(run *r)
         unsigned p = r->in_port[i];
         r->by_port[r->port_off[p] + fill[p]++] = i;
     }
+    if (!r->o->quiet)
+        note_oversize(r);
 
     /* expected<P>.pcap older than job.ini or an input were made from other inputs: made again */
     char why[600];
@@ -1045,10 +1093,14 @@ int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, si
                 (double)cycles * r->ns_per_cycle * 1e-6, o->clock_mhz,
                 (unsigned long long)ss.beats_in, (double)ss.beats_in / (double)cycles,
                 (unsigned long long)ss.beats_out);
+        char ovs[80] = "";
+        if (cf.device.c.oversize)
+            snprintf(ovs, sizeof ovs, " (%llu oversize, dropped by the ports)",
+                     (unsigned long long)cf.device.c.oversize);
         fprintf(out,
-                "  frames: %zu in, %llu out, %llu expected; %llu mismatches, %d counters differ; "
+                "  frames: %zu in%s, %llu out, %llu expected; %llu mismatches, %d counters differ; "
                 "%.0f cycles/s\n",
-                r->inputs.n, (unsigned long long)act_frames, (unsigned long long)r->exp_total,
+                r->inputs.n, ovs, (unsigned long long)act_frames, (unsigned long long)r->exp_total,
                 (unsigned long long)cmp.mismatches, bad_ctr,
                 secs > 0 ? (double)(ws_sim_cycle(r->sim) - r->start_cycle) / secs : 0.0);
         if (cmp.mismatches)

@@ -10,7 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WS_MAX_FRAME 65535 /* the largest frame a trace may hold */
+#define WS_MAX_FRAME 262144 /* the largest frame a trace may hold: libpcap's largest snapshot
+                             * length (host captures with segmentation offload hold frames
+                             * above 64 KiB; the device drops those above its max_frame) */
 
 typedef struct {
     unsigned port;    /* the file it came from */

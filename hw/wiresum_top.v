@@ -110,7 +110,8 @@ wire [ENGINES*WS_REASON_W-1:0] stat_pdrop_reason, stat_edrop_reason;
 
 ws_regs #(
     .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
-    .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT), .ENGINES(ENGINES)
+    .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT),
+    .MAX_FRAME(MAX_FRAME), .ENGINES(ENGINES)
 ) regs (
     .clk(clk), .rst(rst),
     .s_axil_awaddr(s_axil_awaddr), .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),

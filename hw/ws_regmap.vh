@@ -32,6 +32,7 @@ localparam [15:0] WS_REG_PARAM_WORKERS = 16'h0010; // RO
 localparam [15:0] WS_REG_PARAM_POOL = 16'h0014; // RO
 localparam [15:0] WS_REG_PARAM_COUNT = 16'h0018; // RO
 localparam [15:0] WS_REG_PARAM_ENGINES = 16'h001C; // RO
+localparam [15:0] WS_REG_PARAM_MAX_FRAME = 16'h0028; // RO
 
 // Control and status
 localparam [15:0] WS_REG_CTRL = 16'h0020; // WO
@@ -168,6 +169,7 @@ localparam integer WS_LIMIT_JOBS = 64; // MAX_JOBS
 localparam integer WS_LIMIT_WORKERS = 64; // MAX_WORKERS (worker bitmaps are 64-bit in software)
 localparam integer WS_LIMIT_SLOTS = 4096; // POOL_SLOTS
 localparam integer WS_LIMIT_COUNT = 2048; // MAX_COUNT
+localparam integer WS_LIMIT_FRAME = 65535; // MAX_FRAME (bytes; the tuser length is 16 bits)
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

@@ -101,10 +101,10 @@ module ws_rx_port #(
                 $finish;
             end
         end
-        if (MAX_FRAME < 1 || MAX_FRAME > 65535) begin : g_bad_max
+        if (MAX_FRAME < 1 || MAX_FRAME > WS_LIMIT_FRAME) begin : g_bad_max
             initial begin
-                $error("Error: ws_rx_port %m: MAX_FRAME must be 1..65535, the tuser length is 16 bits (MAX_FRAME = %0d)",
-                       MAX_FRAME);
+                $error("Error: ws_rx_port %m: MAX_FRAME must be 1..%0d, the tuser length is 16 bits (MAX_FRAME = %0d)",
+                       WS_LIMIT_FRAME, MAX_FRAME);
                 $finish;
             end
         end

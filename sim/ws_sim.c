@@ -846,7 +846,7 @@ uint64_t ws_sim_cycle(const ws_sim *s) { return s->cycle; }
 
 int ws_sim_push(ws_sim *s, unsigned port, const uint8_t *frame_data, size_t len)
 {
-    if (port >= s->ports || len == 0 || len > WS_SIM_MAX_FRAME || !frame_data)
+    if (port >= s->ports || len == 0 || len > WS_SIM_MAX_IN_FRAME || !frame_data)
         return -1;
     frame *f = malloc(sizeof *f + len);
     if (!f)

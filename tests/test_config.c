@@ -469,6 +469,34 @@ static void test_build_params(void **state)
     rejects(DEV "max_workers = 65\n", "t.ini:6: ", "out of range 1..64");
     rejects(DEV "pool_slots = 4097\n", "t.ini:6: ", "out of range 1..4096");
     rejects(DEV "max_count = 4096\n", "t.ini:6: ", "out of range 1..2048");
+    rejects(DEV "max_frame = 67\n", "t.ini:6: ", "max_frame 67 out of range 68..65535");
+    rejects(DEV "max_frame = 65536\n", "t.ini:6: ", "max_frame 65536 out of range 68..65535");
+    /* a job whose frames the ports would drop */
+    rejects(DEV "max_frame = 1000\n" JOB7 "max_count = 256\n", "t.ini:12: ",
+            "job 7: max_count 256 makes frames of 1088 bytes, longer than the device's "
+            "max_frame 1000");
+}
+
+static void test_max_frame(void **state)
+{
+    (void)state;
+    ws_config *cfg = malloc(sizeof *cfg);
+    assert_non_null(cfg);
+    accepts(DEV JOB7, cfg); /* not given: the device's */
+    assert_int_equal(cfg->max_frame, 0);
+    assert_int_equal(ws_config_max_frame(cfg), WS_DEFAULT_MAX_FRAME);
+    accepts(DEV "max_frame = 1518\n" JOB7, cfg);
+    assert_int_equal(ws_config_max_frame(cfg), 1518);
+    /* written back only when given */
+    char *text = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    assert_non_null(f);
+    assert_int_equal(ws_config_write(cfg, f), 0);
+    fclose(f);
+    assert_non_null(strstr(text, "max_frame = 1518\n"));
+    free(text);
+    free(cfg);
 }
 
 static void test_workers_range(void **state)
@@ -772,6 +800,7 @@ int main(void)
         cmocka_unit_test(test_port_range),
         cmocka_unit_test(test_bypass),
         cmocka_unit_test(test_build_params),
+        cmocka_unit_test(test_max_frame),
         cmocka_unit_test(test_workers_range),
         cmocka_unit_test(test_slots_range),
         cmocka_unit_test(test_overlap),

@@ -467,8 +467,11 @@ static void tally(fx *x, unsigned port, size_t len, ws_verdict v)
 {
     ws_counters *t = &x->tally;
     t->rx_frames[port]++;
-    t->rx_bytes[port] += len;
+    t->rx_bytes[port] += len < WS_RX_BYTES_MAX ? len : WS_RX_BYTES_MAX;
     switch (v.kind) {
+    case WS_V_OVERSIZE:
+        t->oversize++;
+        break;
     case WS_V_BYPASS:
         t->bypass++;
         break;
@@ -540,6 +543,10 @@ static ws_verdict deliver(fx *x, unsigned port, const uint8_t *f, size_t len)
         assert_int_not_equal(v.reason, WS_OK);
         assert_int_equal(x->cap.n, 0);
         break;
+    case WS_V_OVERSIZE:
+        assert_int_equal(v.reason, WS_OK);
+        assert_int_equal(x->cap.n, 0);
+        break;
     case WS_V_COMPLETE: {
         assert_int_equal(v.reason, WS_OK);
         const ws_job *jb = job_of(x, be16(f + 46));
@@ -596,6 +603,7 @@ static void final_checks(const fx *x)
     assert_int_equal(c->results, t->results);
     assert_int_equal(c->resends, t->resends);
     assert_int_equal(c->bypass, t->bypass);
+    assert_int_equal(c->oversize, t->oversize);
     assert_int_equal(c->drop[WS_OK], 0);
     for (int r = 1; r < WS_N_REASONS; r++) {
         if (c->drop[r] != t->drop[r])
@@ -603,7 +611,7 @@ static void final_checks(const fx *x)
                      (unsigned long long)c->drop[r], (unsigned long long)t->drop[r]);
         drops += c->drop[r];
     }
-    assert_int_equal(rx, c->accepted + c->bypass + drops);
+    assert_int_equal(rx, c->accepted + c->bypass + c->oversize + drops);
     assert_int_equal(tx, c->results + c->resends + c->bypass);
 }
 
@@ -1994,6 +2002,42 @@ static void test_bypass(void **state)
     final_checks(x);
 }
 
+/* Frames longer than the device's max_frame: dropped as oversize before any rule, whatever
+ * they hold, and no state changes; rx_bytes adds at most 65535 a frame. */
+static void test_oversize(void **state)
+{
+    fx *x = *state;
+    x->cfg.max_frame = 1518;
+    add_job(&x->cfg, 13, 2, 2, 0, 16);
+    start(x);
+    enum { BIG = 70000 };
+    uint8_t *f = fx_alloc(x, BIG);
+    snapshot *a = fx_alloc(x, sizeof *a), *b = fx_alloc(x, sizeof *b);
+    snap(x, a);
+    size_t len = make_ipv4(x, f, 1518, 0x0a000063u, 6, 80, 3); /* exactly max_frame: carried */
+    EXPECT_V(deliver(x, 0, f, len), WS_V_BYPASS, WS_OK);
+    len = make_ipv4(x, f, 1519, 0x0a000063u, 6, 80, 3);
+    EXPECT_V(deliver(x, 0, f, len), WS_V_OVERSIZE, WS_OK);
+    assert_int_equal(x->cap.n, 0);
+    /* a DATA frame of the job padded past max_frame: oversize, not bad_length */
+    uint32_t el[16] = {F_ONE};
+    dspec d = mk(13, 0, 0, 0, 16, 0, 1);
+    len = build_from(x, &x->cfg.job[0].member[0], &d, el, f);
+    memset(f + len, 0, 2000 - len);
+    EXPECT_V(deliver(x, 1, f, 2000), WS_V_OVERSIZE, WS_OK);
+    memset(f, 0x5a, BIG); /* above 64 KiB, as a capture with segmentation offload holds */
+    EXPECT_V(deliver(x, 2, f, BIG), WS_V_OVERSIZE, WS_OK);
+    const ws_counters *c = ws_refdev_counters(x->dev);
+    assert_int_equal(c->oversize, 3);
+    assert_int_equal(c->bypass, 1);
+    assert_int_equal(c->rx_bytes[2], WS_RX_BYTES_MAX);
+    assert_int_equal(c->rx_frames[0] + c->rx_frames[1] + c->rx_frames[2],
+                     c->bypass + c->oversize);
+    snap(x, b);
+    snap_equal(a, b);
+    final_checks(x);
+}
+
 /* ======================================================================== */
 /* 14. ECN                                                                  */
 
@@ -2292,6 +2336,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sets_alternate, setup, teardown),
         cmocka_unit_test_setup_teardown(test_special_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_64_and_1_workers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_oversize, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bypass, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ecn, setup, teardown),
         cmocka_unit_test_setup_teardown(test_judge_equals_rx, setup, teardown),

@@ -190,7 +190,7 @@ static void test_bad_arguments(void **state)
     fx f = {0};
     ws_sim *s = open_sim(&f, widths[0]);
     uint8_t b[16] = {0};
-    static uint8_t big[WS_SIM_MAX_FRAME + 1];
+    static uint8_t big[WS_SIM_MAX_IN_FRAME + 1];
     assert_int_equal(ws_sim_push(s, ws_sim_ports(s), b, sizeof b), -1);
     assert_int_equal(ws_sim_push(s, 0, b, 0), -1);
     assert_int_equal(ws_sim_push(s, 0, big, sizeof big), -1);

@@ -98,7 +98,7 @@ static void write_raw_pcap(const char *path, int dlt, int snaplen, const rawfr *
     assert_non_null(dead);
     pcap_dumper_t *d = pcap_dump_open(dead, path);
     assert_non_null(d);
-    static uint8_t buf[70000];
+    static uint8_t buf[262145];
     for (size_t i = 0; i < n; i++) {
         struct pcap_pkthdr h;
         memset(&h, 0, sizeof h);
@@ -377,15 +377,19 @@ static void test_truncated_capture(void **state)
 static void test_oversize_frame(void **state)
 {
     fx *f = *state;
-    const rawfr fr[1] = {{70000, 70000}};
-    write_raw_pcap(fpath(f, "in0.pcap"), DLT_EN10MB, 262144, fr, 1);
+    /* above 64 KiB, as captures with segmentation offload hold them: read (the device's
+     * ports drop what is longer than their max_frame); above libpcap's limit: an error */
+    const rawfr fr[2] = {{70000, 70000}, {262145, 262145}};
+    write_raw_pcap(fpath(f, "in0.pcap"), DLT_EN10MB, 262144, fr, 2);
     ws_trace_in *t = ws_trace_open(f->dir, "in", 1, 1, f->err, ERRLEN);
     assert_non_null(t);
     ws_pkt pk;
+    assert_int_equal(ws_trace_next(t, &pk, f->err, ERRLEN), 1);
+    assert_int_equal(pk.len, 70000);
     assert_int_equal(ws_trace_next(t, &pk, f->err, ERRLEN), -1);
     char want[256];
-    snprintf(want, sizeof want, "%s/in0.pcap: frame 1: length 70000 above 65535", f->dir);
-    assert_string_equal(f->err, want);
+    snprintf(want, sizeof want, "%s/in0.pcap: frame 2: ", f->dir);
+    assert_int_equal(strncmp(f->err, want, strlen(want)), 0);
     ws_trace_close(t);
 }
 
@@ -453,7 +457,7 @@ static void test_sizes(void **state)
     }
     /* refused without harm: too long, bad port, NULL data with a length */
     assert_int_equal(ws_trace_write(o, 0, 100, big, WS_MAX_FRAME + 1, f->err, ERRLEN), -1);
-    assert_non_null(strstr(f->err, "in0.pcap: frame 3: length 65536 above 65535"));
+    assert_non_null(strstr(f->err, "in0.pcap: frame 3: length 262145 above 262144"));
     assert_int_equal(ws_trace_write(o, 2, 100, big, 10, f->err, ERRLEN), -1);
     assert_non_null(strstr(f->err, "port 2"));
     assert_int_equal(ws_trace_write(o, 1, 100, NULL, 10, f->err, ERRLEN), -1);

@@ -890,7 +890,8 @@ static int fb_read(void *ctx, uint32_t addr, uint32_t *data)
     } params[] = {{WS_REG_ID, WS_ID_VALUE},      {WS_REG_PARAM_WIDTH, 256},
                   {WS_REG_PARAM_PORTS, 4},       {WS_REG_PARAM_JOBS, 8},
                   {WS_REG_PARAM_WORKERS, 64},    {WS_REG_PARAM_POOL, 64},
-                  {WS_REG_PARAM_COUNT, 256},     {WS_REG_PARAM_ENGINES, 1}};
+                  {WS_REG_PARAM_COUNT, 256},     {WS_REG_PARAM_ENGINES, 1},
+                  {WS_REG_PARAM_MAX_FRAME, WS_DEFAULT_MAX_FRAME}};
     for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
         if (addr == params[i].a) {
             *data = params[i].v;

@@ -8,6 +8,9 @@
  *   tool_pcap_edit list FILE          print "N LENGTH HASH" for every frame (HASH: FNV-1a 64 of
  *                                     its bytes, to find the same frame in another file)
  *   tool_pcap_edit swap FILE N M      exchange frames N and M (records whole), in place
+ *   tool_pcap_edit append FILE LEN    append an IPv4/TCP frame of LEN (>= 54) bytes, 1 us after
+ *                                     the last frame (as a host captures with segmentation
+ *                                     offload: frames up to 256 KiB)
  *
  * Reads the record headers itself (either byte order, micro- or nanosecond timestamps), so
  * that it changes nothing but the one byte. Exit 0, or 1 with a message naming the file and
@@ -35,6 +38,64 @@ static int die(FILE *f, const char *file, unsigned long n, const char *what)
     else
         fprintf(stderr, "tool_pcap_edit: %s: %s\n", file, what);
     return 1;
+}
+
+static void put32(uint8_t *b, uint32_t v, int swap)
+{
+    for (int i = 0; i < 4; i++)
+        b[swap ? 3 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
+/* append: the last record's timestamp read, a TCP segment to 10.9.9.9 written after it */
+static int append_frame(const char *file, unsigned long len)
+{
+    if (len < 54 || len > 262144)
+        return die(NULL, file, 0, "append LEN: LEN must be 54..262144");
+    FILE *f = fopen(file, "r+b");
+    if (!f) {
+        fprintf(stderr, "tool_pcap_edit: %s: %s\n", file, strerror(errno));
+        return 1;
+    }
+    uint8_t gh[24], rh[16];
+    if (fread(gh, 1, 24, f) != 24)
+        return die(f, file, 0, "no pcap header");
+    uint32_t magic = get32(gh, 0);
+    int swap = magic == 0xd4c3b2a1u || magic == 0x4d3cb2a1u;
+    int nano = magic == 0xa1b23c4du || magic == 0x4d3cb2a1u;
+    if (!swap && magic != 0xa1b2c3d4u && magic != 0xa1b23c4du)
+        return die(f, file, 0, "not a classic pcap file (magic)");
+    if (get32(gh + 16, swap) < len)
+        put32(gh + 16, 262144, swap); /* the snapshot length must cover the frame */
+    uint64_t t = 0;
+    while (fread(rh, 1, 16, f) == 16) {
+        t = (uint64_t)get32(rh, swap) * (nano ? 1000000000u : 1000000u) + get32(rh + 4, swap);
+        if (fseek(f, (long)get32(rh + 8, swap), SEEK_CUR))
+            return die(f, file, 0, "cut short");
+    }
+    t += nano ? 1000 : 1;
+    uint8_t *fr = calloc(1, len);
+    if (!fr)
+        return die(f, file, 0, "out of memory");
+    static const uint8_t eth[14] = {2, 0, 0, 0, 9, 9, 2, 0, 0, 0, 8, 8, 0x08, 0x00};
+    memcpy(fr, eth, 14);
+    size_t ip_len = len - 14 > 65535 ? 0 : len - 14; /* 0, as TSO captures show, above 64 KiB */
+    uint8_t ip[20] = {0x45, 0, (uint8_t)(ip_len >> 8), (uint8_t)ip_len, 0, 1, 0x40, 0, 64, 6, 0, 0,
+                      10, 8, 8, 8, 10, 9, 9, 9};
+    memcpy(fr + 14, ip, 20);
+    fr[34] = 0x9c, fr[35] = 0x40, fr[36] = 0x01, fr[37] = 0xbb; /* TCP 40000 -> 443 */
+    fr[46] = 0x50, fr[47] = 0x10;                              /* data offset 5, ACK */
+    for (unsigned long i = 54; i < len; i++)
+        fr[i] = (uint8_t)(i * 7);
+    put32(rh, (uint32_t)(t / (nano ? 1000000000u : 1000000u)), swap);
+    put32(rh + 4, (uint32_t)(t % (nano ? 1000000000u : 1000000u)), swap);
+    put32(rh + 8, (uint32_t)len, swap);
+    put32(rh + 12, (uint32_t)len, swap);
+    int bad = fseek(f, 0, SEEK_SET) || fwrite(gh, 1, 24, f) != 24 || fseek(f, 0, SEEK_END) ||
+              fwrite(rh, 1, 16, f) != 16 || fwrite(fr, 1, len, f) != len;
+    free(fr);
+    if (fclose(f) || bad)
+        return die(NULL, file, 0, "could not append");
+    return 0;
 }
 
 /* swap: the whole file in memory, the two records exchanged, written back. */
@@ -105,6 +166,8 @@ int main(int argc, char **argv)
                         "list FILE | swap FILE N M\n");
         return 2;
     }
+    if (!strcmp(argv[1], "append"))
+        return append_frame(argv[2], strtoul(argv[3], NULL, 10));
     if (!strcmp(argv[1], "swap"))
         return swap_frames(argv[2], strtoul(argv[3], NULL, 10), strtoul(argv[4], NULL, 10));
     const char *mode = argv[1], *file = argv[2];

@@ -82,7 +82,7 @@ typedef struct {
     unsigned prev_port;
     uint64_t frames;    /* frames pushed */
     uint64_t completes; /* rounds completed (reference verdicts) */
-    uint64_t verdicts[WS_V_DROP + 1];
+    uint64_t verdicts[WS_N_VERDICTS];
     int failed;
     char err[WSP_ERRLEN];
 } ws_pair;
@@ -370,7 +370,7 @@ static inline int wsp_ref_rx(ws_pair *p, unsigned port, const uint8_t *f, size_t
     }
     p->verdicts[v.kind]++;
     p->tally.rx_frames[port]++;
-    p->tally.rx_bytes[port] += len;
+    p->tally.rx_bytes[port] += len < WS_RX_BYTES_MAX ? len : WS_RX_BYTES_MAX;
 
     size_t ncap = p->cap.n;
     switch (v.kind) {
@@ -380,6 +380,12 @@ static inline int wsp_ref_rx(ws_pair *p, unsigned port, const uint8_t *f, size_t
             memcmp(p->cap.f[0].data, f, len))
             return wsp_fail(p, "frame %llu: bypass frame not sent unchanged on port %u",
                             (unsigned long long)p->frames, p->cfg.bypass[port]);
+        break;
+    case WS_V_OVERSIZE:
+        p->tally.oversize++;
+        if (ncap != 0)
+            return wsp_fail(p, "frame %llu: oversize but %zu frames sent",
+                            (unsigned long long)p->frames, ncap);
         break;
     case WS_V_DROP:
         p->tally.drop[v.reason]++;
@@ -458,7 +464,7 @@ static inline int wsp_ref_rx(ws_pair *p, unsigned port, const uint8_t *f, size_t
 
 /* ---- frames into both -------------------------------------------------------------------- */
 
-/* One frame of len (1..WS_SIM_MAX_FRAME) bytes into ingress port (< cfg.n_ports) of both.
+/* One frame of len (1..WS_SIM_MAX_IN_FRAME) bytes into ingress port (< cfg.n_ports) of both.
  * A frame longer than the device's MAX_FRAME goes to the model only (cut and counted
  * oversize there); *v is then a drop without a reason. v may be NULL. */
 static inline int wsp_push(ws_pair *p, unsigned port, const uint8_t *f, size_t len, ws_verdict *v)
@@ -469,7 +475,7 @@ static inline int wsp_push(ws_pair *p, unsigned port, const uint8_t *f, size_t l
     *v = (ws_verdict){WS_V_DROP, WS_OK};
     if (p->failed)
         return -1;
-    if (port >= p->cfg.n_ports || len == 0 || len > WS_SIM_MAX_FRAME)
+    if (port >= p->cfg.n_ports || len == 0 || len > WS_SIM_MAX_IN_FRAME)
         return wsp_fail(p, "wsp_push: bad port %u or length %zu", port, len);
     p->frames++;
     if (len > WSP_MAX_FRAME) {

@@ -85,6 +85,7 @@ static const struct {
     {"WORKERS", WS_LIMIT_WORKERS, "MAX_WORKERS (worker bitmaps are 64-bit in software)"},
     {"SLOTS", WS_LIMIT_SLOTS, "POOL_SLOTS"},
     {"COUNT", WS_LIMIT_COUNT, "MAX_COUNT"},
+    {"FRAME", WS_LIMIT_FRAME, "MAX_FRAME (bytes; the tuser length is 16 bits)"},
 };
 
 static const char *access_name(rm_access a)

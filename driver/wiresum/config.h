@@ -19,6 +19,8 @@
 #define WS_LIMIT_WORKERS 64 /* worker bitmaps are uint64_t */
 #define WS_LIMIT_SLOTS 4096
 #define WS_LIMIT_COUNT 2048
+#define WS_LIMIT_FRAME 65535 /* MAX_FRAME: the tuser length field is 16 bits */
+#define WS_MIN_MAX_FRAME 68   /* MAX_FRAME: a DATA frame of one element */
 
 /* Device defaults: the parameters of hw/wiresum_top.v. */
 #define WS_DEFAULT_PORTS 4
@@ -26,6 +28,7 @@
 #define WS_DEFAULT_MAX_WORKERS 64
 #define WS_DEFAULT_POOL_SLOTS 64
 #define WS_DEFAULT_MAX_COUNT 256
+#define WS_DEFAULT_MAX_FRAME 9216 /* bytes: longer frames are dropped by the ports (oversize) */
 #define WS_DEFAULT_UDP_PORT 48900
 
 typedef struct {
@@ -53,9 +56,13 @@ typedef struct {
     uint8_t bypass[WS_LIMIT_PORTS]; /* egress port for each ingress port */
     /* build parameters of the device */
     unsigned max_jobs, max_workers, pool_slots, max_count;
+    unsigned max_frame; /* MAX_FRAME; 0: not given, the device's (ws_config_max_frame) */
     unsigned n_jobs;
     ws_job job[WS_LIMIT_JOBS];
 } ws_config;
+
+/* The largest frame the device takes: cfg->max_frame, or WS_DEFAULT_MAX_FRAME when not given. */
+unsigned ws_config_max_frame(const ws_config *cfg);
 
 /* A configuration with the device defaults, no jobs, identity-free bypass map
  * (port p -> p ^ 1), MAC 02:00:00:00:00:fe, IP 10.0.0.254. */

@@ -14,6 +14,9 @@
 #include "wiresum/reasons.h"
 
 /* rx = accepted + bypass + sum(drop). */
+/* rx_bytes adds a frame's length, at most WS_RX_BYTES_MAX (the ports count 16 bits a frame) */
+#define WS_RX_BYTES_MAX 65535
+
 typedef struct {
     uint64_t rx_frames[WS_LIMIT_PORTS], rx_bytes[WS_LIMIT_PORTS];
     uint64_t tx_frames[WS_LIMIT_PORTS], tx_bytes[WS_LIMIT_PORTS];
@@ -21,6 +24,7 @@ typedef struct {
     uint64_t results;  /* RESULT frames sent on completion */
     uint64_t resends;  /* RESULT frames re-sent for duplicates */
     uint64_t bypass;   /* bypass frames */
+    uint64_t oversize; /* frames longer than MAX_FRAME, dropped by the ports (no drop reason) */
     uint64_t drop[WS_N_REASONS]; /* index by ws_reason; drop[WS_OK] stays 0 */
 } ws_counters;
 

@@ -24,7 +24,7 @@ typedef struct {
 
 /* Build parameters read from the device. */
 typedef struct {
-    unsigned width, ports, jobs, workers, pool, count, engines;
+    unsigned width, ports, jobs, workers, pool, count, engines, max_frame;
 } ws_dev_params;
 
 int ws_dev_read_params(const ws_regbus *bus, ws_dev_params *p, char *err, size_t errlen);

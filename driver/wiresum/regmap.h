@@ -25,6 +25,7 @@
 #define WS_REG_PARAM_POOL 0x0014u /* RO: POOL_SLOTS, slots in the pool shared by the jobs */
 #define WS_REG_PARAM_COUNT 0x0018u /* RO: MAX_COUNT, the largest number of elements of a packet */
 #define WS_REG_PARAM_ENGINES 0x001Cu /* RO: ENGINES, aggregation engines: the device takes ENGINES x DATA_WIDTH bits a cycle */
+#define WS_REG_PARAM_MAX_FRAME 0x0028u /* RO: MAX_FRAME, bytes: a longer frame is dropped by its port and counted in CNT_OVERSIZE */
 
 /* Control and status */
 #define WS_REG_CTRL 0x0020u /* WO: device commands */

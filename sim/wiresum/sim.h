@@ -30,7 +30,9 @@
 #include <stdint.h>
 
 #define WS_SIM_MAX_PORTS 32          /* N_PORTS of a model this harness accepts */
-#define WS_SIM_MAX_FRAME 65535       /* the longest frame push accepts (tuser length is 16 bits) */
+#define WS_SIM_MAX_FRAME 65535       /* the longest frame the device sends (tuser length is 16 bits) */
+#define WS_SIM_MAX_IN_FRAME 262144   /* the longest frame push accepts (as a pcap file can hold;
+                                      * the ports drop those above MAX_FRAME) */
 #define WS_SIM_RESET_CYCLES 16       /* rst is held high this many cycles */
 #define WS_SIM_REG_TIMEOUT 100000    /* cycles a register access may take before it fails */
 
@@ -95,7 +97,7 @@ unsigned ws_sim_ports(const ws_sim *s); /* N_PORTS of the model */
 unsigned ws_sim_width(const ws_sim *s); /* DATA_WIDTH */
 uint64_t ws_sim_cycle(const ws_sim *s);
 
-/* Queue a copy of frame (1..WS_SIM_MAX_FRAME bytes) for ingress port. 0, or -1 for a bad port
+/* Queue a copy of frame (1..WS_SIM_MAX_IN_FRAME bytes) for ingress port. 0, or -1 for a bad port
  * or length. Frames of a port enter in order, back to back unless stressed; tuser carries the
  * length and the one-hot source port (the device ignores it). */
 int ws_sim_push(ws_sim *s, unsigned port, const uint8_t *frame, size_t len);

@@ -632,6 +632,7 @@ initial begin
     rd_expect("PARAM_POOL", WS_REG_PARAM_POOL, POOL_SLOTS);
     rd_expect("PARAM_COUNT", WS_REG_PARAM_COUNT, MAX_COUNT);
     rd_expect("PARAM_ENGINES", WS_REG_PARAM_ENGINES, 1);  // ws_regs built with its default ENGINES
+    rd_expect("PARAM_MAX_FRAME", WS_REG_PARAM_MAX_FRAME, 9216);  // and its default MAX_FRAME
     rd_expect("STATUS after reset", WS_REG_STATUS, 32'd0);
     rd_expect("CTRL reads 0", WS_REG_CTRL, 32'd0);
     rd_expect("DEV_MAC_HI reset", WS_REG_DEV_MAC_HI, 32'h0000_0200);
@@ -1041,7 +1042,6 @@ initial begin
     wr_err(16'h0028, 32'h1);
     wr_err(16'h2000, 32'h1);
     rd_err(16'h002C);
-    rd_err(16'h0028);
     rd_err(16'h0100);
     rd_err(16'h2000);
     rd_err(WS_CNT_DEV_BASE + 16'd8 * WS_CNT_DEV_COUNT);
@@ -1053,7 +1053,7 @@ initial begin
     end
     max_delay = 0;                              // back to back
     for (k = 0; k < 8 * rt; k = k + 1) begin
-        rd_err(16'h0028);
+        rd_err(16'h002C);
         rd_expect("ID back to back", WS_REG_ID, WS_ID_VALUE);
         wr_err(WS_REG_ID, 0);
     end
