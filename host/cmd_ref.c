@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "counters.h"
 #include "refdev.h"
 #include "trace.h"
 #include "wiresum/config.h"

@@ -13,23 +13,17 @@
 #include "counters.h"
 #include "plot.h"
 #include "progress.h"
-#include "refdev.h"
 #include "rng.h"
 #include "trace.h"
 #include "wiresum/wire.h"
 #include "wiresum/dev.h"
+#include "wiresum/session.h"
 #include "wiresum/transport.h"
 #include "wiresum/xsum.h"
-#ifdef WS_HAVE_SIM
-#include "wiresum/sim.h"
-#endif
 
 #define JOB_ID 7
 #define NEVER UINT64_MAX
-#define SETTLE 256         /* cycles without a beat in or out before the model counts as idle */
-#define DRAIN_RECORD 24000 /* quiet cycles at the end of a recorded run (wiresum sim waits 20000) */
 #define MAX_STEP 64        /* cycles clocked at once while nothing is due */
-#define REF_PIPE 16        /* the reference's timing model: cycles from last beat in to output */
 #define MAX_REPORTS 10
 
 void ws_run_defaults(ws_run_opts *o)
@@ -246,16 +240,10 @@ typedef struct {
     unsigned expect_iter[2];
     int have_expect[2];
 
-    /* the device */
-    ws_refdev *ref;
-    uint64_t ref_busy, ref_free[WS_LIMIT_PORTS];
-#ifdef WS_HAVE_SIM
-    ws_sim *sim;
-    ws_regbus bus;
+    /* the device: a model (clocked) or the reference (its cycle follows now) */
+    ws_session *dev;
     ws_dev_params params;
     uint64_t cycle0, skipped, last_activity, last_beats;
-    unsigned prev_port;
-#endif
     /* recording */
     ws_trace_out *rec_in, *rec_exp;
     uint64_t rec_last_ts;
@@ -560,20 +548,6 @@ static void on_output(run *r, unsigned port, const uint8_t *f, size_t len, uint6
         r->st->corrupt_bypassed++;
 }
 
-static void ref_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
-{
-    run *r = ctx;
-    uint64_t beats = (len + r->bytes - 1) / r->bytes;
-    uint64_t t = r->ref_busy + REF_PIPE;
-    if (r->ref_free[egress] > t)
-        t = r->ref_free[egress];
-    t += beats;
-    r->ref_free[egress] = t;
-    if (r->plot)
-        ws_plot_beats(r->plot, 1, t - beats, beats);
-    on_output(r, egress, f, len, t);
-}
-
 static void record_in(run *r, unsigned port, const uint8_t *f, size_t len)
 {
     r->st->frames_in++;
@@ -587,47 +561,40 @@ static void record_in(run *r, unsigned port, const uint8_t *f, size_t len)
         r->failed = 1;
 }
 
-#ifdef WS_HAVE_SIM
-static int bus_write(void *ctx, uint32_t addr, uint32_t data)
+/* The device's cycle as the run's time (idle stretches skipped are not clocked). */
+static uint64_t dev_now(const run *r)
 {
-    return ws_sim_reg_write(ctx, addr, data);
-}
-static int bus_read(void *ctx, uint32_t addr, uint32_t *data)
-{
-    return ws_sim_reg_read(ctx, addr, data);
+    return ws_session_cycle(r->dev) - r->cycle0 + r->skipped;
 }
 
-static int model_pending(const run *r)
+/* Clock the model one cycle: the time, the activity and the plot follow. */
+static int model_tick(run *r, uint64_t n, uint64_t *beats)
 {
-    for (unsigned p = 0; p < r->cfg.n_ports; p++)
-        if (ws_sim_pending(r->sim, p))
-            return 1;
+    if (ws_session_run(r->dev, n))
+        return fail(r, "%s", ws_session_error(r->dev));
+    r->now = dev_now(r);
+    r->st->model_cycles += n;
+    uint64_t in, out;
+    ws_session_beats(r->dev, &in, &out);
+    if (r->plot)
+        ws_plot_beats_total(r->plot, r->now, in, out);
+    if (in + out != *beats) {
+        *beats = in + out;
+        r->last_activity = r->now;
+    }
     return 0;
 }
 
-/* Clock the model n cycles and take what it sent. */
+/* Clock the model n cycles and take what it sent, port by port. */
 static void model_step(run *r, uint64_t n)
 {
-    ws_sim_run(r->sim, n);
-    r->now = ws_sim_cycle(r->sim) - r->cycle0 + r->skipped;
-    r->st->model_cycles += n;
-    if (ws_sim_error(r->sim)) {
-        fail(r, "model: %s", ws_sim_error(r->sim));
+    if (model_tick(r, n, &r->last_beats))
         return;
-    }
-    ws_sim_stats ss;
-    ws_sim_stats_get(r->sim, &ss);
-    if (r->plot)
-        ws_plot_beats_total(r->plot, r->now, ss.beats_in, ss.beats_out);
-    if (ss.beats_in + ss.beats_out != r->last_beats) {
-        r->last_beats = ss.beats_in + ss.beats_out;
-        r->last_activity = r->now;
-    }
     for (unsigned p = 0; p < r->cfg.n_ports; p++) {
         const uint8_t *f;
         size_t len;
         uint64_t cyc;
-        while (ws_sim_pop(r->sim, p, &f, &len, &cyc) == 1)
+        while (ws_session_pop(r->dev, p, &f, &len, &cyc) == 1)
             on_output(r, p, f, len, cyc - r->cycle0 + r->skipped);
     }
 }
@@ -636,9 +603,7 @@ static void model_step(run *r, uint64_t n)
  * queues allow it). */
 static int feedable(const run *r)
 {
-    const event *e = &r->to_dev.a[0];
-    unsigned p = e->port, q = r->prev_port;
-    return !(ws_sim_pending(r->sim, p) >= 2 || (p != q && ws_sim_pending(r->sim, q) > 0));
+    return ws_session_ready(r->dev, r->to_dev.a[0].port);
 }
 
 /* The model has frames queued, or a frame waits at the head of to_dev: clock it cycle by cycle,
@@ -656,69 +621,45 @@ static void model_busy(run *r, uint64_t due)
     int waiting = heap_top(&r->to_dev) <= r->now;
     uint64_t beats = r->last_beats;
     do {
-        ws_sim_run(r->sim, 1);
-        r->now = ws_sim_cycle(r->sim) - r->cycle0 + r->skipped;
-        r->st->model_cycles++;
-        if (ws_sim_error(r->sim)) {
-            fail(r, "model: %s", ws_sim_error(r->sim));
+        if (model_tick(r, 1, &beats))
             return;
-        }
-        ws_sim_stats ss;
-        ws_sim_stats_get(r->sim, &ss);
-        if (r->plot)
-            ws_plot_beats_total(r->plot, r->now, ss.beats_in, ss.beats_out);
-        if (ss.beats_in + ss.beats_out != beats) {
-            beats = ss.beats_in + ss.beats_out;
-            r->last_activity = r->now;
-        }
-    } while (r->now < end && (waiting ? !feedable(r) : model_pending(r)));
+    } while (r->now < end && (waiting ? !feedable(r) : ws_session_busy(r->dev)));
     r->last_beats = beats;
-
-    const uint8_t *f[WS_LIMIT_PORTS];
-    size_t len[WS_LIMIT_PORTS];
-    uint64_t cyc[WS_LIMIT_PORTS];
-    int have[WS_LIMIT_PORTS];
-    unsigned np = r->cfg.n_ports;
-    for (unsigned p = 0; p < np; p++)
-        have[p] = ws_sim_pop(r->sim, p, &f[p], &len[p], &cyc[p]) == 1;
-    for (;;) {
-        unsigned best = np;
-        for (unsigned p = 0; p < np; p++)
-            if (have[p] && (best == np || cyc[p] < cyc[best]))
-                best = p;
-        if (best == np)
-            break;
-        on_output(r, best, f[best], len[best], cyc[best] - r->cycle0 + r->skipped);
-        have[best] = ws_sim_pop(r->sim, best, &f[best], &len[best], &cyc[best]) == 1;
-    }
+    unsigned p;
+    const uint8_t *f;
+    size_t len;
+    uint64_t cyc;
+    while (ws_session_pop_next(r->dev, r->cfg.n_ports, &p, &f, &len, &cyc) == 1)
+        on_output(r, p, f, len, cyc - r->cycle0 + r->skipped);
 }
-#endif
 
 /* Offer the device every frame that has arrived, in order, as far as it takes them. */
 static void feed(run *r)
 {
     while (r->to_dev.n && r->to_dev.a[0].t <= r->now && !r->failed) {
         event *e = &r->to_dev.a[0];
-#ifdef WS_HAVE_SIM
-        if (r->sim) {
-            unsigned p = e->port, q = r->prev_port;
-            /* as wiresum sim: a frame on another port only once the previous one is wholly in */
-            if (ws_sim_pending(r->sim, p) >= 2 || (p != q && ws_sim_pending(r->sim, q) > 0))
-                return;
-            if (ws_sim_push(r->sim, p, e->f, e->len)) {
-                fail(r, "model refused a frame of %u bytes on port %u", e->len, p);
-                return;
-            }
-            r->prev_port = p;
-            r->last_activity = r->now;
-        } else
-#endif
-        {
-            uint64_t start = r->ref_busy > r->now ? r->ref_busy : r->now;
-            r->ref_busy = start + (e->len + r->bytes - 1) / r->bytes;
+        /* as wiresum sim: the session's global order */
+        if (!ws_session_ready(r->dev, e->port))
+            return;
+        if (ws_session_push(r->dev, e->port, e->f, e->len)) {
+            fail(r, "port %u: %s", e->port, ws_session_error(r->dev));
+            return;
+        }
+        r->last_activity = r->now;
+        /* what the device sent already: the reference's frames, known at once and stamped by
+         * its timing model (a model's come out as it is clocked); their beats for the plot */
+        uint64_t done, beats = (e->len + r->bytes - 1) / r->bytes;
+        if (r->plot && ws_session_pop_ingress_done(r->dev, e->port, &done) == 1)
+            ws_plot_beats(r->plot, 0, done - beats, beats);
+        unsigned p;
+        const uint8_t *f;
+        size_t len;
+        uint64_t cyc;
+        while (ws_session_pop_next(r->dev, r->cfg.n_ports, &p, &f, &len, &cyc) == 1) {
+            beats = (len + r->bytes - 1) / r->bytes;
             if (r->plot)
-                ws_plot_beats(r->plot, 0, start, r->ref_busy - start);
-            ws_refdev_rx(r->ref, e->port, e->f, e->len, ref_emit, r);
+                ws_plot_beats(r->plot, 1, cyc - beats, beats);
+            on_output(r, p, f, len, cyc - r->cycle0 + r->skipped);
         }
         record_in(r, e->port, e->f, e->len);
         event x = heap_pop(&r->to_dev);
@@ -845,14 +786,12 @@ static int make_config(run *r)
         c->pool_slots = o->slots;
     if (o->count > c->max_count)
         c->max_count = o->count;
-#ifdef WS_HAVE_SIM
-    if (r->sim) { /* describe the build of the model */
+    if (ws_session_clocked(r->dev)) { /* describe the build of the model */
         c->max_jobs = r->params.jobs;
         c->max_workers = r->params.workers;
         c->pool_slots = r->params.pool;
         c->max_count = r->params.count;
     }
-#endif
     ws_job *jb = ws_config_add_workload(c, JOB_ID, o->ports, o->workers, o->slots, o->count);
     if (!jb)
         return fail(r, "%u ports, %u workers: beyond the host's limits", o->ports, o->workers);
@@ -897,41 +836,19 @@ static int check_opts(run *r)
     return 0;
 }
 
-static int open_device(run *r)
+/* The device, of its kind: the model through the driver (open, reset, build parameters checked
+ * against the options), or the reference. */
+static int new_device(run *r)
 {
-    if (r->o.device == WS_RUN_REF) {
-        r->ref = ws_refdev_new(&r->cfg, r->err, r->errlen);
-        return r->ref ? 0 : (r->failed = 1, -1);
-    }
-#ifdef WS_HAVE_SIM
-    /* the model, through the driver: open, reset, addresses, job setup */
-    ws_regbus *b = &r->bus;
-    if (ws_dev_set_addresses(b, &r->params, &r->cfg, r->err, r->errlen) ||
-        ws_dev_job_setup(b, &r->params, 0, r->job, r->err, r->errlen))
-        return r->failed = 1, -1;
-    if (r->o.trace &&
-        ws_sim_trace_open(r->sim, r->o.trace, r->o.trace_from, r->o.trace_to, r->err, r->errlen))
-        return r->failed = 1, -1;
-    r->cycle0 = ws_sim_cycle(r->sim);
-    return 0;
-#else
-    return fail(r, "this build has no RTL model: use --device ref");
-#endif
-}
-
-#ifdef WS_HAVE_SIM
-static int new_model(run *r)
-{
-    if (r->o.device != WS_RUN_RTL)
-        return 0;
     /* without --trace, the model built without tracing (if the binary has one): faster */
-    r->sim = r->o.trace ? ws_sim_new(r->o.width, r->err, r->errlen)
-                        : ws_sim_new_untraced(WS_SIM_VERILATOR, r->o.width, r->err, r->errlen);
-    if (!r->sim)
+    ws_session_opts so = {r->o.device == WS_RUN_RTL ? WS_DEVICE_VERILATOR : WS_DEVICE_REFERENCE,
+                          r->o.width, r->o.trace != NULL};
+    r->dev = ws_session_open(&so, r->err, r->errlen);
+    if (!r->dev)
         return r->failed = 1, -1;
-    r->bus = (ws_regbus){bus_write, bus_read, r->sim};
-    if (ws_dev_open(&r->bus, &r->params, r->err, r->errlen) ||
-        ws_dev_reset(&r->bus, &r->params, r->err, r->errlen))
+    if (!ws_session_clocked(r->dev))
+        return 0;
+    if (ws_session_open_driver(r->dev, &r->params, r->err, r->errlen))
         return r->failed = 1, -1;
     const ws_dev_params *p = &r->params;
     if (r->o.ports > p->ports)
@@ -944,7 +861,21 @@ static int new_model(run *r)
         return fail(r, "--count %u: the model's MAX_COUNT is %u", r->o.count, p->count);
     return 0;
 }
-#endif
+
+/* The job configured, and on a model the trace opened; time starts here. */
+static int configure_device(run *r)
+{
+    if (ws_session_configure(r->dev, &r->cfg, r->err, r->errlen))
+        return r->failed = 1, -1;
+    if (ws_session_clocked(r->dev) && r->o.trace &&
+        ws_sim_trace_open(ws_session_sim(r->dev), r->o.trace, r->o.trace_from, r->o.trace_to,
+                          r->err, r->errlen))
+        return r->failed = 1, -1;
+    r->cycle0 = ws_session_cycle(r->dev);
+    if (r->plot && !ws_session_clocked(r->dev))
+        ws_session_stamps(r->dev, 1); /* the reference's ingress beats for the plot */
+    return 0;
+}
 
 static int open_record(run *r)
 {
@@ -1169,11 +1100,7 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
             goto done;
         }
     }
-#ifdef WS_HAVE_SIM
-    if (new_model(r))
-        goto done;
-#endif
-    if (make_config(r) || open_device(r))
+    if (new_device(r) || make_config(r) || configure_device(r))
         goto done;
     if (opts->record && open_record(r))
         goto done;
@@ -1213,12 +1140,11 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
             next = tw;
         if (td < next)
             next = td;
-#ifdef WS_HAVE_SIM
-        if (r->sim) {
-            int busy = model_pending(r) || td <= r->now;
+        if (ws_session_clocked(r->dev)) {
+            int busy = ws_session_busy(r->dev) || td <= r->now;
             if (finished && !busy) {
                 /* the end: wait for the device to fall quiet */
-                uint64_t quiet = opts->record ? DRAIN_RECORD : SETTLE;
+                uint64_t quiet = opts->record ? WS_SESSION_QUIET_RECORD : WS_SESSION_SETTLE;
                 if (r->now - r->last_activity >= quiet) {
                     drained = 1;
                     break;
@@ -1236,7 +1162,7 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
                 continue;
             }
             uint64_t gap = next == NEVER ? MAX_STEP : next - r->now;
-            if (gap > 1 && r->now - r->last_activity >= SETTLE) {
+            if (gap > 1 && r->now - r->last_activity >= WS_SESSION_SETTLE) {
                 /* the model is idle and nothing is due before next: skip the stretch */
                 r->skipped += gap;
                 r->now += gap;
@@ -1245,7 +1171,7 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
             model_step(r, gap < MAX_STEP ? gap : MAX_STEP);
             continue;
         }
-#endif
+        /* the reference: straight to the next event */
         if (finished) {
             drained = 1;
             break;
@@ -1254,7 +1180,12 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
             fail(r, "internal: nothing left to happen, but the workers are not done");
             break;
         }
-        r->now = next > r->now ? next : r->now + 1;
+        uint64_t to = next > r->now ? next : r->now + 1;
+        if (ws_session_run(r->dev, to - r->now)) {
+            fail(r, "%s", ws_session_error(r->dev));
+            break;
+        }
+        r->now = to;
     }
     if (r->w)
         progress(r, 1);
@@ -1262,20 +1193,16 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
         goto done;
 
     st->cycles = r->t_done;
-    if (r->ref) {
-        st->ctr = *ws_refdev_counters(r->ref);
-        st->model_cycles = 0;
-    }
-#ifdef WS_HAVE_SIM
-    if (r->sim) {
-        ws_sim_trace_close(r->sim);
-        if (ws_dev_read_counters(&r->bus, r->cfg.n_ports, &st->ctr, err, errlen))
-            goto done;
+    if (ws_session_clocked(r->dev))
+        ws_sim_trace_close(ws_session_sim(r->dev));
+    if (ws_session_counters(r->dev, r->cfg.n_ports, &st->ctr, err, errlen))
+        goto done;
+    if (ws_session_clocked(r->dev)) {
         /* teardown: the job disabled, as a driver leaves the device */
-        if (ws_dev_job_disable(&r->bus, 0, err, errlen))
+        ws_regbus bus = ws_session_bus(r->dev);
+        if (ws_dev_job_disable(&bus, 0, err, errlen))
             goto done;
     }
-#endif
     for (unsigned i = 0; i < r->nw; i++) {
         const ws_worker_stats *ws = ws_worker_get_stats(r->w[i].w);
         st->data += ws->data_frames;
@@ -1336,10 +1263,7 @@ done:
     free(r->w);
     free(r->expect[0]);
     free(r->expect[1]);
-    ws_refdev_free(r->ref);
-#ifdef WS_HAVE_SIM
-    ws_sim_free(r->sim);
-#endif
+    ws_session_free(r->dev);
     free(r);
     return rc;
 }
