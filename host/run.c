@@ -11,6 +11,7 @@
 
 #include "wiresum/config.h"
 #include "counters.h"
+#include "net.h"
 #include "plot.h"
 #include "progress.h"
 #include "rng.h"
@@ -45,163 +46,6 @@ void ws_run_defaults(ws_run_opts *o)
     o->max_retries = 40;
 }
 
-/* ---- events: frames on the way, ordered by (time, sequence) ------------------------------ */
-
-typedef struct {
-    uint64_t t, seq;
-    uint8_t *f;
-    uint32_t len;
-    unsigned port; /* to the device: ingress port; to a worker: the egress port it left on */
-} event;
-
-typedef struct {
-    event *a;
-    size_t n, cap;
-} heap;
-
-static int ev_less(const event *x, const event *y)
-{
-    return x->t < y->t || (x->t == y->t && x->seq < y->seq);
-}
-
-static int heap_push(heap *h, event e)
-{
-    if (h->n == h->cap) {
-        size_t cap = h->cap ? 2 * h->cap : 256;
-        event *na = realloc(h->a, cap * sizeof *na);
-        if (!na)
-            return -1;
-        h->a = na;
-        h->cap = cap;
-    }
-    size_t i = h->n++;
-    while (i > 0 && ev_less(&e, &h->a[(i - 1) / 2])) {
-        h->a[i] = h->a[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h->a[i] = e;
-    return 0;
-}
-
-static event heap_pop(heap *h)
-{
-    event top = h->a[0], last = h->a[--h->n];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= h->n)
-            break;
-        if (c + 1 < h->n && ev_less(&h->a[c + 1], &h->a[c]))
-            c++;
-        if (!ev_less(&h->a[c], &last))
-            break;
-        h->a[i] = h->a[c];
-        i = c;
-    }
-    if (h->n)
-        h->a[i] = last;
-    return top;
-}
-
-static uint64_t heap_top(const heap *h) { return h->n ? h->a[0].t : NEVER; }
-
-static void heap_free(heap *h)
-{
-    for (size_t i = 0; i < h->n; i++)
-        free(h->a[i].f);
-    free(h->a);
-}
-
-/* ---- frames expected on the bypass egress ------------------------------------------------ */
-
-typedef struct {
-    uint64_t hash;
-    uint32_t len;
-    uint8_t egress;
-    uint8_t must; /* 1: a bypass frame that must come out; 0: a corrupted frame that may */
-    uint8_t seen;
-    uint8_t kind;
-} bp_entry;
-
-typedef struct {
-    bp_entry *e;
-    size_t n, cap;
-    size_t *idx; /* open addressing over e[], SIZE_MAX empty */
-    size_t icap;
-} bp_table;
-
-static uint64_t frame_hash(const uint8_t *f, size_t len)
-{
-    uint64_t h = 0x6a09e667f3bcc909ull ^ len;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t v;
-        memcpy(&v, f + i, 8);
-        h = ws_mix64(h ^ v);
-    }
-    uint64_t v = 0;
-    for (; i < len; i++)
-        v = v << 8 | f[i];
-    return ws_mix64(h ^ v ^ 0xff);
-}
-
-static int bp_rehash(bp_table *t, size_t icap)
-{
-    size_t *ni = malloc(icap * sizeof *ni);
-    if (!ni)
-        return -1;
-    for (size_t i = 0; i < icap; i++)
-        ni[i] = SIZE_MAX;
-    for (size_t k = 0; k < t->n; k++) {
-        size_t i = t->e[k].hash & (icap - 1);
-        while (ni[i] != SIZE_MAX)
-            i = (i + 1) & (icap - 1);
-        ni[i] = k;
-    }
-    free(t->idx);
-    t->idx = ni;
-    t->icap = icap;
-    return 0;
-}
-
-static int bp_add(bp_table *t, const uint8_t *f, size_t len, unsigned egress, int must,
-                  unsigned kind)
-{
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 256;
-        bp_entry *ne = realloc(t->e, cap * sizeof *ne);
-        if (!ne)
-            return -1;
-        t->e = ne;
-        t->cap = cap;
-    }
-    if (2 * (t->n + 1) > t->icap && bp_rehash(t, t->icap ? 2 * t->icap : 512))
-        return -1;
-    bp_entry *e = &t->e[t->n];
-    *e = (bp_entry){frame_hash(f, len), (uint32_t)len, (uint8_t)egress, (uint8_t)must, 0,
-                    (uint8_t)kind};
-    size_t i = e->hash & (t->icap - 1);
-    while (t->idx[i] != SIZE_MAX)
-        i = (i + 1) & (t->icap - 1);
-    t->idx[i] = t->n++;
-    return 0;
-}
-
-/* The entry not yet seen for this frame (a bypass frame before a corrupted one), or NULL. */
-static bp_entry *bp_find(bp_table *t, const uint8_t *f, size_t len)
-{
-    if (!t->icap)
-        return NULL;
-    uint64_t h = frame_hash(f, len);
-    bp_entry *best = NULL;
-    for (size_t i = h & (t->icap - 1); t->idx[i] != SIZE_MAX; i = (i + 1) & (t->icap - 1)) {
-        bp_entry *e = &t->e[t->idx[i]];
-        if (e->hash == h && e->len == len && !e->seen && (!best || (e->must && !best->must)))
-            best = e;
-    }
-    return best;
-}
-
 /* ---- the run ----------------------------------------------------------------------------- */
 
 typedef struct {
@@ -231,9 +75,8 @@ typedef struct {
     uint64_t now;        /* simulated cycle (the model's, plus the idle stretches skipped) */
     uint64_t t_done;     /* when the last worker completed */
     ws_rng rng;
-    uint64_t seq;
-    heap to_dev, to_wkr;
-    bp_table bp;
+    ws_net net;          /* net.q[0]: towards the device, net.q[1]: towards the workers */
+    ws_frame_set bp;     /* the frames expected on the bypass egress */
     uint64_t bp_serial;
 
     uint32_t *expect[2]; /* exact sums of iterations k with k % 2 */
@@ -363,54 +206,19 @@ static void fill_input(run *r, unsigned w)
 
 /* ---- the network ------------------------------------------------------------------------ */
 
-static int faults_on(const run *r, int dir) { return dir == 0 ? r->o.fault_up : r->o.fault_down; }
-
-static void schedule(run *r, int dir, unsigned port, const uint8_t *f, size_t len, uint64_t t,
-                     int may_corrupt)
+/* A frame corrupted on its way to the device may be bypass traffic now (EtherType, address or
+ * port hit): it may come out of the bypass egress of its port. */
+static int corrupted_up(void *ctx, unsigned port, const uint8_t *f, size_t len)
 {
-    uint8_t *copy = malloc(len);
-    if (!copy) {
-        fail(r, "out of memory");
-        return;
-    }
-    memcpy(copy, f, len);
-    if (may_corrupt && ws_rng_chance(&r->rng, r->o.corrupt)) {
-        uint64_t bit = ws_rng_below(&r->rng, 8 * (uint64_t)len);
-        copy[bit / 8] ^= (uint8_t)(1u << (bit % 8));
-        r->st->corrupted[dir]++;
-        /* a corrupted frame may be bypass traffic now (EtherType, address or port hit) */
-        if (dir == 0 && bp_add(&r->bp, copy, len, r->cfg.bypass[port], 0, 255))
-            fail(r, "out of memory");
-    }
-    event e = {t, r->seq++, copy, (uint32_t)len, port};
-    if (heap_push(dir == 0 ? &r->to_dev : &r->to_wkr, e)) {
-        free(copy);
-        fail(r, "out of memory");
-    }
+    run *r = ctx;
+    return ws_frame_set_add(&r->bp, f, len, r->cfg.bypass[port], 0, 255);
 }
 
 /* A frame entering the network at time now, towards the device (dir 0) or a worker (dir 1). */
 static void net_send(run *r, int dir, unsigned port, const uint8_t *f, size_t len, uint64_t now)
 {
-    uint64_t L = r->o.latency;
-    if (!faults_on(r, dir)) {
-        schedule(r, dir, port, f, len, now + L, 0);
-        return;
-    }
-    if (ws_rng_chance(&r->rng, r->o.loss)) {
-        r->st->lost[dir]++;
-        return;
-    }
-    uint64_t t = now + L;
-    if (ws_rng_chance(&r->rng, r->o.reorder)) {
-        t += 1 + ws_rng_below(&r->rng, L);
-        r->st->reordered[dir]++;
-    }
-    schedule(r, dir, port, f, len, t, 1);
-    if (ws_rng_chance(&r->rng, r->o.dup)) {
-        r->st->duped[dir]++;
-        schedule(r, dir, port, f, len, now + L + 1 + ws_rng_below(&r->rng, L), 1);
-    }
+    if (ws_net_send(&r->net, dir, port, f, len, now))
+        fail(r, "out of memory");
 }
 
 /* A background frame that is not aggregation traffic, unique by its serial number. */
@@ -486,11 +294,12 @@ static void inject_bypass(run *r, uint64_t now)
         return;
     }
     r->st->bypass_sent++;
-    if (bp_add(&r->bp, r->scratch, len, r->cfg.bypass[port], 1, kind)) {
+    if (ws_frame_set_add(&r->bp, r->scratch, len, r->cfg.bypass[port], 1, kind)) {
         fail(r, "out of memory");
         return;
     }
-    schedule(r, 0, port, r->scratch, len, now + r->o.latency, 0);
+    if (ws_net_schedule(&r->net, 0, port, r->scratch, len, now + r->o.latency, 0))
+        fail(r, "out of memory");
 }
 
 /* Called by a worker's transport for every frame it sends. */
@@ -532,7 +341,7 @@ static void on_output(run *r, unsigned port, const uint8_t *f, size_t len, uint6
         net_send(r, 1, port, f, len, cycle);
         return;
     }
-    bp_entry *e = bp_find(&r->bp, f, len);
+    ws_frame_entry *e = ws_frame_set_find(&r->bp, f, len);
     if (!e) {
         report(r, "egress port %u, cycle %llu: a frame of %zu bytes that was never sent (or sent "
                "changed)", port, (unsigned long long)cycle, len);
@@ -603,7 +412,7 @@ static void model_step(run *r, uint64_t n)
  * queues allow it). */
 static int feedable(const run *r)
 {
-    return ws_session_ready(r->dev, r->to_dev.a[0].port);
+    return ws_session_ready(r->dev, r->net.q[0].a[0].port);
 }
 
 /* The model has frames queued, or a frame waits at the head of to_dev: clock it cycle by cycle,
@@ -618,7 +427,7 @@ static void model_busy(run *r, uint64_t due)
     uint64_t end = r->now + r->o.latency;
     if (due < end)
         end = due > r->now ? due : r->now + 1;
-    int waiting = heap_top(&r->to_dev) <= r->now;
+    int waiting = ws_net_queue_top(&r->net.q[0]) <= r->now;
     uint64_t beats = r->last_beats;
     do {
         if (model_tick(r, 1, &beats))
@@ -636,8 +445,8 @@ static void model_busy(run *r, uint64_t due)
 /* Offer the device every frame that has arrived, in order, as far as it takes them. */
 static void feed(run *r)
 {
-    while (r->to_dev.n && r->to_dev.a[0].t <= r->now && !r->failed) {
-        event *e = &r->to_dev.a[0];
+    while (r->net.q[0].n && r->net.q[0].a[0].t <= r->now && !r->failed) {
+        ws_net_event *e = &r->net.q[0].a[0];
         /* as wiresum sim: the session's global order */
         if (!ws_session_ready(r->dev, e->port))
             return;
@@ -662,7 +471,7 @@ static void feed(run *r)
             on_output(r, p, f, len, cyc - r->cycle0 + r->skipped);
         }
         record_in(r, e->port, e->f, e->len);
-        event x = heap_pop(&r->to_dev);
+        ws_net_event x = ws_net_queue_pop(&r->net.q[0]);
         free(x.f);
     }
 }
@@ -670,8 +479,8 @@ static void feed(run *r)
 /* Hand the frames that have reached the hosts to their workers. */
 static void deliver(run *r)
 {
-    while (r->to_wkr.n && r->to_wkr.a[0].t <= r->now) {
-        event e = heap_pop(&r->to_wkr);
+    while (r->net.q[1].n && r->net.q[1].a[0].t <= r->now) {
+        ws_net_event e = ws_net_queue_pop(&r->net.q[1]);
         wk *dst = NULL;
         for (unsigned i = 0; i < r->nw && !dst; i++)
             if (r->w[i].port == e.port && e.len >= 6 && !memcmp(e.f, r->job->member[i].mac, 6))
@@ -973,6 +782,17 @@ static int save_counters(run *r)
 
 /* ---- the report -------------------------------------------------------------------------- */
 
+/* The network's faults into the statistics */
+static void net_stats(run *r)
+{
+    for (int d = 0; d < 2; d++) {
+        r->st->lost[d] = r->net.st.lost[d];
+        r->st->duped[d] = r->net.st.duped[d];
+        r->st->reordered[d] = r->net.st.reordered[d];
+        r->st->corrupted[d] = r->net.st.corrupted[d];
+    }
+}
+
 static void check_counters(run *r)
 {
     const ws_counters *c = &r->st->ctr;
@@ -1083,6 +903,9 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
     r->bytes = opts->width / 8;
     r->ns_per_cycle = 1000.0 / opts->clock_mhz;
     r->rng.s = ws_mix64(opts->seed ^ 0x72756e0a);
+    ws_net_opts no = {opts->latency, opts->loss, opts->dup, opts->reorder, opts->corrupt,
+                      {opts->fault_up, opts->fault_down}};
+    ws_net_init(&r->net, &no, &r->rng, corrupted_up, r);
     int rc = -1;
     double t0 = wall();
 
@@ -1134,8 +957,8 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
         }
         if (r->o.progress && (++loops & 63) == 0 && ws_progress_due(&r->prog))
             progress(r, 0);
-        int finished = all_finished(r) && r->to_dev.n == 0;
-        uint64_t tw = heap_top(&r->to_wkr), td = heap_top(&r->to_dev);
+        int finished = all_finished(r) && r->net.q[0].n == 0;
+        uint64_t tw = ws_net_queue_top(&r->net.q[1]), td = ws_net_queue_top(&r->net.q[0]);
         if (tw < next)
             next = tw;
         if (td < next)
@@ -1228,6 +1051,7 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
             goto done;
     }
     st->wall_s = wall() - t0;
+    net_stats(r);
     print_report(r, st->wall_s);
     if (r->plot) {
         char title[256];
@@ -1248,13 +1072,12 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
 done:
     if (r->failed && rc == 0)
         rc = -1;
+    net_stats(r);
     ws_trace_finish(r->rec_in, NULL, 0);
     ws_trace_finish(r->rec_exp, NULL, 0);
     ws_plot_free(r->plot);
-    heap_free(&r->to_dev);
-    heap_free(&r->to_wkr);
-    free(r->bp.e);
-    free(r->bp.idx);
+    ws_net_free(&r->net);
+    ws_frame_set_free(&r->bp);
     for (unsigned i = 0; r->w && i < r->nw; i++) {
         ws_worker_free(r->w[i].w);
         free(r->w[i].buf);
