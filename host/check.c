@@ -181,6 +181,17 @@ int ws_check(const char *dir, const char *prefix, ws_check_stats *st, FILE *log,
     char path[4096];
     snprintf(path, sizeof path, "%s/job.ini", dir);
     int rc = ws_config_load(&c.cfg, path, err, errlen) == 0 ? load_sums(&c, err, errlen) : -1;
+    char why[600];
+    int stale = rc == 0 ? ws_trace_stale(dir, prefix, why, sizeof why) : 0;
+    if (stale) {
+        if (stale > 0)
+            snprintf(err, errlen, "%s: the %s<P>.pcap files are not made from these inputs "
+                     "(run wiresum %s %s again)", why, prefix,
+                     strcmp(prefix, "out") ? "ref" : "sim", dir);
+        else
+            snprintf(err, errlen, "%s", why);
+        rc = -1;
+    }
     ws_trace_in *in = rc == 0 ? ws_trace_open(dir, prefix, c.cfg.n_ports, 1, err, errlen) : NULL;
     if (!in)
         rc = -1;

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "wiresum/config.h"
 
@@ -56,8 +57,33 @@ const char *ws_cli_one_dir(int argc, char **argv, const char *cmd)
     return argv[optind];
 }
 
+int ws_cli_model_check(const model_args *m, const char *cmd)
+{
+    const char *t = *m->trace;
+    size_t n = t ? strlen(t) : 0;
+    if (!t && (WS_CLI_SEEN(m, O_TRACE_FROM) || WS_CLI_SEEN(m, O_TRACE_TO))) {
+        fprintf(stderr, "wiresum %s: --trace-from and --trace-to choose the cycles of a --trace "
+                        "FILE.fst waveform, and there is no --trace\n", cmd);
+        return 1;
+    }
+    if (t && (n < 4 || strcmp(t + n - 4, ".fst"))) {
+        fprintf(stderr, "wiresum %s: --trace %s: the models write FST waveforms only: give a "
+                        "name ending in .fst (gtkwave opens it; `fst2vcd FILE.fst > FILE.vcd` "
+                        "converts it)\n", cmd, t);
+        return 1;
+    }
+    if (t && WS_CLI_SEEN(m, O_TRACE_TO) && *m->trace_to < *m->trace_from) {
+        fprintf(stderr, "wiresum %s: --trace-to %llu is before --trace-from %llu\n", cmd,
+                (unsigned long long)*m->trace_to, (unsigned long long)*m->trace_from);
+        return 1;
+    }
+    return 0;
+}
+
 int ws_cli_model_option(int c, const char *arg, const model_args *m)
 {
+    if (c >= O_WIDTH && c <= O_PORTS)
+        *m->seen |= 1u << (c - O_WIDTH);
     switch (c) {
     case O_WIDTH:
         if (ws_cli_uint("--width", arg, 256, 1024, m->width))

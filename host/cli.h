@@ -37,11 +37,17 @@ typedef struct {
     const char **trace;
     uint64_t *trace_from, *trace_to;
     unsigned *workers, *count, *slots, *ports; /* NULL for sim: no LOAD_OPTIONS */
+    unsigned *seen; /* bit (c - O_WIDTH) set for each option c given */
 } model_args;
 
 /* Option c of MODEL_OPTIONS or LOAD_OPTIONS with its argument: 0 when taken, 1 when the value
  * is bad (message printed), -1 when c is not one of them. */
 int ws_cli_model_option(int c, const char *arg, const model_args *m);
+/* After the options of command cmd: 0, or 1 after a message when they cannot take effect
+ * together (--trace-from or --trace-to without --trace, a window that ends before it starts, a
+ * --trace FILE not named .fst: both models write FST only). */
+int ws_cli_model_check(const model_args *m, const char *cmd);
+#define WS_CLI_SEEN(m, c) (*(m)->seen >> ((c) - O_WIDTH) & 1u)
 
 /* The subcommands: argv[0] is the command's name; the exit status. */
 int ws_cmd_gen(int argc, char **argv);

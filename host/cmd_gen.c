@@ -33,6 +33,7 @@ static const char usage_gen[] =
     "                   extremes, ties, Inf, NaN) or mixed (default)\n"
     "  --vectors FILE   one two-worker job adding TestFloat f32_add lines: A from worker 0,\n"
     "                   B from worker 1, R (any NaN as 0x7fc00000) as the expected sum\n"
+    "                   (not with --jobs, --workers, --elems, --tensors or --values)\n"
     "faults, each a rate from 0 to 1 (default 0):\n"
     "  --loss R         DATA lost before the device, RESULT lost after it; the worker\n"
     "                   re-sends on timeout with RETX set (at most 0.5)\n"
@@ -57,7 +58,11 @@ int ws_cmd_gen(int argc, char **argv)
     ws_gen_opts o;
     ws_gen_defaults(&o);
     int quiet = 0, json = 0, c, bad = 0;
+    const char *shape = NULL; /* an option --vectors fixes: one job, two workers, one tensor */
     while (!bad && (c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        if (c == 'j' || c == 'w' || c == 'e' || c == 't' || c == 'v')
+            shape = c == 'j' ? "--jobs" : c == 'w' ? "--workers" : c == 'e' ? "--elems"
+                  : c == 't' ? "--tensors" : "--values";
         switch (c) {
         case 'p': bad = ws_cli_uint("--ports", optarg, 1, WS_LIMIT_PORTS, &o.ports); break;
         case 'j': bad = ws_cli_uint("--jobs", optarg, 1, WS_LIMIT_JOBS - 1, &o.jobs); break;
@@ -92,6 +97,12 @@ int ws_cmd_gen(int argc, char **argv)
         default: bad = 1;
         }
     }
+    if (!bad && o.vectors && shape) {
+        fprintf(stderr, "wiresum gen: %s cannot apply with --vectors, which makes one job of two "
+                        "workers adding one tensor of the file's A and B (one element a line)\n",
+                shape);
+        bad = 1;
+    }
     const char *dir = bad ? NULL : ws_cli_one_dir(argc, argv, "gen");
     if (!dir)
         return 2;
@@ -105,13 +116,14 @@ int ws_cmd_gen(int argc, char **argv)
     for (int r = 0; r < WS_N_REASONS; r++)
         mal += st.malformed[r];
     if (json) {
-        json_t *js = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "command",
+        json_t *js = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:i}", "command",
                                "gen", "dir", dir, "frames", (json_int_t)st.frames,
                                "data", (json_int_t)st.data, "retransmitted", (json_int_t)st.retx,
                                "duplicated", (json_int_t)st.dups,
                                "data_lost", (json_int_t)st.lost_data,
                                "results_lost", (json_int_t)st.lost_results,
-                               "malformed", (json_int_t)mal, "bypass", (json_int_t)st.bypass);
+                               "malformed", (json_int_t)mal, "bypass", (json_int_t)st.bypass,
+                               "removed", (int)st.removed);
         return ws_json_print(js, stdout, "gen") ? 1 : 0;
     }
     if (!quiet) {
@@ -121,6 +133,9 @@ int ws_cmd_gen(int argc, char **argv)
                (unsigned long long)st.retx, (unsigned long long)st.dups,
                (unsigned long long)st.lost_data, (unsigned long long)st.lost_results,
                (unsigned long long)mal, (unsigned long long)st.bypass);
+        if (st.removed)
+            printf("  removed the %u files of the trace that was there (docs/traces.md)\n",
+                   st.removed);
     }
     return 0;
 }

@@ -78,8 +78,9 @@ int ws_cmd_run(int argc, char **argv)
     ws_run_defaults(&o);
     int c, bad = 0, quiet = 0, prog = 1, counters = 0, json = 0;
     uint64_t mhz = 200;
+    unsigned seen = 0;
     const model_args ma = {&o.width, &mhz, &o.trace, &o.trace_from, &o.trace_to,
-                           &o.workers, &o.count, &o.slots, &o.ports};
+                           &o.workers, &o.count, &o.slots, &o.ports, &seen};
     while (!bad && (c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         switch (c) {
         case 'D':
@@ -136,7 +137,7 @@ int ws_cmd_run(int argc, char **argv)
         default: bad = ws_cli_model_option(c, optarg, &ma) != 0;
         }
     }
-    if (bad)
+    if (bad || ws_cli_model_check(&ma, "run"))
         return 2;
     if (optind != argc) {
         fprintf(stderr, "wiresum run: unexpected argument '%s' (see wiresum run --help)\n",

@@ -21,8 +21,8 @@ static const char usage_sim[] =
     "  --width W        DATA_WIDTH of the model: 256 (default), 512 or 1024\n"
     "  --sim SIM        verilator (default) or icarus: the same RTL and comparison under\n"
     "                   Icarus Verilog (build/icarus, `make icarus`), much slower\n"
-    "  --idle PCT       ingress idle insertion, percent of cycles (default 0)\n"
-    "  --backpressure PCT  egress tready low, percent of cycles (default 0)\n"
+    "  --idle PCT       ingress idle insertion, percent of cycles, 0..99 (default 0)\n"
+    "  --backpressure PCT  egress tready low, percent of cycles, 0..99 (default 0)\n"
     "  --seed N         seed of the idle and backpressure patterns (default 1)\n"
     "  --clock MHZ      clock for timestamps and rates (default 200)\n"
     "  --trace FILE.fst FST waveform; with --trace-from C and --trace-to C, only those cycles\n"
@@ -33,7 +33,8 @@ static const char usage_sim[] =
     "  --trace-window B[,A]  cycles before (default 2000) and after (default 200) it\n"
     "  --counters       print the device's counters against the reference's (they are\n"
     "                   saved in DIR/counters.txt: `wiresum counters DIR`)\n"
-    "  --max-cycles N   give up after N cycles\n"
+    "  --max-cycles N   give up after N cycles (default: 1,000,000 + 2,624 a frame, times\n"
+    "                   100/(100-PCT) for --idle and for --backpressure)\n"
     "  --no-progress    no progress bar (on a terminal) or periodic lines (otherwise)\n"
     "  -q, --quiet      print only problems (no progress either)\n"
     "  --json           the summary as one JSON object on stdout (docs/traces.md)\n";
@@ -56,6 +57,19 @@ static int parse_window(const char *s, uint64_t *before, uint64_t *after)
     return 0;
 }
 
+/* --idle, --backpressure: percent of cycles, 100 refused (the run could never finish) */
+static int stress_pct(const char *opt, const char *s, const char *what, unsigned *out)
+{
+    if (ws_cli_uint(opt, s, 0, 100, out))
+        return 1;
+    if (*out == 100) {
+        fprintf(stderr, "wiresum sim: %s 100: no %s a beat then, and the run could never "
+                        "finish: at most 99\n", opt, what);
+        return 1;
+    }
+    return 0;
+}
+
 int ws_cmd_sim(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -67,10 +81,11 @@ int ws_cmd_sim(int argc, char **argv)
         {"json", 0, 0, 'J'},       {0, 0, 0, 0}};
     ws_simrun_opts o;
     ws_simrun_defaults(&o);
-    int c, bad = 0;
+    int c, bad = 0, window = 0;
     uint64_t mhz = 200;
+    unsigned seen = 0;
     const model_args ma = {&o.width, &mhz, &o.trace, &o.trace_from, &o.trace_to,
-                           NULL, NULL, NULL, NULL};
+                           NULL, NULL, NULL, NULL, &seen};
     while (!bad && (c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         switch (c) {
         case 'S':
@@ -83,12 +98,15 @@ int ws_cmd_sim(int argc, char **argv)
                 bad = 1;
             }
             break;
-        case 'i': bad = ws_cli_uint("--idle", optarg, 0, 100, &o.idle_pct); break;
-        case 'b': bad = ws_cli_uint("--backpressure", optarg, 0, 100, &o.bp_pct); break;
+        case 'i': bad = stress_pct("--idle", optarg, "ingress port takes", &o.idle_pct); break;
+        case 'b': bad = stress_pct("--backpressure", optarg, "egress port sends", &o.bp_pct); break;
         case 's': bad = ws_cli_u64("--seed", optarg, 0, UINT64_MAX, &o.seed); break;
         case 'm': bad = ws_cli_u64("--max-cycles", optarg, 1, UINT64_MAX, &o.max_cycles); break;
         case 'M': o.trace_on_mismatch = 1; break;
-        case 'W': bad = parse_window(optarg, &o.trace_before, &o.trace_after); break;
+        case 'W':
+            bad = parse_window(optarg, &o.trace_before, &o.trace_after);
+            window = 1;
+            break;
         case 'C': o.counters = 1; break;
         case 'n': o.progress = 0; break;
         case 'q': o.quiet = 1; break;
@@ -97,8 +115,13 @@ int ws_cmd_sim(int argc, char **argv)
         default: bad = ws_cli_model_option(c, optarg, &ma) != 0;
         }
     }
+    if (!bad && window && !o.trace_on_mismatch) {
+        fprintf(stderr, "wiresum sim: --trace-window sizes the waveform of --trace-on-mismatch, "
+                        "and there is no --trace-on-mismatch\n");
+        bad = 1;
+    }
     o.clock_mhz = (double)mhz;
-    const char *dir = bad ? NULL : ws_cli_one_dir(argc, argv, "sim");
+    const char *dir = bad || ws_cli_model_check(&ma, "sim") ? NULL : ws_cli_one_dir(argc, argv, "sim");
     if (!dir)
         return 2;
     char err[ERRLEN];

@@ -835,6 +835,8 @@ int ws_gen(const char *dir, const ws_gen_opts *opts, ws_gen_stats *st, char *err
         make_config(g);
     if (!g->failed && mkdir(dir, 0777) != 0 && errno != EEXIST)
         fail(g, "%s: %s", dir, strerror(errno));
+    if (!g->failed && ws_trace_clear(dir, &st->removed, err, errlen))
+        g->failed = 1;
 
     if (!g->failed) {
         char path[4096];

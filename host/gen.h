@@ -40,11 +40,14 @@ typedef struct {
     uint64_t dups;         /* network duplicates of DATA frames */
     uint64_t bypass;       /* bypass frames */
     uint64_t malformed[WS_N_REASONS]; /* injected malformed frames by the reason they get */
+    unsigned removed;      /* files of a previous trace removed from dir first */
 } ws_gen_stats;
 
 void ws_gen_defaults(ws_gen_opts *o);
 
-/* Write a trace into dir (created if missing). Returns 0, or -1 with err. */
+/* Write a trace into dir (created if missing), after removing the files of any previous trace
+ * there (ws_trace_clear: its outputs would not belong to the new inputs). Returns 0, or -1
+ * with err. */
 int ws_gen(const char *dir, const ws_gen_opts *o, ws_gen_stats *st, char *err, size_t errlen);
 
 #endif

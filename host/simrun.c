@@ -222,7 +222,26 @@ static int pass(run *r, int write_out, const char *trace, uint64_t from, uint64_
         return -1;
     r->start_cycle = ws_session_cycle(r->sim);
     uint64_t n = r->inputs.n;
-    uint64_t limit = o->max_cycles ? o->max_cycles : 1000000 + 64 * n + 40 * (n ? n : 1) * 64;
+    /* stalls stretch the run: a beat takes 100/(100-PCT) cycles on average; the quiet window
+     * that ends the drain stretches with the egress stalls */
+    double stretch = 100.0 / (100 - (o->idle_pct < 100 ? o->idle_pct : 99)) * 100.0 /
+                     (100 - (o->bp_pct < 100 ? o->bp_pct : 99));
+    uint64_t limit = o->max_cycles ? o->max_cycles
+                                   : (uint64_t)((1000000.0 + 64.0 * n + 40.0 * (n ? n : 1) * 64) *
+                                                stretch);
+    /* the session's drain constants, times 100/(100-PCT) with --backpressure PCT */
+    uint64_t quiet_all_in =
+        WS_SESSION_QUIET_ALL_IN * 100 / (100 - (o->bp_pct < 100 ? o->bp_pct : 99));
+    uint64_t quiet_short = WS_SESSION_QUIET * 100 / (100 - (o->bp_pct < 100 ? o->bp_pct : 99));
+    char why_limit[200];
+    if (o->max_cycles)
+        snprintf(why_limit, sizeof why_limit, "--max-cycles %llu", (unsigned long long)limit);
+    else
+        snprintf(why_limit, sizeof why_limit, "the default limit for %llu frames%s%s; "
+                 "--max-cycles sets another", (unsigned long long)n,
+                 o->idle_pct || o->bp_pct ? ", stretched for " : "",
+                 o->idle_pct && o->bp_pct ? "--idle and --backpressure"
+                 : o->idle_pct ? "--idle" : o->bp_pct ? "--backpressure" : "");
     uint64_t polls = 0;
     for (size_t i = 0; i < r->inputs.n; i++) {
         unsigned p = r->in_port[i];
@@ -233,9 +252,9 @@ static int pass(run *r, int write_out, const char *trace, uint64_t from, uint64_
                 return 0;
             if (ws_session_cycle(r->sim) - r->start_cycle > limit) {
                 snprintf(err, errlen, "%s/in%u.pcap: frame %llu (input %zu of %zu in global "
-                         "order) not taken by the model after %llu cycles (--max-cycles)",
+                         "order) not taken by the model after %llu cycles (%s)",
                          r->dir, p, (unsigned long long)r->inputs.f[i].index, i + 1,
-                         r->inputs.n, (unsigned long long)limit);
+                         r->inputs.n, (unsigned long long)limit, why_limit);
                 return -1;
             }
             if ((++polls & 1023) == 0 && ws_progress_due(&r->prog))
@@ -261,12 +280,12 @@ static int pass(run *r, int write_out, const char *trace, uint64_t from, uint64_
             short_of |= r->act[p].n < r->exp[p].n;
         uint64_t now = ws_session_cycle(r->sim);
         if (!ws_session_busy(r->sim) &&
-            now - r->last_output_cycle > (short_of ? WS_SESSION_QUIET : WS_SESSION_QUIET_ALL_IN))
+            now - r->last_output_cycle > (short_of ? quiet_short : quiet_all_in))
             break;
         if (now - r->start_cycle > limit) {
-            snprintf(err, errlen, "model did not finish within %llu cycles (--max-cycles): "
+            snprintf(err, errlen, "model did not finish within %llu cycles (%s): "
                      "%zu of %zu frames in, %llu of %llu expected frames out",
-                     (unsigned long long)limit, r->n_done, r->inputs.n,
+                     (unsigned long long)limit, why_limit, r->n_done, r->inputs.n,
                      (unsigned long long)r->act_total, (unsigned long long)r->exp_total);
             return -1;
         }
@@ -377,18 +396,21 @@ static void first_missing(comparer *c, unsigned port, const char *cls, size_t i,
         }
 }
 
-/* Compare the subsequences of expected and actual frames of one class on one port. */
+/* Compare the subsequences of expected and actual frames of one stream on one port, in order.
+ * in_order: the frames are what is left of a stream after matching (compare_port): an equal
+ * pair there is a frame that left out of its stream's order. */
 static void compare_class(comparer *c, unsigned port, const char *cls, frame **exp, size_t ne,
-                          frame **act, size_t na)
+                          frame **act, size_t na, int in_order)
 {
     size_t n = ne < na ? ne : na;
     for (size_t i = 0; i < n; i++) {
-        if (exp[i]->len == act[i]->len && !memcmp(exp[i]->data, act[i]->data, exp[i]->len))
+        int same = exp[i]->len == act[i]->len && !memcmp(exp[i]->data, act[i]->data, exp[i]->len);
+        if (same && !in_order)
             continue;
         c->mismatches++;
         put(c, c->mis_exp, port, exp[i]);
         put(c, c->mis_act, port, act[i]);
-        first_actual(c, port, cls, i, act[i], "different");
+        first_actual(c, port, cls, i, act[i], same ? "out of order" : "different");
         if (c->reported++ < MAX_REPORTS) {
             char d1[160], d2[160];
             describe(c, exp[i], d1, sizeof d1);
@@ -396,11 +418,19 @@ static void compare_class(comparer *c, unsigned port, const char *cls, frame **e
             size_t at = 0;
             while (at < exp[i]->len && at < act[i]->len && exp[i]->data[at] == act[i]->data[at])
                 at++;
-            fprintf(c->out,
-                    "mismatch: port %u, %s #%zu: expected%u.pcap frame %llu (%s), out%u.pcap "
-                    "frame %llu (%s, cycle %llu), first difference at byte %zu\n",
-                    port, cls, i + 1, port, (unsigned long long)exp[i]->index, d1, port,
-                    (unsigned long long)act[i]->index, d2, (unsigned long long)act[i]->cycle, at);
+            if (same)
+                fprintf(c->out,
+                        "out of order: port %u, %s: expected%u.pcap frame %llu (%s) left as "
+                        "out%u.pcap frame %llu (cycle %llu), after frames expected after it\n",
+                        port, cls, port, (unsigned long long)exp[i]->index, d1, port,
+                        (unsigned long long)act[i]->index, (unsigned long long)act[i]->cycle);
+            else
+                fprintf(c->out,
+                        "mismatch: port %u, %s #%zu: expected%u.pcap frame %llu (%s), out%u.pcap "
+                        "frame %llu (%s, cycle %llu), first difference at byte %zu\n",
+                        port, cls, i + 1, port, (unsigned long long)exp[i]->index, d1, port,
+                        (unsigned long long)act[i]->index, d2, (unsigned long long)act[i]->cycle,
+                        at);
         }
     }
     for (size_t i = n; i < ne; i++) {
@@ -428,6 +458,219 @@ static void compare_class(comparer *c, unsigned port, const char *cls, frame **e
     }
 }
 
+/* The stream of a frame on an egress port: what the device keeps in order (docs/protocol.md,
+ * "Order"). A RESULT's stream is its member (job, rank), read from the frame; a bypass frame's
+ * is its ingress port, known for a reference frame from its cause (the input that made it);
+ * a reference frame of unknown cause (expected<P>.pcap from elsewhere) is in a stream of its
+ * own, UNKNOWN_PORT. */
+#define UNKNOWN_PORT WS_SIM_MAX_PORTS
+static uint32_t member_of(const frame *f)
+{
+    ws_hdr h;
+    ws_parse(f->data, &h);
+    return (uint32_t)h.job << 16 | (uint32_t)h.worker;
+}
+
+static unsigned ingress_of(const run *r, const frame *e)
+{
+    return e->cause != NO_CAUSE && e->cause < r->inputs.n ? r->in_port[e->cause] : UNKNOWN_PORT;
+}
+
+static int same_frame(const frame *a, const frame *b)
+{
+    return a->len == b->len && !memcmp(a->data, b->data, a->len);
+}
+
+/* Whether reference frame e could be RTL frame a: its input was wholly in the model by the
+ * cycle a left (frames of several ports can be byte-identical; this tells them apart). */
+static int in_before(const run *r, const frame *e, const frame *a)
+{
+    size_t k = e->cause;
+    return k == NO_CAUSE || k >= r->inputs.n || (r->in_done[k] && r->in_done[k] <= a->cycle);
+}
+
+static int by_member(const void *a, const void *b)
+{
+    const frame *x = *(frame *const *)a, *y = *(frame *const *)b;
+    uint32_t mx = member_of(x), my = member_of(y);
+    if (mx != my)
+        return mx < my ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index; /* stable: pcap order */
+}
+
+/* The RESULTs of one port, member by member, each member's in order. */
+static void compare_results(comparer *c, unsigned port, frame **e, size_t ne, frame **a, size_t na)
+{
+    qsort(e, ne, sizeof *e, by_member);
+    qsort(a, na, sizeof *a, by_member);
+    size_t i = 0, j = 0;
+    while (i < ne || j < na) {
+        uint32_t m = i < ne && (j >= na || member_of(e[i]) <= member_of(a[j])) ? member_of(e[i])
+                                                                             : member_of(a[j]);
+        size_t i1 = i, j1 = j;
+        while (i1 < ne && member_of(e[i1]) == m)
+            i1++;
+        while (j1 < na && member_of(a[j1]) == m)
+            j1++;
+        char cls[64];
+        snprintf(cls, sizeof cls, "RESULT to job %u rank %u", m >> 16, m & 0xffffu);
+        compare_class(c, port, cls, e + i, i1 - i, a + j, j1 - j, 0);
+        i = i1, j = j1;
+    }
+}
+
+/* The bypass frames of one port, matched stream by stream. Each stream (ingress port) is a
+ * queue of the frames the reference sent, each RTL frame must be the head of one of them, and
+ * the RTL frame may leave only once its input was wholly in (in_before).
+ * Frames of several ports can be byte-identical (a malformed frame sent on every port): an RTL
+ * frame equal to the heads of several streams is held as a credit, not given to one of them,
+ * and a stream takes a credit (one that left after its last matched frame) when its head is
+ * that frame and the frame behind it is the next RTL frame, or at the end.
+ * What no stream explains, and the frames owed and never matched, are compared in order, an
+ * equal pair there being a frame that left out of its stream's order. */
+typedef struct {
+    run *r;
+    frame **e, **a;
+    size_t **q, *head, *count, *last; /* per stream: positions in e[], next owed, owed, last a[] */
+    size_t *credit, ncredit;          /* positions in a[] */
+    uint8_t *matched, *used;          /* by position in e[], in a[] */
+} bypass_match;
+
+#define NONE SIZE_MAX
+
+/* The earliest unused credit that can be frame f, after a[after] (NONE: from the start) and
+ * before a[before]. */
+static size_t credit_for(const bypass_match *m, const frame *f, size_t after, size_t before)
+{
+    for (size_t k = 0; k < m->ncredit && m->credit[k] < before; k++) {
+        size_t j = m->credit[k];
+        if (!m->used[j] && (after == NONE || j > after) && same_frame(f, m->a[j]) &&
+            in_before(m->r, f, m->a[j]))
+            return j;
+    }
+    return NONE;
+}
+
+static void take(bypass_match *m, size_t s, size_t j)
+{
+    m->matched[m->q[s][m->head[s]++]] = 1;
+    m->used[j] = 1;
+    m->last[s] = j;
+}
+
+/* Whether stream s reaches a[j] through credits alone: then it takes them and a[j]. */
+static int reach(bypass_match *m, size_t s, size_t j)
+{
+    const frame *a = m->a[j];
+    size_t h = m->head[s], steps = 0, after = m->last[s];
+    while (h + steps < m->count[s] && !same_frame(m->e[m->q[s][h + steps]], a))
+        steps++;
+    if (h + steps >= m->count[s] || !in_before(m->r, m->e[m->q[s][h + steps]], a))
+        return 0;
+    for (size_t k = 0; k < steps; k++) /* a dry run: distinct credits, as after only grows */
+        if ((after = credit_for(m, m->e[m->q[s][h + k]], after, j)) == NONE)
+            return 0;
+    for (size_t k = 0; k < steps; k++)
+        take(m, s, credit_for(m, m->e[m->q[s][m->head[s]]], m->last[s], j));
+    take(m, s, j);
+    return 1;
+}
+
+static int reach_any(bypass_match *m, size_t nstream, size_t j)
+{
+    for (size_t s = 0; s < nstream; s++)
+        if (reach(m, s, j))
+            return 1;
+    return 0;
+}
+
+/* No stream reaches a[j] through credits: the one that has it nearest behind its head skips
+ * the frames before it (left owed: they will be reported), so that one frame out of order is
+ * one mismatch, not every later frame of its stream. */
+static void resync(bypass_match *m, size_t nstream, size_t j)
+{
+    size_t best = NONE, best_steps = NONE;
+    for (size_t s = 0; s < nstream; s++)
+        for (size_t k = m->head[s]; k < m->count[s] && k - m->head[s] < best_steps; k++)
+            if (same_frame(m->e[m->q[s][k]], m->a[j]) && in_before(m->r, m->e[m->q[s][k]], m->a[j])) {
+                best = s, best_steps = k - m->head[s];
+                break;
+            }
+    if (best == NONE)
+        return; /* no stream has it: an extra or different frame */
+    m->head[best] += best_steps;
+    take(m, best, j);
+}
+
+static int compare_bypass(comparer *c, unsigned port, frame **e, size_t ne, frame **a, size_t na)
+{
+    size_t nstream = UNKNOWN_PORT + 1;
+    bypass_match m = {.r = c->r, .e = e, .a = a};
+    m.q = calloc(nstream, sizeof *m.q);
+    m.head = calloc(nstream, sizeof *m.head);
+    m.count = calloc(nstream, sizeof *m.count);
+    m.last = malloc(nstream * sizeof *m.last);
+    m.credit = malloc((na + 1) * sizeof *m.credit);
+    m.matched = calloc(ne + 1, 1);
+    m.used = calloc(na + 1, 1);
+    frame **le = malloc((ne + 1) * sizeof *le), **la = malloc((na + 1) * sizeof *la);
+    int rc = -1;
+    if (!m.q || !m.head || !m.count || !m.last || !m.credit || !m.matched || !m.used || !le ||
+        !la)
+        goto out;
+    for (size_t s = 0; s < nstream; s++)
+        m.last[s] = NONE;
+    for (size_t i = 0; i < ne; i++)
+        m.count[ingress_of(c->r, e[i])]++;
+    for (size_t s = 0; s < nstream; s++)
+        if (m.count[s] && !(m.q[s] = malloc(m.count[s] * sizeof **m.q)))
+            goto out;
+    memset(m.count, 0, nstream * sizeof *m.count);
+    for (size_t i = 0; i < ne; i++) {
+        unsigned s = ingress_of(c->r, e[i]);
+        m.q[s][m.count[s]++] = i;
+    }
+    for (size_t j = 0; j < na; j++) {
+        size_t best = NONE, ties = 0;
+        for (size_t s = 0; s < nstream; s++)
+            if (m.head[s] < m.count[s] && same_frame(e[m.q[s][m.head[s]]], a[j]) &&
+                in_before(c->r, e[m.q[s][m.head[s]]], a[j]) && ties++ == 0)
+                best = s;
+        if (ties == 1)
+            take(&m, best, j);
+        else if (ties > 1)
+            m.credit[m.ncredit++] = j;
+        else if (!reach_any(&m, nstream, j))
+            resync(&m, nstream, j);
+    }
+    /* the credits left go to the streams whose heads they are */
+    for (int progress = 1; progress;) {
+        progress = 0;
+        for (size_t s = 0; s < nstream; s++)
+            for (size_t j; m.head[s] < m.count[s] &&
+                           (j = credit_for(&m, e[m.q[s][m.head[s]]], m.last[s], NONE)) != NONE;
+                 progress = 1)
+                take(&m, s, j);
+    }
+    size_t nle = 0, nla = 0;
+    for (size_t i = 0; i < ne; i++)
+        if (!m.matched[i])
+            le[nle++] = e[i];
+    for (size_t j = 0; j < na; j++)
+        if (!m.used[j])
+            la[nla++] = a[j];
+    compare_class(c, port, "bypass frame", le, nle, la, nla, 1);
+    rc = 0;
+out:
+    if (m.q)
+        for (size_t s = 0; s < nstream; s++)
+            free(m.q[s]);
+    free(m.q), free(m.head), free(m.count), free(m.last), free(m.credit), free(m.matched);
+    free(m.used), free(le), free(la);
+    return rc;
+}
+
+/* One egress port: the device keeps order within a stream only (docs/protocol.md, "Order"). */
 static int compare_port(comparer *c, unsigned port, const frame_list *exp, const frame_list *act)
 {
     frame **e[2], **a[2];
@@ -436,11 +679,9 @@ static int compare_port(comparer *c, unsigned port, const frame_list *exp, const
         e[k] = malloc((exp->n + 1) * sizeof(frame *));
         a[k] = malloc((act->n + 1) * sizeof(frame *));
     }
-    if (!e[0] || !e[1] || !a[0] || !a[1]) {
-        for (int k = 0; k < 2; k++)
-            free(e[k]), free(a[k]);
-        return -1;
-    }
+    int rc = -1;
+    if (!e[0] || !e[1] || !a[0] || !a[1])
+        goto out;
     for (size_t i = 0; i < exp->n; i++) {
         int k = is_result(c->cfg, &exp->f[i]);
         e[k][ne[k]++] = &exp->f[i];
@@ -449,11 +690,12 @@ static int compare_port(comparer *c, unsigned port, const frame_list *exp, const
         int k = is_result(c->cfg, &act->f[i]);
         a[k][na[k]++] = &act->f[i];
     }
-    compare_class(c, port, "bypass frame", e[0], ne[0], a[0], na[0]);
-    compare_class(c, port, "RESULT", e[1], ne[1], a[1], na[1]);
+    rc = compare_bypass(c, port, e[0], ne[0], a[0], na[0]);
+    compare_results(c, port, e[1], ne[1], a[1], na[1]);
+out:
     for (int k = 0; k < 2; k++)
         free(e[k]), free(a[k]);
-    return 0;
+    return rc;
 }
 
 /* Frames on a port of the model that job.ini does not have: every one is extra. */
@@ -473,8 +715,36 @@ static void extra_port(comparer *c, unsigned port, const frame_list *act)
 
 /* ---- loading the trace -------------------------------------------------------------------- */
 
+/* expected<P>.pcap read from the file: each frame gets the cause of the first frame of the
+ * reference on its port with the same bytes not already given (its own position first), so a
+ * file whose frames are the reference's in another order still knows each frame's stream. */
+static int give_causes(run *r, frame_list *refout)
+{
+    for (unsigned p = 0; p < WS_SIM_MAX_PORTS; p++) {
+        frame_list *l = &r->exp[p], *ref = &refout[p];
+        uint8_t *given = calloc(ref->n + 1, 1);
+        if (!given) {
+            snprintf(r->err, r->errlen, "out of memory");
+            return -1;
+        }
+        for (size_t i = 0; i < l->n; i++) {
+            size_t k = i;
+            if (!(i < ref->n && !given[i] && same_frame(&ref->f[i], &l->f[i])))
+                for (k = 0; k < ref->n && (given[k] || !same_frame(&ref->f[k], &l->f[i])); k++)
+                    ;
+            if (k < ref->n) {
+                given[k] = 1;
+                l->f[i].cause = ref->f[k].cause;
+            }
+        }
+        free(given);
+    }
+    return 0;
+}
+
 /* job.ini, the inputs in global order through the reference, and expected<P>.pcap (written
- * from the reference if absent, else read, the reference's causes kept where its frames agree). */
+ * from the reference if absent, else read, each frame given the cause of the reference's
+ * frame with the same bytes). */
 static int load(run *r)
 {
     char path[4096];
@@ -548,6 +818,24 @@ static int load(run *r)
         r->by_port[r->port_off[p] + fill[p]++] = i;
     }
 
+    /* expected<P>.pcap older than job.ini or an input were made from other inputs: made again */
+    char why[600];
+    int stale = ws_trace_stale(r->dir, "expected", why, sizeof why);
+    if (stale < 0) {
+        snprintf(err, errlen, "%s", why);
+        goto out;
+    }
+    if (stale) {
+        for (unsigned p = 0; p < WS_SIM_MAX_PORTS; p++) {
+            snprintf(path, sizeof path, "%s/expected%u.pcap", r->dir, p);
+            if (unlink(path) != 0 && errno != ENOENT) {
+                snprintf(err, errlen, "%s: %s", path, strerror(errno));
+                goto out;
+            }
+        }
+        fprintf(r->out, "sim %s: %s: expected<P>.pcap written again from the reference\n",
+                r->dir, why);
+    }
     snprintf(path, sizeof path, "%s/expected0.pcap", r->dir);
     if (access(path, F_OK) != 0) {
         ws_trace_out *eo = ws_trace_create(r->dir, "expected", r->cfg.n_ports, 0, err, errlen);
@@ -574,14 +862,10 @@ static int load(run *r)
                 ws_trace_close(ei);
                 goto oom;
             }
-            frame *f = &l->f[l->n - 1], *rf = l->n <= refout[pkt.port].n
-                                                   ? &refout[pkt.port].f[l->n - 1] : NULL;
-            f->index = pkt.index;
-            if (rf && rf->len == f->len && !memcmp(rf->data, f->data, f->len))
-                f->cause = rf->cause;
+            l->f[l->n - 1].index = pkt.index;
         }
         ws_trace_close(ei);
-        if (got < 0)
+        if (got < 0 || give_causes(r, refout))
             goto out;
     }
     for (unsigned p = 0; p < WS_SIM_MAX_PORTS; p++)

@@ -108,6 +108,11 @@ int ws_testfloat_run(FILE *in, FILE *out, const char *name, unsigned long *n_cas
     free(line);
     if (rc < 0)
         return -1;
+    if (cases == 0) { /* `testfloat_gen ... | wiresum testfloat` without testfloat_gen */
+        fprintf(out, "%s: no f32_add case in %lu lines: nothing was checked (is the input "
+                     "from testfloat_gen f32_add? tests/testfloat.sh)\n", name, lineno);
+        return -1;
+    }
     if (bad > TF_MAX_SHOWN)
         fprintf(out, "%s: %lu more mismatches not shown\n", name, bad - TF_MAX_SHOWN);
     fprintf(out, "testfloat: %lu cases, %lu mismatches\n", cases, bad);

@@ -10,7 +10,8 @@
 
 /* Read f32_add vectors from in, report mismatches to out (prefixed "name:LINE:")
  * and a final "testfloat: N cases, M mismatches" line; N into *cases when cases is not NULL.
- * Returns M, or -1 after reporting the first malformed line (or a read error). */
+ * Returns M, or -1 after reporting the first malformed line, a read error, or an input with
+ * no case at all (zero cases checked is not a pass). */
 int ws_testfloat_run(FILE *in, FILE *out, const char *name, unsigned long *cases);
 
 #endif

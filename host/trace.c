@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define NS_PER_SEC UINT64_C(1000000000)
 #define MSG_LEN 1024 /* stored copy of the first error */
@@ -490,5 +492,121 @@ int ws_trace_finish(ws_trace_out *t, char *err, size_t errlen)
         rc = -1;
     }
     free(t);
+    return rc;
+}
+
+/* ---- the files of a trace directory ------------------------------------------------------ */
+
+/* name is PREFIX, then one or more digits, then SUFFIX */
+static int numbered(const char *name, const char *prefix, const char *suffix)
+{
+    size_t lp = strlen(prefix), ls = strlen(suffix), n = strlen(name);
+    if (n <= lp + ls || strncmp(name, prefix, lp) || strcmp(name + n - ls, suffix))
+        return 0;
+    for (size_t i = lp; i < n - ls; i++)
+        if (name[i] < '0' || name[i] > '9')
+            return 0;
+    return 1;
+}
+
+int ws_trace_is_own_file(const char *name)
+{
+    static const char *const fixed[] = {"job.ini", "counters.txt", "mismatch.fst"};
+    static const char *const pcaps[] = {"in", "expected", "out", "mismatch-expected",
+                                        "mismatch-actual", "mismatch-extra"};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        if (!strcmp(name, fixed[i]))
+            return 1;
+    for (size_t i = 0; i < sizeof pcaps / sizeof pcaps[0]; i++)
+        if (numbered(name, pcaps[i], ".pcap"))
+            return 1;
+    size_t n = strlen(name);
+    return n > 8 && !strncmp(name, "sum-", 4) && !strcmp(name + n - 4, ".f32");
+}
+
+int ws_trace_clear(const char *dir, unsigned *removed, char *err, size_t errlen)
+{
+    *removed = 0;
+    DIR *d = opendir(dir);
+    if (!d) {
+        if (errno == ENOENT)
+            return 0;
+        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    int rc = 0;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d))) {
+        if (!ws_trace_is_own_file(e->d_name))
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (unlink(path) != 0) {
+            snprintf(err, errlen, "%s: cannot remove the previous trace's file: %s", path,
+                     strerror(errno));
+            rc = -1;
+        } else {
+            (*removed)++;
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+static int mtime_of(const char *dir, const char *name, struct timespec *t)
+{
+    char path[4096];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (stat(path, &st) != 0)
+        return errno == ENOENT ? 0 : -1;
+    *t = st.st_mtim;
+    return 1;
+}
+
+static int newer(struct timespec a, struct timespec b)
+{
+    return a.tv_sec > b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec > b.tv_nsec);
+}
+
+int ws_trace_stale(const char *dir, const char *prefix, char *why, size_t whylen)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(why, whylen, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    /* the newest input, and the oldest output */
+    char in_name[256] = "", out_name[256] = "";
+    struct timespec in_t = {0, 0}, out_t = {0, 0}, t;
+    int have_in = 0, have_out = 0, rc = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        int is_in = !strcmp(e->d_name, "job.ini") || numbered(e->d_name, "in", ".pcap");
+        int is_out = numbered(e->d_name, prefix, ".pcap");
+        if (!is_in && !is_out)
+            continue;
+        int m = mtime_of(dir, e->d_name, &t);
+        if (m < 0) {
+            snprintf(why, whylen, "%s/%s: %s", dir, e->d_name, strerror(errno));
+            rc = -1;
+            break;
+        }
+        if (m == 0)
+            continue;
+        if (is_in && (!have_in || newer(t, in_t))) {
+            in_t = t, have_in = 1;
+            snprintf(in_name, sizeof in_name, "%s", e->d_name);
+        }
+        if (is_out && (!have_out || newer(out_t, t))) {
+            out_t = t, have_out = 1;
+            snprintf(out_name, sizeof out_name, "%s", e->d_name);
+        }
+    }
+    closedir(d);
+    if (rc == 0 && have_in && have_out && newer(in_t, out_t)) {
+        snprintf(why, whylen, "%s/%s is older than %s/%s", dir, out_name, dir, in_name);
+        rc = 1;
+    }
     return rc;
 }

@@ -44,4 +44,16 @@ int ws_trace_write(ws_trace_out *t, unsigned port, uint64_t ts_ns, const uint8_t
 /* Flush and close every file; returns -1 if a write failed. NULL is fine. */
 int ws_trace_finish(ws_trace_out *t, char *err, size_t errlen);
 
+/* Whether name is a file the tools write in a trace directory (the table of docs/traces.md):
+ * job.ini, in<P>.pcap, sum-*.f32, expected<P>.pcap, out<P>.pcap, mismatch-*<P>.pcap,
+ * mismatch.fst, counters.txt. */
+int ws_trace_is_own_file(const char *name);
+/* Remove every such file of DIR (a new trace is about to be written there), nothing else;
+ * the number removed into *removed. 0, or -1 and err naming the file. */
+int ws_trace_clear(const char *dir, unsigned *removed, char *err, size_t errlen);
+/* Whether the outputs DIR/<prefix>P.pcap are older than the inputs they come from (job.ini or
+ * any in<P>.pcap, by modification time): 1 and why (naming both files), 0 when not (or when
+ * there is no such output), -1 on error. */
+int ws_trace_stale(const char *dir, const char *prefix, char *why, size_t whylen);
+
 #endif

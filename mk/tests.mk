@@ -23,13 +23,16 @@ unit-asan: deps $(ASAN_TESTS)
 e2e: deps $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS)
 	@sh tests/run_e2e.sh $(BUILD)/wiresum $(BUILD)/asan/wiresum
 
-# RTL regression: traces through the Verilator model at 256 and 512 bits, a smoke run at 1024
+# RTL regression: traces through the Verilator model at 256 and 512 bits, a smoke run at 1024;
+# tests/run_order.sh: the order kept per stream, several ports onto one egress (also at E = 4)
 rtl: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
-	@sh tests/run_rtl.sh $(BUILD)/wiresum
+	@rc=0; sh tests/run_rtl.sh $(BUILD)/wiresum || rc=1; \
+	 sh tests/run_order.sh $(BUILD)/wiresum rtl || rc=1; exit $$rc
 
 # The device built with four engines, in Verilator and Icarus
 engines: deps $(BUILD)/wiresum $(PLAIN_TOOLS) $(WS_E4) $(WS_E4_IV)
-	@sh tests/run_engines.sh $(WS_E4)
+	@rc=0; sh tests/run_engines.sh $(WS_E4) || rc=1; \
+	 sh tests/run_order.sh $(WS_E4) engines || rc=1; exit $$rc
 
 # RTL stage testbenches, the quick Icarus set; `make hwtest`: the full scripts, both simulators
 hw: deps $(PLAIN_TOOLS)

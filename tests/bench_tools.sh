@@ -13,20 +13,19 @@
 #                         hierarchy: per-instance totals, LUT-RAM LUTs, RAMB18 as half a BRAM36,
 #                         the device percentages, the per-module breakdown, a run that did not
 #                         finish
-# Appends "bench <case> <passed> <failed>" to build/results.txt (WS_RESULTS: another file) and
+# Appends "bench <case> <passed> <failed>" to the results file (tests/lib.sh) and
 # exits 1 if a case failed. Needs python3 and yosys (scripts/deps.sh).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 . "$(dirname "$0")/lib.sh"
-results=$WS_RESULTS
-mkdir -p "$(dirname "$results")"
 rc=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench_tools.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 record() { # case ok(0|1) [why]
-    if [ "$2" -eq 0 ]; then echo "bench $1 1 0" >> "$results"
-    else echo "FAIL bench $1: $3"; echo "bench $1 0 1" >> "$results"; rc=1; fi
+    [ "$2" -eq 0 ] || echo "bench $1: $3"
+    ws_record bench "$1" "$2"
+    [ "$2" -eq 0 ] || rc=1
 }
 
 # expect CASE FILE LINE-PATTERN...: every grep -E pattern matches a line of FILE

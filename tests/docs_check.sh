@@ -6,7 +6,7 @@
 #                 directory of the repository
 #   docs alone    no file of the repository cites a document outside it (the project's
 #                 contract and style notes live beside the repository, not in it)
-# Appends "docs <case> <passed> <failed>" to build/results.txt (WS_RESULTS: another file), like
+# Appends "docs <case> <passed> <failed>" to the results file (tests/lib.sh), like
 # the other suites, and exits 1 if a case failed. Needs dot (graphviz, scripts/deps.sh).
 set -u
 cd "$(dirname "$0")/.." || exit 1

@@ -9,10 +9,10 @@
 #   fresh-shim                      a real build of those first steps (the 256-bit model
 #                                   Verilated, the shim and the bridge compiled) through `make`
 #   fresh-jobs                      the second make runs as many jobs as the machine has cores
-# Appends "fresh <case> <passed> <failed>" lines to WS_RESULTS (default build/results.txt).
+# Appends "fresh <case> <passed> <failed>" lines to the results file (tests/lib.sh).
 set -u
 . "$(dirname "$0")/lib.sh"
-tmp=build/fresh
+tmp=$WS_BUILD/fresh
 rm -rf "$tmp"
 mkdir -p "$tmp/bin"
 tmp=$(cd "$tmp" && pwd)

@@ -6,6 +6,8 @@
 #               "suite case passed failed", which tests/summary.sh adds up
 #   ws_record SUITE CASE STATUS   STATUS 0: passed; prints "ok   SUITE CASE" or "FAIL ...",
 #               appends the line, and counts failures in ws_failed
+#   ws_record_counts SUITE CASE PASSED FAILED   the same for a case that counts several checks
+#               (a cmocka binary); prints nothing
 #   ws_json FILE FILTER           the value FILTER (jq syntax, e.g. .counters.accepted) of the
 #               JSON document in FILE; fails when the key is missing or null
 #   ws_json_true FILE EXPR        true when the jq expression EXPR holds in FILE
@@ -24,6 +26,11 @@ ws_record() {
         echo "$1 $2 0 1" >> "$WS_RESULTS"
         ws_failed=$((ws_failed + 1))
     fi
+}
+
+ws_record_counts() { # SUITE CASE PASSED FAILED: a case that counts several checks
+    echo "$1 $2 $3 $4" >> "$WS_RESULTS"
+    [ "$4" -eq 0 ] || ws_failed=$((ws_failed + 1))
 }
 
 ws_json() {

@@ -7,8 +7,8 @@
 # frame, every header field, every element's index and raw word, and the set of wiresum expert
 # infos must be the same (diff). Then: element floats, at least one expert info of each kind, the
 # port preference and "Decode As", the documented filter, and a broken copy of the dissector must
-# fail the comparison. Appends "dissector <case> <passed> <failed>" lines to build/results.txt
-# (RESULTS overrides) and ends with a summary line.
+# fail the comparison. Appends "dissector <case> <passed> <failed>" lines to the results file
+# (tests/lib.sh) and ends with a summary line.
 #
 # tshark runs Lua scripts as root only when init.lua (/usr/share/wireshark/init.lua) sets
 # run_user_scripts_when_superuser = true, as Debian's does; the "lua" case fails with that hint
@@ -16,32 +16,35 @@
 # personal preferences and Decode As entries change nothing (a copy of wiresum.lua among the
 # personal Lua plugins would still be loaded first: remove it to test this one).
 set -u
-ws=${1:-build/wiresum}
-tool=build/tests/tool_ws_fields
-lua=${WIRESUM_LUA:-host/wireshark/wiresum.lua}
 . "$(dirname "$0")/lib.sh"
-results=${RESULTS:-$WS_RESULTS}
-tmp=build/dissector
+ws=${1:-$WS_BUILD/wiresum}
+tool=$WS_BUILD/tests/tool_ws_fields
+lua=${WIRESUM_LUA:-host/wireshark/wiresum.lua}
+tmp=$WS_BUILD/dissector
 rm -rf "$tmp"
 mkdir -p "$tmp/wsconfig"
-WIRESHARK_CONFIG_DIR=$PWD/$tmp/wsconfig
+WIRESHARK_CONFIG_DIR=$(cd "$tmp/wsconfig" && pwd)
 export WIRESHARK_CONFIG_DIR
 pass=0; fail=0
 
 record() { # name status [message]
-    if [ "$2" -eq 0 ]; then
-        echo "ok   dissector $1"
-        pass=$((pass + 1)); echo "dissector $1 1 0" >> "$results"
-    else
-        echo "FAIL dissector $1${3:+: $3}"
-        fail=$((fail + 1)); echo "dissector $1 0 1" >> "$results"
-    fi
+    [ "$2" -eq 0 ] || [ -z "${3:-}" ] || echo "dissector $1: $3"
+    ws_record dissector "$1" "$2"
+    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 }
 
 FIELDS="frame.number wiresum.ver_type wiresum.version wiresum.type wiresum.dtype wiresum.flags
         wiresum.flags.set wiresum.flags.retx wiresum.flags.reserved wiresum.reserved wiresum.job
         wiresum.worker wiresum.slot wiresum.count wiresum.offset wiresum.tensor wiresum.reserved2
         wiresum.elem.index wiresum.elem.raw _ws.expert.message"
+# col FIELD: the column of FIELD in those files (awk reads the columns by these names)
+col() {
+    i=0
+    for x in $FIELDS; do i=$((i + 1)); [ "$x" = "$1" ] && { echo $i; return; }; done
+    echo "run_dissector.sh: no field $1 in FIELDS" >&2; exit 1
+}
+C_SET=$(col wiresum.flags.set); C_RETX=$(col wiresum.flags.retx); C_JOB=$(col wiresum.job)
+C_EXPERT=$(col _ws.expert.message)
 
 # tshark_fields LUA PCAP [TSHARK-OPTIONS...]: the columns of tool_ws_fields. Booleans as 0/1
 # (newer Wireshark prints True/False); the expert messages of every protocol reduced to the
@@ -52,7 +55,7 @@ tshark_fields() {
     for x in $FIELDS; do e="$e -e $x"; done
     # shellcheck disable=SC2086
     tshark -n -X lua_script:"$l" -r "$p" "$@" -T fields -E aggregator=';' $e 2>> "$tmp/tshark.log" |
-    awk -F'\t' 'BEGIN {
+    awk -F'\t' -v set="$C_SET" -v retx="$C_RETX" -v ex="$C_EXPERT" 'BEGIN {
         OFS = "\t"; n = split("truncated bad_version bad_type bad_dtype bad_flags bad_reserved bad_count bad_length retx", order, " ")
         pre["Truncated aggregation header"] = "truncated"; pre["Bad version "] = "bad_version"
         pre["Bad type "] = "bad_type"; pre["Bad dtype "] = "bad_dtype"
@@ -61,14 +64,14 @@ tshark_fields() {
         pre["Length is not 64 + 4*count"] = "bad_length"; pre["Retransmission (RETX)"] = "retx"
     }
     {
-        for (i = 7; i <= 8; i++) { if ($i == "True") $i = 1; else if ($i == "False") $i = 0 }
-        split("", seen); m = split($20, msg, ";")
+        for (i = set; i <= retx; i += retx - set) { if ($i == "True") $i = 1; else if ($i == "False") $i = 0 }
+        split("", seen); m = split($ex, msg, ";")
         for (k = 1; k <= m; k++)
             for (p in pre)
                 if (substr(msg[k], 1, length(p)) == p) seen[pre[p]] = 1
         s = ""
         for (k = 1; k <= n; k++) if (order[k] in seen) s = s (s == "" ? "" : ";") order[k]
-        $20 = s; print
+        $ex = s; print
     }'
 }
 
@@ -140,12 +143,12 @@ done
 # every expert info of the dissector is raised somewhere (the codec predicted where, above)
 missing=""
 for x in truncated bad_version bad_type bad_dtype bad_flags bad_reserved bad_count bad_length retx; do
-    cat "$tmp"/*.tshark | cut -f 20 | tr ';' '\n' | grep -qx "$x" || missing="$missing $x"
+    cat "$tmp"/*.tshark | cut -f "$C_EXPERT" | tr ';' '\n' | grep -qx "$x" || missing="$missing $x"
 done
 [ -z "$missing" ]; record experts-all $? "never raised:$missing"
 
 # the malformed frames, found by display filters on the expert infos, are those the codec predicts
-m=$(awk -F'\t' '$20 ~ /truncated|bad_/ { print $1 }' "$tmp/mixed-in.codec" | tr '\n' ' ')
+m=$(awk -F'\t' -v ex="$C_EXPERT" '$ex ~ /truncated|bad_/ { print $1 }' "$tmp/mixed-in.codec" | tr '\n' ' ')
 n=$(tshark -n -X lua_script:"$lua" -r "$tmp/mixed/in.pcap" -T fields -e frame.number -Y \
     'wiresum.truncated || wiresum.bad_version || wiresum.bad_type || wiresum.bad_dtype ||
      wiresum.bad_flags || wiresum.bad_reserved || wiresum.bad_count || wiresum.bad_length' \
@@ -207,8 +210,8 @@ else
 fi
 
 # the filter of docs/debugging.md: frames of one job with RETX set, as the codec lists them
-job=$(awk -F'\t' '$8 == 1 { print $11; exit }' "$tmp/mixed-in.codec")
-want=$(awk -F'\t' -v j="$job" '$11 == j && $8 == 1 { print $1 }' "$tmp/mixed-in.codec" | tr '\n' ' ')
+job=$(awk -F'\t' -v retx="$C_RETX" -v jc="$C_JOB" '$retx == 1 { print $jc; exit }' "$tmp/mixed-in.codec")
+want=$(awk -F'\t' -v j="$job" -v retx="$C_RETX" -v jc="$C_JOB" '$jc == j && $retx == 1 { print $1 }' "$tmp/mixed-in.codec" | tr '\n' ' ')
 got=$(tshark -n -X lua_script:"$lua" -r "$tmp/mixed/in.pcap" -T fields -e frame.number \
     -Y "wiresum.job == $job && wiresum.flags.retx == 1" 2>> "$tmp/tshark.log" | tr '\n' ' ')
 got2=$(tshark -n -X lua_script:"$lua" -r "$tmp/mixed/in.pcap" -T fields -e frame.number \

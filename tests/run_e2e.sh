@@ -2,13 +2,13 @@
 # run_e2e.sh WIRESUM WIRESUM_ASAN - end-to-end: gen, then ref, then check, over
 # seeds, sizes and faults; determinism; every drop reason; the check's own
 # ability to fail; bad input. Appends "e2e <case> <passed> <failed>" lines to
-# build/results.txt.
+# the results file (tests/lib.sh).
 set -u
 ws=$1
 asan=$2
-vec=build/tests/tool_f32_add_vectors
 . "$(dirname "$0")/lib.sh"
-tmp=build/e2e
+vec=$WS_BUILD/tests/tool_f32_add_vectors
+tmp=$WS_BUILD/e2e
 rm -rf "$tmp"
 mkdir -p "$tmp"
 rc=0
@@ -55,6 +55,13 @@ if "$vec" 20000 > "$tmp/vectors.txt" && "$ws" testfloat "$tmp/vectors.txt" > "$t
 else
     tail "$tmp/testfloat.log"; record testfloat-mode 1
 fi
+# no case at all (testfloat_gen missing in `testfloat_gen f32_add | wiresum testfloat`) fails
+: | "$ws" testfloat > "$tmp/testfloat-empty.log" 2>&1
+[ $? -eq 1 ] && grep -q "^<stdin>: no f32_add case in 0 lines: nothing was checked" "$tmp/testfloat-empty.log"
+st=$?
+[ $st -eq 0 ] || cat "$tmp/testfloat-empty.log"
+record testfloat-empty $st
+
 roundtrip vectors-2-workers  "$ws" --vectors "$tmp/vectors.txt" --count 256 --loss 0.05 --dup 0.05
 
 # determinism: the same seed gives the same trace and the same expected outputs
@@ -72,10 +79,10 @@ record determinism $ok
 d="$tmp/reasons"
 ok=0
 "$ws" gen "$d" -q --jobs 2 --workers 3 --elems 20000 --count 32 --slots 4 --malformed 0.5 --dup 0.2 --seed 8 &&
-    "$ws" ref "$d" > "$d.log" 2>&1 && "$ws" check -q "$d" || ok=1
+    "$ws" ref "$d" --json > "$d.json" 2> "$d.log" && "$ws" check -q "$d" || ok=1
 for r in bad_ipv4 bad_udp bad_header result_to_device unknown_job bad_rank spoofed bad_slot \
          bad_count bad_length mismatch early duplicate; do
-    grep -q "drop $r " "$d.log" || { echo "reason $r never counted"; ok=1; }
+    ws_json_true "$d.json" ".counters.drop.$r > 0" || { echo "reason $r never counted"; ok=1; }
 done
 record every-drop-reason $ok
 

@@ -15,7 +15,6 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 ws=$1
-results=$WS_RESULTS
 tmp=$WS_BUILD/engines
 rm -rf "$tmp"
 mkdir -p "$tmp"
@@ -26,7 +25,7 @@ rc=0
 e=$(ws_json "$tmp/param.json" .engines 2> /dev/null)
 if [ "$e" != 4 ]; then
     echo "FAIL engines: $ws is not a 4-engine model (PARAM_ENGINES: ${e:-unreadable})"
-    echo "engines model 0 1" >> "$results"
+    ws_record engines model 1
     exit 1
 fi
 
@@ -39,10 +38,10 @@ if "$ws" run --workers 8 --elems 3000 --count 32 --iters 2 --loss 0.1 --dup 0.1 
         --corrupt 0.1 --bypass 0.05 --seed 5 --no-progress --json > "$tmp/run.json" \
         2> "$tmp/run.log" &&
    ws_json_true "$tmp/run.json" '.tensors == 16 and .exact and .ok'; then
-    echo "ok   engines run 8 workers, 10% faults"; pass=$((pass + 1)); echo "engines run 1 0" >> "$results"
+    pass=$((pass + 1)); ws_record engines run 0
 else
-    tail -n 20 "$tmp/run.log"; echo "FAIL engines run 8 workers, 10% faults"
-    fail=$((fail + 1)); echo "engines run 0 1" >> "$results"
+    tail -n 20 "$tmp/run.log"
+    fail=$((fail + 1)); ws_record engines run 1
 fi
 
 # capacity: four ports saturated
@@ -51,10 +50,10 @@ if "$ws" bench --width 256 --workers 4 --count 256 --warmup 3000 --cycles 8000 -
    echo "engines bench: $(ws_json "$tmp/bench.json" .util) beats/cycle," \
         "$(ws_json "$tmp/bench.json" .bad_results) wrong RESULTs" &&
    ws_json_true "$tmp/bench.json" '.util >= 3.96 and .bad_results == 0'; then
-    echo "ok   engines bench 4 ports saturated"; pass=$((pass + 1)); echo "engines bench 1 0" >> "$results"
+    pass=$((pass + 1)); ws_record engines bench 0
 else
-    cat "$tmp/bench.log" "$tmp/bench.json"; echo "FAIL engines bench 4 ports saturated"
-    fail=$((fail + 1)); echo "engines bench 0 1" >> "$results"
+    cat "$tmp/bench.log" "$tmp/bench.json"
+    fail=$((fail + 1)); ws_record engines bench 1
 fi
 
 # the same RTL in Icarus (build/e4/icarus/ws256.vvp beside the model, `make engines` builds it):
@@ -63,10 +62,10 @@ if "$ws" gen "$tmp/iv" -q --jobs 2 --workers 3 --elems 300 --count 20 --values m
         --dup 0.05 --malformed 0.1 --bypass 0.1 --seed 12 > "$tmp/iv-gen.log" 2>&1 &&
    "$ws" sim "$tmp/iv" --sim icarus --no-progress --json > "$tmp/iv.json" 2> "$tmp/iv.log" &&
    ws_json_true "$tmp/iv.json" '.simulator == "icarus" and .width == 256 and .frames_out == .frames_expected and .mismatches == 0 and .counters_differ == 0 and .ok'; then
-    echo "ok   engines icarus smoke"; pass=$((pass + 1)); echo "engines icarus 1 0" >> "$results"
+    pass=$((pass + 1)); ws_record engines icarus 0
 else
-    cat "$tmp/iv-gen.log" "$tmp/iv.log" "$tmp/iv.json" | tail -n 20; echo "FAIL engines icarus smoke"
-    fail=$((fail + 1)); echo "engines icarus 0 1" >> "$results"
+    cat "$tmp/iv-gen.log" "$tmp/iv.log" "$tmp/iv.json" | tail -n 20
+    fail=$((fail + 1)); ws_record engines icarus 1
 fi
 
 echo "engines: $pass passed, $fail failed (plus the rtl-e4 cases above)"

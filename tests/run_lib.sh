@@ -8,10 +8,10 @@
 #                    `pkg-config --cflags --libs wiresum wiresum-sim` against the shared
 #                    libwiresum.so.1 of the prefix, runs and every worker holds the exact sum
 #   static           the same program linked with the static libwiresum.a
-# Appends "lib <case> <passed> <failed>" lines to WS_RESULTS (default build/results.txt).
+# Appends "lib <case> <passed> <failed>" lines to the results file (tests/lib.sh).
 set -u
 . "$(dirname "$0")/lib.sh"
-tmp=build/lib-test
+tmp=$WS_BUILD/lib-test
 rm -rf "$tmp"
 mkdir -p "$tmp/src"
 tmp=$(cd "$tmp" && pwd)

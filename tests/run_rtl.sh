@@ -4,7 +4,7 @@
 # RTL's outputs checked end to end against the exact sums (`wiresum check --prefix out`).
 # Every trace runs without stalls, with ingress idle insertion and with egress backpressure;
 # a smoke subset also runs under Icarus Verilog (`wiresum sim --sim icarus`).
-# Appends "rtl <case> <passed> <failed>" lines to build/results.txt and ends with a summary line.
+# Appends "rtl <case> <passed> <failed>" lines to the results file (tests/lib.sh) and ends with a summary line.
 # Environment, for other models (tests/run_engines.sh): RTL_TAG names the suite (results and
 # work directory build/rtl-<tag>); RTL_CASES, the cases to run (all when empty); RTL_SMOKE=0
 # leaves out the 1024-bit and Icarus smoke runs; MODES, the stress modes.
@@ -12,10 +12,9 @@ set -u
 ws=$1
 widths=${2:-256 512}
 . "$(dirname "$0")/lib.sh"
-results=$WS_RESULTS
 tag=${RTL_TAG:-}
 suite="rtl${tag:+-$tag}"
-tmp=build/$suite
+tmp=$WS_BUILD/$suite
 rm -rf "$tmp"
 mkdir -p "$tmp"
 pass=0; fail=0
@@ -30,7 +29,7 @@ one() {
     [ "$sim" = verilator ] || d="$tmp/$sim-w$w-$name"
     if ! "$ws" gen "$d" -q "$@" > "$d.log" 2>&1; then
         cat "$d.log"; echo "FAIL $suite w$w $name (gen)"; fail=$((fail + 1))
-        echo "$suite w$w-$name 0 1" >> "$results"; return
+        ws_record "$suite" "w$w-$name" 1; return
     fi
     [ "$sim" = verilator ] || name="$sim-$name"
     for mode in ${MODES:-plain idle backpressure}; do
@@ -42,12 +41,10 @@ one() {
         # shellcheck disable=SC2086
         if "$ws" sim "$d" -q --sim "$sim" --width "$w" $stress > "$d.$mode.log" 2>&1 &&
            "$ws" check -q --prefix out "$d" >> "$d.$mode.log" 2>&1; then
-            echo "ok   $suite w$w $name $mode"
-            pass=$((pass + 1)); echo "$suite w$w-$name-$mode 1 0" >> "$results"
+            pass=$((pass + 1)); ws_record "$suite" "w$w-$name-$mode" 0
         else
             tail -n 20 "$d.$mode.log"
-            echo "FAIL $suite w$w $name $mode"
-            fail=$((fail + 1)); echo "$suite w$w-$name-$mode 0 1" >> "$results"
+            fail=$((fail + 1)); ws_record "$suite" "w$w-$name-$mode" 1
         fi
     done
 }
@@ -56,7 +53,7 @@ one() {
 # level 1 when testfloat_gen is installed (it is not packaged in Debian: tests/testfloat.sh),
 # and always the edge and random cases of tests/tool_f32_add_vectors (R by this host's FPU)
 vec_own="$tmp/f32_add-own.txt"
-build/tests/tool_f32_add_vectors 20000 > "$vec_own"
+"$WS_BUILD/tests/tool_f32_add_vectors" 20000 > "$vec_own"
 head -n 400 "$vec_own" > "$tmp/f32_add-edges.txt"
 vec_tf=""
 if command -v testfloat_gen > /dev/null 2>&1; then

@@ -3,11 +3,11 @@
 # in closed loop with the RTL model at 256 bits through a faulty network, every tensor checked
 # against the exact sum; a recorded run replayed by `wiresum sim` and checked by `wiresum check`;
 # bad input refused with a message naming the option. Appends "run <case> <passed> <failed>"
-# lines to build/results.txt and ends with a summary line.
+# lines to the results file (tests/lib.sh) and ends with a summary line.
 set -u
 ws=$1
 . "$(dirname "$0")/lib.sh"
-tmp=build/run
+tmp=$WS_BUILD/run
 rm -rf "$tmp"
 mkdir -p "$tmp"
 pass=0; fail=0
@@ -83,11 +83,11 @@ rec record-replay       --workers 8 --elems 2000 --iters 2 $F10 --bypass 0.1 --s
 rec record-ref-replay   --device ref --workers 6 --elems 1500 --iters 2 $F10 --bypass 0.1 --seed 22
 
 # the example program of docs/driver.md (host/examples/allreduce.c, built as build/allreduce)
-if [ -x build/allreduce ] && build/allreduce 3001 > "$tmp/example.log" 2>&1 &&
+if [ -x "$WS_BUILD/allreduce" ] && "$WS_BUILD/allreduce" 3001 > "$tmp/example.log" 2>&1 &&
    grep -q "every worker holds the exact sum" "$tmp/example.log"; then
     ok example-allreduce
 else
-    [ -x build/allreduce ] || echo "build/allreduce not built (make build/allreduce)" > "$tmp/example-allreduce.log"
+    [ -x "$WS_BUILD/allreduce" ] || echo "$WS_BUILD/allreduce not built (make $WS_BUILD/allreduce)" > "$tmp/example-allreduce.log"
     cp "$tmp/example.log" "$tmp/example-allreduce.log" 2>/dev/null
     bad example-allreduce
 fi

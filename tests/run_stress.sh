@@ -5,15 +5,14 @@
 # backpressure) and a width, then: `wiresum gen` (the trace, its exact sums), `wiresum sim` (the
 # RTL against the reference, every frame and counter) and `wiresum check --prefix out` (the
 # RTL's RESULTs against the exact sums). A failing seed prints the command lines that redo it.
-# Appends "stress <case> <passed> <failed>" lines to build/results.txt.
+# Appends "stress <case> <passed> <failed>" lines to the results file (tests/lib.sh).
 set -u
 ws=$1
 first=${2:-1}
 n=${3:-12}
 widths=${4:-256 512 1024}
 . "$(dirname "$0")/lib.sh"
-results=${RESULTS-$WS_RESULTS}
-tmp=build/stress
+tmp=$WS_BUILD/stress
 rm -rf "$tmp"
 mkdir -p "$tmp"
 pass=0; fail=0
@@ -66,13 +65,13 @@ while [ "$s" -lt $((first + n)) ]; do
     if "$ws" gen "$d" -q $gen > "$d.log" 2>&1 &&
        "$ws" sim "$d" -q $sim >> "$d.log" 2>&1 &&
        "$ws" check -q --prefix out "$d" >> "$d.log" 2>&1; then
-        echo "ok   stress seed $s (width $w, $jobs x $workers workers, count $count, slots $slots, idle $idle%, backpressure $bp%)"
-        pass=$((pass + 1)); echo "stress seed-$s 1 0" >> "$results"
+        echo "stress seed $s: width $w, $jobs x $workers workers, count $count, slots $slots, idle $idle%, backpressure $bp%"
+        pass=$((pass + 1)); ws_record stress "seed-$s" 0
     else
         tail -n 20 "$d.log"
-        echo "FAIL stress seed $s; redo with:"
+        echo "stress seed $s; redo with:"
         echo "  $ws gen $d $gen && $ws sim $d $sim && $ws check --prefix out $d"
-        fail=$((fail + 1)); echo "stress seed-$s 0 1" >> "$results"
+        fail=$((fail + 1)); ws_record stress "seed-$s" 1
     fi
     s=$((s + 1))
 done

@@ -1,15 +1,13 @@
 #!/bin/sh
 # run_unit.sh DIR TEST... - run cmocka test binaries, record passes and failures.
-# Appends "unit <name> <passed> <failed>" lines to build/results.txt.
+# Appends "unit <name> <passed> <failed>" lines to the results file (tests/lib.sh).
 set -u
 dir=$1; shift
 . "$(dirname "$0")/lib.sh"
-results=$WS_RESULTS
-mkdir -p build
 rc=0
 for t in "$@"; do
     name=$(basename "$t")
-    [ "$dir" != build/tests ] && name="$name(asan)"
+    [ "$dir" != "$WS_BUILD/tests" ] && name="$name(asan)"
     out=$("$t" 2>&1); trc=$?
     pass=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | awk '{s+=$1} END {print s+0}')
     fail=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | awk '{s+=$1} END {print s+0}')
@@ -21,6 +19,6 @@ for t in "$@"; do
     else
         echo "ok   $name ($pass passed)"
     fi
-    echo "unit $name $pass $fail" >> "$results"
+    ws_record_counts unit "$name" "$pass" "$fail"
 done
 exit $rc

@@ -10,12 +10,12 @@
 #    a clear error without gnuplot;
 #  - the progress display: a bar on a terminal (script(1)), plain lines otherwise, none with -q
 #    or --no-progress.
-# Appends "ux <case> <passed> <failed>" lines to build/results.txt and ends with a summary line.
+# Appends "ux <case> <passed> <failed>" lines to the results file (tests/lib.sh) and ends with a summary line.
 set -u
 ws=$1
-edit=${PCAP_EDIT:-build/tests/tool_pcap_edit}
 . "$(dirname "$0")/lib.sh"
-tmp=build/ux
+edit=${PCAP_EDIT:-$WS_BUILD/tests/tool_pcap_edit}
+tmp=$WS_BUILD/ux
 rm -rf "$tmp"
 mkdir -p "$tmp"
 pass=0; fail=0
@@ -38,9 +38,9 @@ mismatch() {
         >> "$log" 2>&1
     rc=$?
     [ $rc -eq 1 ] || { bad "$name" "sim exit $rc, expected 1"; return; }
-    grep -q "^mismatch: port 2, RESULT #20: expected2.pcap frame 20 (.*), out2.pcap frame 20 (.*), first difference at byte 100$" "$log" ||
+    grep -q "^mismatch: port 2, RESULT to job [0-9]* rank 2 #20: expected2.pcap frame 20 (.*), out2.pcap frame 20 (.*), first difference at byte 100$" "$log" ||
         { bad "$name" "no mismatch line for frame 20 of port 2"; return; }
-    grep -q "first mismatch in time: port 2, RESULT #20 (different): out2.pcap frame 20" "$log" ||
+    grep -q "first mismatch in time: port 2, RESULT to job [0-9]* rank 2 #20 (different): out2.pcap frame 20" "$log" ||
         { bad "$name" "the first mismatch is not frame 20 of port 2"; return; }
     ! grep -q WARNING "$log" || { bad "$name" "the rerun did not reproduce the cycle"; return; }
     c=$(sed -n 's/.*the first mismatch is at cycle \([0-9]*\) = \([0-9]*\) ns.*/\1 \2/p' "$log")
@@ -75,7 +75,7 @@ if command -v editcap > /dev/null 2>&1 && command -v mergecap > /dev/null 2>&1; 
         "$ws" sim "$d" --no-progress --trace-on-mismatch >> "$log" 2>&1
         rc=$?
         n=$("$edit" count "$d/out2.pcap")
-        cyc=$(sed -n "s/.*first mismatch in time: port 2, RESULT #33 (missing): expected2.pcap frame 33; the last RESULT the RTL sent on the port, out2.pcap frame $n, ended at cycle \([0-9]*\)$/\1/p" "$log")
+        cyc=$(sed -n "s/.*first mismatch in time: port 2, RESULT to job [0-9]* rank [0-9]* #33 (missing): expected2.pcap frame 33; the last RESULT to job [0-9]* rank [0-9]* the RTL sent on the port, out2.pcap frame $n, ended at cycle \([0-9]*\)$/\1/p" "$log")
         ts=$("$edit" ts "$d/out2.pcap" "$n")
         if [ $rc -eq 1 ] && [ -n "$cyc" ] && [ "$ts" -eq $((5 * cyc)) ] && [ -s "$d/mismatch.fst" ] &&
            grep -q "the first mismatch is at cycle $cyc = " "$log"; then
@@ -199,6 +199,67 @@ if command -v script > /dev/null 2>&1; then
 else
     echo "skip ux progress-tty: script(1) is missing (util-linux)"
 fi
+
+# a reused trace directory never gives a false verdict (docs/traces.md): gen removes the
+# previous trace's files, sim makes expected<P>.pcap again when older than an input, check
+# refuses outputs older than their inputs
+r=$tmp/reuse
+if "$ws" gen "$r" -q --ports 4 --workers 4 && "$ws" ref "$r" -q &&
+   "$ws" sim "$r" -q --no-progress && touch "$r/mismatch.fst" "$r/notes.txt" &&
+   "$ws" gen "$r" --ports 2 --workers 2 --seed 2 > "$tmp/reuse-gen.log" &&
+   grep -q "^  removed the 16 files of the trace that was there" "$tmp/reuse-gen.log" &&
+   [ -e "$r/notes.txt" ] && [ ! -e "$r/in3.pcap" ] && [ ! -e "$r/out0.pcap" ] &&
+   "$ws" sim "$r" --no-progress --json > "$tmp/reuse.json" 2> "$tmp/reuse.log" &&
+   ws_json_true "$tmp/reuse.json" '.mismatches == 0 and .counters_differ == 0 and .ok' &&
+   "$ws" check -q "$r" && "$ws" check -q --prefix out "$r"; then
+    ok reuse-gen
+else
+    bad reuse-gen "a second gen in the directory left files that gave a false verdict"
+fi
+sleep 0.01; touch "$r/in1.pcap"
+"$ws" check -q --prefix out "$r" > "$tmp/reuse-check.log" 2>&1; rc=$?
+if [ $rc -eq 1 ] && grep -q "$r/out[01].pcap is older than $r/in1.pcap: the out<P>.pcap files are not made from these inputs" "$tmp/reuse-check.log" &&
+   "$ws" sim "$r" --no-progress > "$tmp/reuse-sim.log" 2>&1 &&
+   grep -q "^sim $r: $r/expected[01].pcap is older than $r/in1.pcap: expected<P>.pcap written again" "$tmp/reuse-sim.log"; then
+    ok reuse-stale
+else
+    cat "$tmp/reuse-check.log" "$tmp/reuse-sim.log" | tail -n 5; bad reuse-stale "outputs older than an input were used"
+fi
+
+# options that cannot take effect are refused, naming the option (exit 2), never ignored
+# no_effect NAME PATTERN COMMAND...: COMMAND exits 2 with a message matching PATTERN
+no_effect() {
+    name=$1; pat=$2; shift 2
+    "$@" > "$tmp/$name.log" 2>&1; rc=$?
+    if [ $rc -eq 2 ] && grep -q -- "$pat" "$tmp/$name.log"; then ok "$name"; else
+        bad "$name" "exit $rc, expected 2 and a message matching '$pat'"; fi
+}
+no_effect trace-vcd "--trace $tmp/x.vcd: the models write FST waveforms only" \
+    "$ws" sim "$d" --trace "$tmp/x.vcd"
+no_effect trace-from-alone "--trace-from and --trace-to choose the cycles of a --trace" \
+    "$ws" sim "$d" --trace-from 10
+no_effect trace-window-alone "--trace-window sizes the waveform of --trace-on-mismatch" \
+    "$ws" sim "$d" --trace-window 10
+no_effect idle-100 "--idle 100: no ingress port takes a beat then" "$ws" sim "$d" --idle 100
+no_effect backpressure-100 "--backpressure 100: no egress port sends a beat then" \
+    "$ws" sim "$d" --backpressure 100
+printf '3F800000 3F800000 40000000 00\n' > "$tmp/one.tf"
+no_effect vectors-workers "--workers cannot apply with --vectors" \
+    "$ws" gen "$tmp/vec" --vectors "$tmp/one.tf" --workers 4
+[ ! -e "$tmp/vec" ] || bad vectors-workers "a trace was written"
+# bench --quick keeps the options given with it
+if "$ws" bench --quick --width 512 --workers 3 --count 64 --warmup 500 --cycles 1000 \
+        --idle-rounds 1 --json > "$tmp/quick.json" 2> "$tmp/quick.log" &&
+   ws_json_true "$tmp/quick.json" '.width == 512 and .workers == 3 and .count == 64 and .bad_results == 0'; then
+    ok bench-quick-options
+else
+    cat "$tmp/quick.log" "$tmp/quick.json" | tail -n 5; bad bench-quick-options "--width/--workers/--count dropped"
+fi
+# heavy backpressure stretches the drain: every frame still comes out
+"$ws" gen "$tmp/bp" -q --workers 3 --elems 600 --count 64 --bypass 0.1 --seed 9 > "$tmp/bp.log" 2>&1 &&
+    "$ws" sim "$tmp/bp" --backpressure 99 --no-progress --json > "$tmp/bp.json" 2>> "$tmp/bp.log" &&
+    ws_json_true "$tmp/bp.json" '.mismatches == 0 and .counters_differ == 0 and .frames_out == .frames_expected'
+if [ $? -eq 0 ]; then ok backpressure-99; else tail -n 5 "$tmp/bp.log"; bad backpressure-99 "frames missing"; fi
 
 echo "ux: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

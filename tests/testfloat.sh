@@ -2,7 +2,7 @@
 # testfloat.sh [testfloat_gen-args] - check the xsum rounding against Berkeley TestFloat f32_add vectors.
 # Example: tests/testfloat.sh -level 2      (arguments go to testfloat_gen before "f32_add")
 set -u
-bin=build/wiresum
+bin=${BUILD:-build}/wiresum
 if ! command -v testfloat_gen >/dev/null 2>&1; then
     cat <<'MSG'
 testfloat: testfloat_gen not found on PATH (Berkeley TestFloat is not packaged in Debian).

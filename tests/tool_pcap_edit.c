@@ -5,6 +5,9 @@
  *                                     in place
  *   tool_pcap_edit ts FILE N          print the timestamp of frame N in nanoseconds
  *   tool_pcap_edit count FILE         print the number of frames
+ *   tool_pcap_edit list FILE          print "N LENGTH HASH" for every frame (HASH: FNV-1a 64 of
+ *                                     its bytes, to find the same frame in another file)
+ *   tool_pcap_edit swap FILE N M      exchange frames N and M (records whole), in place
  *
  * Reads the record headers itself (either byte order, micro- or nanosecond timestamps), so
  * that it changes nothing but the one byte. Exit 0, or 1 with a message naming the file and
@@ -34,13 +37,76 @@ static int die(FILE *f, const char *file, unsigned long n, const char *what)
     return 1;
 }
 
+/* swap: the whole file in memory, the two records exchanged, written back. */
+static int swap_frames(const char *file, unsigned long a, unsigned long b)
+{
+    FILE *f = fopen(file, "rb");
+    if (!f) {
+        fprintf(stderr, "tool_pcap_edit: %s: %s\n", file, strerror(errno));
+        return 1;
+    }
+    size_t cap = 1 << 20, len = 0;
+    uint8_t *buf = malloc(cap);
+    for (size_t got; buf && (got = fread(buf + len, 1, cap - len, f)) > 0;)
+        if ((len += got) == cap) {
+            uint8_t *nb = realloc(buf, cap *= 2);
+            if (!nb)
+                free(buf);
+            buf = nb;
+        }
+    fclose(f);
+    if (!buf)
+        return die(NULL, file, 0, "out of memory");
+    if (len < 24 || a == 0 || b <= a) {
+        free(buf);
+        return die(NULL, file, 0, "swap N M: needs 1 <= N < M and a pcap header");
+    }
+    uint32_t magic = get32(buf, 0);
+    int swap = magic == 0xd4c3b2a1u || magic == 0x4d3cb2a1u;
+    size_t off = 24, at[2] = {0, 0}, sz[2] = {0, 0};
+    for (unsigned long n = 1; off + 16 <= len && n <= b; n++) {
+        size_t rec = 16 + get32(buf + off + 8, swap);
+        if (off + rec > len)
+            break;
+        if (n == a || n == b)
+            at[n == b] = off, sz[n == b] = rec;
+        off += rec;
+    }
+    if (!sz[0] || !sz[1]) {
+        free(buf);
+        return die(NULL, file, sz[0] ? b : a, "no such frame");
+    }
+    /* A B C -> C B A: the bytes between the records stay */
+    uint8_t *out = malloc(len);
+    if (!out) {
+        free(buf);
+        return die(NULL, file, 0, "out of memory");
+    }
+    size_t o = 0, mid = at[0] + sz[0];
+    memcpy(out, buf, at[0]), o = at[0];
+    memcpy(out + o, buf + at[1], sz[1]), o += sz[1];
+    memcpy(out + o, buf + mid, at[1] - mid), o += at[1] - mid;
+    memcpy(out + o, buf + at[0], sz[0]), o += sz[0];
+    memcpy(out + o, buf + at[1] + sz[1], len - at[1] - sz[1]);
+    free(buf);
+    f = fopen(file, "wb");
+    int bad = !f || fwrite(out, 1, len, f) != len;
+    if (f && fclose(f))
+        bad = 1;
+    free(out);
+    return bad ? die(NULL, file, 0, "could not write") : 0;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 3 || (strcmp(argv[1], "count") && argc < 4) ||
-        (!strcmp(argv[1], "flip") && argc < 5)) {
-        fprintf(stderr, "usage: tool_pcap_edit flip FILE N BYTE | ts FILE N | count FILE\n");
+    if (argc < 3 || (strcmp(argv[1], "count") && strcmp(argv[1], "list") && argc < 4) ||
+        ((!strcmp(argv[1], "flip") || !strcmp(argv[1], "swap")) && argc < 5)) {
+        fprintf(stderr, "usage: tool_pcap_edit flip FILE N BYTE | ts FILE N | count FILE | "
+                        "list FILE | swap FILE N M\n");
         return 2;
     }
+    if (!strcmp(argv[1], "swap"))
+        return swap_frames(argv[2], strtoul(argv[3], NULL, 10), strtoul(argv[4], NULL, 10));
     const char *mode = argv[1], *file = argv[2];
     unsigned long want = argc > 3 ? strtoul(argv[3], NULL, 10) : 0;
     unsigned long byte = argc > 4 ? strtoul(argv[4], NULL, 10) : 0;
@@ -65,6 +131,16 @@ int main(int argc, char **argv)
         n++;
         uint32_t sec = get32(rh, swap), frac = get32(rh + 4, swap), incl = get32(rh + 8, swap);
         long data = ftell(f);
+        if (!strcmp(mode, "list")) {
+            uint64_t h = 0xcbf29ce484222325ull;
+            for (uint32_t i = 0; i < incl; i++) {
+                int c = fgetc(f);
+                if (c == EOF)
+                    return die(f, file, n, "cut short");
+                h = (h ^ (uint8_t)c) * 0x100000001b3ull;
+            }
+            printf("%lu %lu %016llx\n", n, (unsigned long)incl, (unsigned long long)h);
+        }
         if (n == want && !strcmp(mode, "ts")) {
             printf("%llu\n", (unsigned long long)sec * 1000000000ull +
                                  (unsigned long long)frac * (nano ? 1u : 1000u));
@@ -86,6 +162,8 @@ int main(int argc, char **argv)
             return die(f, file, n, "cut short");
     }
     fclose(f);
+    if (!strcmp(mode, "list"))
+        return 0;
     if (!strcmp(mode, "count")) {
         printf("%lu\n", n);
         return 0;

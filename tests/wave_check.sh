@@ -4,20 +4,19 @@
 # the layout shows must be in that FST under the same name (GTKWave drops a missing one without
 # a word), every translate filter file it reads must exist, and the drop reason filter must
 # list driver/wiresum/reasons.h in its order. Appends "wave layout <passed> <failed>" to
-# build/results.txt (WS_RESULTS: another file). WIRESUM: the tool (default build/wiresum).
+# the results file (tests/lib.sh). WIRESUM: the tool (default build/wiresum).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 layout=${1:-sim/wiresum.gtkw}
 ws=${WIRESUM:-build/wiresum}
 . "$(dirname "$0")/lib.sh"
-results=$WS_RESULTS
-d=build/wave-check
+d=$WS_BUILD/wave-check
 rm -rf "$d"
-mkdir -p "$d" "$(dirname "$results")"
+mkdir -p "$d"
 
 fail() {
-    echo "FAIL wave layout $layout: $*"
-    echo "wave layout 0 1" >> "$results"
+    echo "wave layout $layout: $*"
+    ws_record wave layout 1
     exit 1
 }
 
@@ -45,5 +44,5 @@ if sh scripts/wave_names.sh filters "$layout" | grep -qx "$reasons"; then
         { diff "$d/reasons.txt" "$reasons"; fail "$reasons differs from driver/wiresum/reasons.h (above: < expected)"; }
 fi
 
-echo "ok   wave layout $layout: $n signals in the FST"
-echo "wave layout 1 0" >> "$results"
+echo "wave layout $layout: $n signals in the FST"
+ws_record wave layout 0
