@@ -380,7 +380,7 @@ static uint64_t dev_now(const run *r)
 static int model_tick(run *r, uint64_t n, uint64_t *beats)
 {
     if (ws_session_run(r->dev, n))
-        return fail(r, "%s", ws_session_error(r->dev));
+        return fail(r, "model: %s", ws_session_error(r->dev));
     r->now = dev_now(r);
     r->st->model_cycles += n;
     uint64_t in, out;

@@ -159,7 +159,7 @@ static void show_progress(run *r)
 static int step(run *r, uint64_t cycles)
 {
     if (ws_session_run(r->sim, cycles)) {
-        snprintf(r->err, r->errlen, "%s", ws_session_error(r->sim));
+        snprintf(r->err, r->errlen, "model: %s", ws_session_error(r->sim));
         return -1;
     }
     note_inputs_done(r);

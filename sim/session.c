@@ -93,7 +93,7 @@ ws_session *ws_session_open(const ws_session_opts *o, char *err, size_t errlen)
     }
     if (o->kind != WS_DEVICE_REFERENCE && ws_sim_widths(NULL, 0) == 0) {
         snprintf(err, errlen, "%s device: this build has no RTL model (%s was missing when it "
-                 "was built); the software reference is there (--device ref)",
+                 "was built); only the software reference can be opened",
                  ws_device_kind_name(o->kind), "hw/wiresum_top.f");
         return NULL;
     }
@@ -131,6 +131,26 @@ void ws_session_free(ws_session *s)
         free(s->done[p].c);
     }
     free(s);
+}
+
+void ws_session_reset(ws_session *s)
+{
+    if (s->sim)
+        ws_sim_reset(s->sim);
+    s->prev_port = 0;
+    memset(s->head, 0, sizeof s->head);
+    ws_refdev_free(s->ref);
+    s->ref = NULL;
+    for (size_t i = 0; i < s->qn; i++)
+        free(s->q[i].data);
+    s->qn = s->qhead = 0;
+    memset(s->port_head, 0, sizeof s->port_head);
+    s->busy = s->beats_in = s->beats_out = 0;
+    memset(s->free_at, 0, sizeof s->free_at);
+    for (unsigned p = 0; p < WS_SIM_MAX_PORTS; p++)
+        s->done[p].head = s->done[p].n = 0;
+    s->failed = 0;
+    s->err[0] = 0;
 }
 
 ws_device_kind ws_session_kind(const ws_session *s) { return s->kind; }
@@ -270,7 +290,7 @@ int ws_session_push(ws_session *s, unsigned port, const uint8_t *frame, size_t l
         set_err(s, "the reference is not configured (ws_session_configure)");
         return -1;
     }
-    if (port >= ws_refdev_config(s->ref)->n_ports || len == 0 || len > WS_SIM_MAX_FRAME) {
+    if (port >= ws_refdev_config(s->ref)->n_ports) { /* any length: the reference judges it */
         set_err(s, "a frame of %zu bytes refused on port %u", len, port);
         return -1;
     }
@@ -309,7 +329,7 @@ int ws_session_run(ws_session *s, uint64_t cycles)
     }
     ws_sim_run(s->sim, cycles);
     if (ws_sim_error(s->sim)) {
-        set_err(s, "model: %s", ws_sim_error(s->sim));
+        set_err(s, "%s", ws_sim_error(s->sim));
         return -1;
     }
     return 0;

@@ -69,6 +69,10 @@ int ws_device_kind_parse(const char *name, ws_device_kind *kind);
  * design, memory. */
 ws_session *ws_session_open(const ws_session_opts *o, char *err, size_t errlen);
 void ws_session_free(ws_session *s); /* NULL is fine */
+/* Back to the state of ws_session_open, not configured: a model reset (ws_sim_reset: queues,
+ * frames, statistics and its error discarded; its cycle count, stress and trace kept), the
+ * reference discarded with its frames; the cycle count goes on. */
+void ws_session_reset(ws_session *s);
 
 ws_device_kind ws_session_kind(const ws_session *s);
 /* 1 for the models, which are clocked cycle by cycle; 0 for the reference */
@@ -95,8 +99,9 @@ int ws_session_configure(ws_session *s, const ws_config *cfg, char *err, size_t 
  * fewer than two frames waiting, and the port of the previous push has none if it is another);
  * always 1 for the reference. */
 int ws_session_ready(const ws_session *s, unsigned port);
-/* Queue a frame (1..WS_SIM_MAX_FRAME bytes) for ingress port, at the current cycle. 0, or -1 and
- * the session error for a bad port or length, or a reference not configured. */
+/* Queue a frame for ingress port, at the current cycle (a model takes 1..WS_SIM_MAX_FRAME
+ * bytes; the reference any length, and judges it). 0, or -1 and the session error for a bad
+ * port or length, or a reference not configured. */
 int ws_session_push(ws_session *s, unsigned port, const uint8_t *frame, size_t len);
 /* Frames pushed to port and not yet wholly in (0 for the reference). */
 size_t ws_session_pending(const ws_session *s, unsigned port);
@@ -129,7 +134,8 @@ int ws_session_pop_ingress_done(ws_session *s, unsigned port, uint64_t *cycle);
 int ws_session_counters(ws_session *s, unsigned n_ports, ws_counters *c, char *err,
                         size_t errlen);
 
-/* The first error of the device (a model's protocol error, $stop, a refused push), or NULL. */
+/* The first error of the device (a model's protocol error, $stop, a refused push), or NULL;
+ * the model's as wiresum/sim.h words it (a caller says "model: ..."). */
 const char *ws_session_error(const ws_session *s);
 
 #endif
