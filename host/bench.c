@@ -6,14 +6,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "counters.h"
 #include "wiresum/config.h"
 #include "wiresum/wire.h"
-#include "refdev.h"
 #include "wiresum/dev.h"
 #include "wiresum/regmap.h"
-#ifdef WS_HAVE_SIM
-#include "wiresum/sim.h"
-#endif
+#include "wiresum/session.h"
 
 #define JOB_ID 7
 #define TENSOR_ID 1
@@ -34,8 +32,6 @@ void ws_bench_defaults(ws_bench_opts *o)
     o->idle_rounds = 40;
     o->clock_mhz = 200.0;
 }
-
-#ifdef WS_HAVE_SIM
 
 /* ---- the values: integers times 2^-12, so that any sum of up to 64 is exact in binary32 ---- */
 
@@ -77,7 +73,8 @@ typedef struct {
     FILE *out;
     char *err;
     size_t errlen;
-    ws_sim *sim;
+    ws_session *dev;
+    ws_sim *sim;            /* the session's model: its stamps and statistics */
     ws_regbus bus;
     ws_dev_params params;
     ws_config cfg;
@@ -141,15 +138,6 @@ static void summarize(const u64_list *first, const u64_list *last, ws_bench_late
     l->last_min = last->v[0];
     l->last_med = last->v[(last->n - 1) / 2];
     l->last_max = last->v[last->n - 1];
-}
-
-static int bus_write(void *ctx, uint32_t addr, uint32_t data)
-{
-    return ws_sim_reg_write(ctx, addr, data);
-}
-static int bus_read(void *ctx, uint32_t addr, uint32_t *data)
-{
-    return ws_sim_reg_read(ctx, addr, data);
 }
 
 static int read_accepted_lo(bench *b, uint32_t *v)
@@ -374,13 +362,13 @@ static int setup(bench *b, unsigned window)
     const ws_bench_opts *o = b->o;
     b->window = window;
     /* without --trace, the model built without tracing (if the binary has one): faster */
-    b->sim = o->trace ? ws_sim_new(o->width, b->err, b->errlen)
-                      : ws_sim_new_untraced(WS_SIM_VERILATOR, o->width, b->err, b->errlen);
-    if (!b->sim)
+    ws_session_opts so = {WS_DEVICE_VERILATOR, o->width, o->trace != NULL};
+    b->dev = ws_session_open(&so, b->err, b->errlen);
+    if (!b->dev)
         return b->failed = 1, -1;
-    b->bus = (ws_regbus){bus_write, bus_read, b->sim};
-    if (ws_dev_open(&b->bus, &b->params, b->err, b->errlen) ||
-        ws_dev_reset(&b->bus, &b->params, b->err, b->errlen))
+    b->sim = ws_session_sim(b->dev);
+    b->bus = ws_session_bus(b->dev);
+    if (ws_session_open_driver(b->dev, &b->params, b->err, b->errlen))
         return b->failed = 1, -1;
     const ws_dev_params *p = &b->params;
     b->ports = o->ports ? o->ports : p->ports;
@@ -405,8 +393,7 @@ static int setup(bench *b, unsigned window)
         return fail(b, "%u ports, %u workers: beyond the host's limits", p->ports, o->workers);
     if (ws_config_check(c, b->err, b->errlen))
         return b->failed = 1, -1;
-    if (ws_dev_set_addresses(&b->bus, p, c, b->err, b->errlen) ||
-        ws_dev_job_setup(&b->bus, p, 0, jb, b->err, b->errlen))
+    if (ws_session_configure(b->dev, c, b->err, b->errlen))
         return b->failed = 1, -1;
 
     unsigned W = o->workers;
@@ -438,7 +425,8 @@ static int setup(bench *b, unsigned window)
 
 static void teardown(bench *b)
 {
-    ws_sim_free(b->sim);
+    ws_session_free(b->dev);
+    b->dev = NULL;
     b->sim = NULL;
     free(b->done_chunks);
     for (unsigned q = 0; b->port_q && q < b->ports; q++)
@@ -621,16 +609,3 @@ int ws_bench(const ws_bench_opts *o, ws_bench_result *res, FILE *out, char *err,
         return -1;
     return bad ? 1 : 0;
 }
-
-#else
-
-int ws_bench(const ws_bench_opts *o, ws_bench_result *res, FILE *out, char *err, size_t errlen)
-{
-    (void)o;
-    (void)out;
-    memset(res, 0, sizeof *res);
-    snprintf(err, errlen, "this build has no RTL model (hw/wiresum_top.f was missing)");
-    return -1;
-}
-
-#endif

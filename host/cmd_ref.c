@@ -6,9 +6,10 @@
 #include <string.h>
 
 #include "json.h"
-#include "refdev.h"
+#include "counters.h"
 #include "trace.h"
 #include "wiresum/config.h"
+#include "wiresum/session.h"
 
 static const char usage_ref[] =
     "usage: wiresum ref DIR [options]\n"
@@ -25,17 +26,9 @@ static const char usage_ref[] =
 
 typedef struct {
     ws_trace_out *out;
-    uint64_t ts;
     int failed;
     char err[ERRLEN];
 } ref_ctx;
-
-static void ref_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
-{
-    ref_ctx *r = ctx;
-    if (!r->failed && ws_trace_write(r->out, egress, r->ts, f, len, r->err, sizeof r->err) != 0)
-        r->failed = 1;
-}
 
 int ws_cmd_ref(int argc, char **argv)
 {
@@ -68,7 +61,12 @@ int ws_cmd_ref(int argc, char **argv)
         fprintf(stderr, "wiresum ref: %s\n", err);
         return 1;
     }
-    ws_refdev *dev = ws_refdev_new(&cfg, err, sizeof err);
+    ws_session_opts so = {WS_DEVICE_REFERENCE, 256, 0};
+    ws_session *dev = ws_session_open(&so, err, sizeof err);
+    if (dev && ws_session_configure(dev, &cfg, err, sizeof err)) {
+        ws_session_free(dev);
+        dev = NULL;
+    }
     ws_trace_in *in = dev ? ws_trace_open(dir, in_prefix, cfg.n_ports, 1, err, sizeof err) : NULL;
     ref_ctx rc = {0};
     rc.out = in ? ws_trace_create(dir, out_prefix, cfg.n_ports, 0, err, sizeof err) : NULL;
@@ -79,10 +77,25 @@ int ws_cmd_ref(int argc, char **argv)
     int r = 0;
     uint64_t frames = 0;
     while (!status && !rc.failed && (r = ws_trace_next(in, &p, err, sizeof err)) == 1) {
-        rc.ts = p.ts_ns;
-        ws_refdev_rx(dev, p.port, p.data, p.len, ref_emit, &rc);
+        /* what the device sends for a frame, stamped with the frame's time */
+        if (ws_session_push(dev, p.port, p.data, p.len)) {
+            snprintf(rc.err, sizeof rc.err, "%s/%s%u.pcap: frame %llu: %s", dir, in_prefix,
+                     p.port, (unsigned long long)p.index, ws_session_error(dev));
+            rc.failed = 1;
+            break;
+        }
+        unsigned eg;
+        const uint8_t *f;
+        size_t len;
+        while (!rc.failed && ws_session_pop_next(dev, cfg.n_ports, &eg, &f, &len, NULL) == 1)
+            if (ws_trace_write(rc.out, eg, p.ts_ns, f, len, rc.err, sizeof rc.err) != 0)
+                rc.failed = 1;
         frames++;
     }
+    ws_counters ctr;
+    memset(&ctr, 0, sizeof ctr);
+    if (dev)
+        ws_session_counters(dev, cfg.n_ports, &ctr, err, sizeof err);
     if (!status && r < 0) {
         fprintf(stderr, "wiresum ref: %s\n", err);
         status = 1;
@@ -98,15 +111,15 @@ int ws_cmd_ref(int argc, char **argv)
     if (!status && json &&
         ws_json_print(json_pack("{s:s, s:s, s:I, s:s, s:o}", "command", "ref", "dir", dir,
                                 "frames_in", (json_int_t)frames, "out_prefix", out_prefix,
-                                "counters", ws_json_counters(ws_refdev_counters(dev), cfg.n_ports)),
+                                "counters", ws_json_counters(&ctr, cfg.n_ports)),
                       stdout, "ref"))
         status = 1;
     if (!status && !quiet && !json) {
         printf("ref %s: %llu frames in, %s<P>.pcap written\n", dir, (unsigned long long)frames,
                out_prefix);
-        ws_counters_print(ws_refdev_counters(dev), cfg.n_ports, stdout);
+        ws_counters_print(&ctr, cfg.n_ports, stdout);
     }
     ws_trace_close(in);
-    ws_refdev_free(dev);
+    ws_session_free(dev);
     return status;
 }

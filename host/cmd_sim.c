@@ -5,9 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifdef WS_HAVE_SIM
 #include "simrun.h"
-#endif
 
 static const char usage_sim[] =
     "usage: wiresum sim DIR [options]\n"
@@ -126,7 +124,6 @@ int ws_cmd_sim(int argc, char **argv)
     const char *dir = bad || ws_cli_model_check(&ma, "sim") ? NULL : ws_cli_one_dir(argc, argv, "sim");
     if (!dir)
         return 2;
-#ifdef WS_HAVE_SIM
     char err[ERRLEN];
     int rc = ws_simrun(dir, &o, o.json ? stderr : stdout, err, sizeof err);
     if (rc < 0) {
@@ -134,8 +131,4 @@ int ws_cmd_sim(int argc, char **argv)
         return 1;
     }
     return rc;
-#else
-    fprintf(stderr, "wiresum sim: this build has no RTL model (hw/wiresum_top.f was missing)\n");
-    return 1;
-#endif
 }

@@ -396,3 +396,24 @@ unsigned ws_counters_table(FILE *out, const ws_counters_file *f)
         fprintf(out, "  %u counters differ from the reference\n", diff);
     return diff;
 }
+
+void ws_counters_print(const ws_counters *c, unsigned n_ports, FILE *out)
+{
+    fprintf(out, "  %-6s %12s %14s %12s %14s\n", "port", "rx_frames", "rx_bytes", "tx_frames",
+            "tx_bytes");
+    for (unsigned p = 0; p < n_ports; p++)
+        fprintf(out, "  %-6u %12llu %14llu %12llu %14llu\n", p, (unsigned long long)c->rx_frames[p],
+                (unsigned long long)c->rx_bytes[p], (unsigned long long)c->tx_frames[p],
+                (unsigned long long)c->tx_bytes[p]);
+    uint64_t dropped = 0;
+    for (int r = 1; r < WS_N_REASONS; r++)
+        dropped += c->drop[r];
+    fprintf(out, "  accepted %llu  results %llu  resends %llu  bypass %llu  dropped %llu\n",
+            (unsigned long long)c->accepted, (unsigned long long)c->results,
+            (unsigned long long)c->resends, (unsigned long long)c->bypass,
+            (unsigned long long)dropped);
+    for (int r = 1; r < WS_N_REASONS; r++)
+        if (c->drop[r])
+            fprintf(out, "    drop %-17s %10llu\n", ws_reason_name((ws_reason)r),
+                    (unsigned long long)c->drop[r]);
+}

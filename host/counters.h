@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "refdev.h"
+#include "wiresum/counters.h"
 
 #define WS_COUNTERS_FILE "counters.txt"
 
@@ -40,6 +40,10 @@ int ws_counters_load(const char *path, ws_counters_file *f, char *err, size_t er
  * counter of every reason. With out, one line per difference: "counter NAME: reference A,
  * device B". */
 unsigned ws_counters_differ(const ws_counters_file *f, FILE *out);
+
+/* The counters of ports 0..n_ports-1 as a short table: the port counters, the totals, the drop
+ * reasons that are not zero (`wiresum ref`, `wiresum run`). */
+void ws_counters_print(const ws_counters *c, unsigned n_ports, FILE *out);
 
 /* The table, every difference marked; returns ws_counters_differ(f, NULL). */
 unsigned ws_counters_table(FILE *out, const ws_counters_file *f);

@@ -11,25 +11,20 @@
 
 #include "wiresum/config.h"
 #include "counters.h"
+#include "net.h"
 #include "plot.h"
 #include "progress.h"
-#include "refdev.h"
 #include "rng.h"
 #include "trace.h"
 #include "wiresum/wire.h"
 #include "wiresum/dev.h"
+#include "wiresum/session.h"
 #include "wiresum/transport.h"
 #include "wiresum/xsum.h"
-#ifdef WS_HAVE_SIM
-#include "wiresum/sim.h"
-#endif
 
 #define JOB_ID 7
 #define NEVER UINT64_MAX
-#define SETTLE 256         /* cycles without a beat in or out before the model counts as idle */
-#define DRAIN_RECORD 24000 /* quiet cycles at the end of a recorded run (wiresum sim waits 20000) */
 #define MAX_STEP 64        /* cycles clocked at once while nothing is due */
-#define REF_PIPE 16        /* the reference's timing model: cycles from last beat in to output */
 #define MAX_REPORTS 10
 
 void ws_run_defaults(ws_run_opts *o)
@@ -49,163 +44,6 @@ void ws_run_defaults(ws_run_opts *o)
     o->clock_mhz = 200.0;
     o->latency = 400;
     o->max_retries = 40;
-}
-
-/* ---- events: frames on the way, ordered by (time, sequence) ------------------------------ */
-
-typedef struct {
-    uint64_t t, seq;
-    uint8_t *f;
-    uint32_t len;
-    unsigned port; /* to the device: ingress port; to a worker: the egress port it left on */
-} event;
-
-typedef struct {
-    event *a;
-    size_t n, cap;
-} heap;
-
-static int ev_less(const event *x, const event *y)
-{
-    return x->t < y->t || (x->t == y->t && x->seq < y->seq);
-}
-
-static int heap_push(heap *h, event e)
-{
-    if (h->n == h->cap) {
-        size_t cap = h->cap ? 2 * h->cap : 256;
-        event *na = realloc(h->a, cap * sizeof *na);
-        if (!na)
-            return -1;
-        h->a = na;
-        h->cap = cap;
-    }
-    size_t i = h->n++;
-    while (i > 0 && ev_less(&e, &h->a[(i - 1) / 2])) {
-        h->a[i] = h->a[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h->a[i] = e;
-    return 0;
-}
-
-static event heap_pop(heap *h)
-{
-    event top = h->a[0], last = h->a[--h->n];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= h->n)
-            break;
-        if (c + 1 < h->n && ev_less(&h->a[c + 1], &h->a[c]))
-            c++;
-        if (!ev_less(&h->a[c], &last))
-            break;
-        h->a[i] = h->a[c];
-        i = c;
-    }
-    if (h->n)
-        h->a[i] = last;
-    return top;
-}
-
-static uint64_t heap_top(const heap *h) { return h->n ? h->a[0].t : NEVER; }
-
-static void heap_free(heap *h)
-{
-    for (size_t i = 0; i < h->n; i++)
-        free(h->a[i].f);
-    free(h->a);
-}
-
-/* ---- frames expected on the bypass egress ------------------------------------------------ */
-
-typedef struct {
-    uint64_t hash;
-    uint32_t len;
-    uint8_t egress;
-    uint8_t must; /* 1: a bypass frame that must come out; 0: a corrupted frame that may */
-    uint8_t seen;
-    uint8_t kind;
-} bp_entry;
-
-typedef struct {
-    bp_entry *e;
-    size_t n, cap;
-    size_t *idx; /* open addressing over e[], SIZE_MAX empty */
-    size_t icap;
-} bp_table;
-
-static uint64_t frame_hash(const uint8_t *f, size_t len)
-{
-    uint64_t h = 0x6a09e667f3bcc909ull ^ len;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t v;
-        memcpy(&v, f + i, 8);
-        h = ws_mix64(h ^ v);
-    }
-    uint64_t v = 0;
-    for (; i < len; i++)
-        v = v << 8 | f[i];
-    return ws_mix64(h ^ v ^ 0xff);
-}
-
-static int bp_rehash(bp_table *t, size_t icap)
-{
-    size_t *ni = malloc(icap * sizeof *ni);
-    if (!ni)
-        return -1;
-    for (size_t i = 0; i < icap; i++)
-        ni[i] = SIZE_MAX;
-    for (size_t k = 0; k < t->n; k++) {
-        size_t i = t->e[k].hash & (icap - 1);
-        while (ni[i] != SIZE_MAX)
-            i = (i + 1) & (icap - 1);
-        ni[i] = k;
-    }
-    free(t->idx);
-    t->idx = ni;
-    t->icap = icap;
-    return 0;
-}
-
-static int bp_add(bp_table *t, const uint8_t *f, size_t len, unsigned egress, int must,
-                  unsigned kind)
-{
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 256;
-        bp_entry *ne = realloc(t->e, cap * sizeof *ne);
-        if (!ne)
-            return -1;
-        t->e = ne;
-        t->cap = cap;
-    }
-    if (2 * (t->n + 1) > t->icap && bp_rehash(t, t->icap ? 2 * t->icap : 512))
-        return -1;
-    bp_entry *e = &t->e[t->n];
-    *e = (bp_entry){frame_hash(f, len), (uint32_t)len, (uint8_t)egress, (uint8_t)must, 0,
-                    (uint8_t)kind};
-    size_t i = e->hash & (t->icap - 1);
-    while (t->idx[i] != SIZE_MAX)
-        i = (i + 1) & (t->icap - 1);
-    t->idx[i] = t->n++;
-    return 0;
-}
-
-/* The entry not yet seen for this frame (a bypass frame before a corrupted one), or NULL. */
-static bp_entry *bp_find(bp_table *t, const uint8_t *f, size_t len)
-{
-    if (!t->icap)
-        return NULL;
-    uint64_t h = frame_hash(f, len);
-    bp_entry *best = NULL;
-    for (size_t i = h & (t->icap - 1); t->idx[i] != SIZE_MAX; i = (i + 1) & (t->icap - 1)) {
-        bp_entry *e = &t->e[t->idx[i]];
-        if (e->hash == h && e->len == len && !e->seen && (!best || (e->must && !best->must)))
-            best = e;
-    }
-    return best;
 }
 
 /* ---- the run ----------------------------------------------------------------------------- */
@@ -237,25 +75,18 @@ typedef struct {
     uint64_t now;        /* simulated cycle (the model's, plus the idle stretches skipped) */
     uint64_t t_done;     /* when the last worker completed */
     ws_rng rng;
-    uint64_t seq;
-    heap to_dev, to_wkr;
-    bp_table bp;
+    ws_net net;          /* net.q[0]: towards the device, net.q[1]: towards the workers */
+    ws_frame_set bp;     /* the frames expected on the bypass egress */
     uint64_t bp_serial;
 
     uint32_t *expect[2]; /* exact sums of iterations k with k % 2 */
     unsigned expect_iter[2];
     int have_expect[2];
 
-    /* the device */
-    ws_refdev *ref;
-    uint64_t ref_busy, ref_free[WS_LIMIT_PORTS];
-#ifdef WS_HAVE_SIM
-    ws_sim *sim;
-    ws_regbus bus;
+    /* the device: a model (clocked) or the reference (its cycle follows now) */
+    ws_session *dev;
     ws_dev_params params;
     uint64_t cycle0, skipped, last_activity, last_beats;
-    unsigned prev_port;
-#endif
     /* recording */
     ws_trace_out *rec_in, *rec_exp;
     uint64_t rec_last_ts;
@@ -375,54 +206,19 @@ static void fill_input(run *r, unsigned w)
 
 /* ---- the network ------------------------------------------------------------------------ */
 
-static int faults_on(const run *r, int dir) { return dir == 0 ? r->o.fault_up : r->o.fault_down; }
-
-static void schedule(run *r, int dir, unsigned port, const uint8_t *f, size_t len, uint64_t t,
-                     int may_corrupt)
+/* A frame corrupted on its way to the device may be bypass traffic now (EtherType, address or
+ * port hit): it may come out of the bypass egress of its port. */
+static int corrupted_up(void *ctx, unsigned port, const uint8_t *f, size_t len)
 {
-    uint8_t *copy = malloc(len);
-    if (!copy) {
-        fail(r, "out of memory");
-        return;
-    }
-    memcpy(copy, f, len);
-    if (may_corrupt && ws_rng_chance(&r->rng, r->o.corrupt)) {
-        uint64_t bit = ws_rng_below(&r->rng, 8 * (uint64_t)len);
-        copy[bit / 8] ^= (uint8_t)(1u << (bit % 8));
-        r->st->corrupted[dir]++;
-        /* a corrupted frame may be bypass traffic now (EtherType, address or port hit) */
-        if (dir == 0 && bp_add(&r->bp, copy, len, r->cfg.bypass[port], 0, 255))
-            fail(r, "out of memory");
-    }
-    event e = {t, r->seq++, copy, (uint32_t)len, port};
-    if (heap_push(dir == 0 ? &r->to_dev : &r->to_wkr, e)) {
-        free(copy);
-        fail(r, "out of memory");
-    }
+    run *r = ctx;
+    return ws_frame_set_add(&r->bp, f, len, r->cfg.bypass[port], 0, 255);
 }
 
 /* A frame entering the network at time now, towards the device (dir 0) or a worker (dir 1). */
 static void net_send(run *r, int dir, unsigned port, const uint8_t *f, size_t len, uint64_t now)
 {
-    uint64_t L = r->o.latency;
-    if (!faults_on(r, dir)) {
-        schedule(r, dir, port, f, len, now + L, 0);
-        return;
-    }
-    if (ws_rng_chance(&r->rng, r->o.loss)) {
-        r->st->lost[dir]++;
-        return;
-    }
-    uint64_t t = now + L;
-    if (ws_rng_chance(&r->rng, r->o.reorder)) {
-        t += 1 + ws_rng_below(&r->rng, L);
-        r->st->reordered[dir]++;
-    }
-    schedule(r, dir, port, f, len, t, 1);
-    if (ws_rng_chance(&r->rng, r->o.dup)) {
-        r->st->duped[dir]++;
-        schedule(r, dir, port, f, len, now + L + 1 + ws_rng_below(&r->rng, L), 1);
-    }
+    if (ws_net_send(&r->net, dir, port, f, len, now))
+        fail(r, "out of memory");
 }
 
 /* A background frame that is not aggregation traffic, unique by its serial number. */
@@ -498,11 +294,12 @@ static void inject_bypass(run *r, uint64_t now)
         return;
     }
     r->st->bypass_sent++;
-    if (bp_add(&r->bp, r->scratch, len, r->cfg.bypass[port], 1, kind)) {
+    if (ws_frame_set_add(&r->bp, r->scratch, len, r->cfg.bypass[port], 1, kind)) {
         fail(r, "out of memory");
         return;
     }
-    schedule(r, 0, port, r->scratch, len, now + r->o.latency, 0);
+    if (ws_net_schedule(&r->net, 0, port, r->scratch, len, now + r->o.latency, 0))
+        fail(r, "out of memory");
 }
 
 /* Called by a worker's transport for every frame it sends. */
@@ -544,7 +341,7 @@ static void on_output(run *r, unsigned port, const uint8_t *f, size_t len, uint6
         net_send(r, 1, port, f, len, cycle);
         return;
     }
-    bp_entry *e = bp_find(&r->bp, f, len);
+    ws_frame_entry *e = ws_frame_set_find(&r->bp, f, len);
     if (!e) {
         report(r, "egress port %u, cycle %llu: a frame of %zu bytes that was never sent (or sent "
                "changed)", port, (unsigned long long)cycle, len);
@@ -560,20 +357,6 @@ static void on_output(run *r, unsigned port, const uint8_t *f, size_t len, uint6
         r->st->corrupt_bypassed++;
 }
 
-static void ref_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
-{
-    run *r = ctx;
-    uint64_t beats = (len + r->bytes - 1) / r->bytes;
-    uint64_t t = r->ref_busy + REF_PIPE;
-    if (r->ref_free[egress] > t)
-        t = r->ref_free[egress];
-    t += beats;
-    r->ref_free[egress] = t;
-    if (r->plot)
-        ws_plot_beats(r->plot, 1, t - beats, beats);
-    on_output(r, egress, f, len, t);
-}
-
 static void record_in(run *r, unsigned port, const uint8_t *f, size_t len)
 {
     r->st->frames_in++;
@@ -587,47 +370,40 @@ static void record_in(run *r, unsigned port, const uint8_t *f, size_t len)
         r->failed = 1;
 }
 
-#ifdef WS_HAVE_SIM
-static int bus_write(void *ctx, uint32_t addr, uint32_t data)
+/* The device's cycle as the run's time (idle stretches skipped are not clocked). */
+static uint64_t dev_now(const run *r)
 {
-    return ws_sim_reg_write(ctx, addr, data);
-}
-static int bus_read(void *ctx, uint32_t addr, uint32_t *data)
-{
-    return ws_sim_reg_read(ctx, addr, data);
+    return ws_session_cycle(r->dev) - r->cycle0 + r->skipped;
 }
 
-static int model_pending(const run *r)
+/* Clock the model one cycle: the time, the activity and the plot follow. */
+static int model_tick(run *r, uint64_t n, uint64_t *beats)
 {
-    for (unsigned p = 0; p < r->cfg.n_ports; p++)
-        if (ws_sim_pending(r->sim, p))
-            return 1;
+    if (ws_session_run(r->dev, n))
+        return fail(r, "model: %s", ws_session_error(r->dev));
+    r->now = dev_now(r);
+    r->st->model_cycles += n;
+    uint64_t in, out;
+    ws_session_beats(r->dev, &in, &out);
+    if (r->plot)
+        ws_plot_beats_total(r->plot, r->now, in, out);
+    if (in + out != *beats) {
+        *beats = in + out;
+        r->last_activity = r->now;
+    }
     return 0;
 }
 
-/* Clock the model n cycles and take what it sent. */
+/* Clock the model n cycles and take what it sent, port by port. */
 static void model_step(run *r, uint64_t n)
 {
-    ws_sim_run(r->sim, n);
-    r->now = ws_sim_cycle(r->sim) - r->cycle0 + r->skipped;
-    r->st->model_cycles += n;
-    if (ws_sim_error(r->sim)) {
-        fail(r, "model: %s", ws_sim_error(r->sim));
+    if (model_tick(r, n, &r->last_beats))
         return;
-    }
-    ws_sim_stats ss;
-    ws_sim_stats_get(r->sim, &ss);
-    if (r->plot)
-        ws_plot_beats_total(r->plot, r->now, ss.beats_in, ss.beats_out);
-    if (ss.beats_in + ss.beats_out != r->last_beats) {
-        r->last_beats = ss.beats_in + ss.beats_out;
-        r->last_activity = r->now;
-    }
     for (unsigned p = 0; p < r->cfg.n_ports; p++) {
         const uint8_t *f;
         size_t len;
         uint64_t cyc;
-        while (ws_sim_pop(r->sim, p, &f, &len, &cyc) == 1)
+        while (ws_session_pop(r->dev, p, &f, &len, &cyc) == 1)
             on_output(r, p, f, len, cyc - r->cycle0 + r->skipped);
     }
 }
@@ -636,9 +412,7 @@ static void model_step(run *r, uint64_t n)
  * queues allow it). */
 static int feedable(const run *r)
 {
-    const event *e = &r->to_dev.a[0];
-    unsigned p = e->port, q = r->prev_port;
-    return !(ws_sim_pending(r->sim, p) >= 2 || (p != q && ws_sim_pending(r->sim, q) > 0));
+    return ws_session_ready(r->dev, r->net.q[0].a[0].port);
 }
 
 /* The model has frames queued, or a frame waits at the head of to_dev: clock it cycle by cycle,
@@ -653,75 +427,51 @@ static void model_busy(run *r, uint64_t due)
     uint64_t end = r->now + r->o.latency;
     if (due < end)
         end = due > r->now ? due : r->now + 1;
-    int waiting = heap_top(&r->to_dev) <= r->now;
+    int waiting = ws_net_queue_top(&r->net.q[0]) <= r->now;
     uint64_t beats = r->last_beats;
     do {
-        ws_sim_run(r->sim, 1);
-        r->now = ws_sim_cycle(r->sim) - r->cycle0 + r->skipped;
-        r->st->model_cycles++;
-        if (ws_sim_error(r->sim)) {
-            fail(r, "model: %s", ws_sim_error(r->sim));
+        if (model_tick(r, 1, &beats))
             return;
-        }
-        ws_sim_stats ss;
-        ws_sim_stats_get(r->sim, &ss);
-        if (r->plot)
-            ws_plot_beats_total(r->plot, r->now, ss.beats_in, ss.beats_out);
-        if (ss.beats_in + ss.beats_out != beats) {
-            beats = ss.beats_in + ss.beats_out;
-            r->last_activity = r->now;
-        }
-    } while (r->now < end && (waiting ? !feedable(r) : model_pending(r)));
+    } while (r->now < end && (waiting ? !feedable(r) : ws_session_busy(r->dev)));
     r->last_beats = beats;
-
-    const uint8_t *f[WS_LIMIT_PORTS];
-    size_t len[WS_LIMIT_PORTS];
-    uint64_t cyc[WS_LIMIT_PORTS];
-    int have[WS_LIMIT_PORTS];
-    unsigned np = r->cfg.n_ports;
-    for (unsigned p = 0; p < np; p++)
-        have[p] = ws_sim_pop(r->sim, p, &f[p], &len[p], &cyc[p]) == 1;
-    for (;;) {
-        unsigned best = np;
-        for (unsigned p = 0; p < np; p++)
-            if (have[p] && (best == np || cyc[p] < cyc[best]))
-                best = p;
-        if (best == np)
-            break;
-        on_output(r, best, f[best], len[best], cyc[best] - r->cycle0 + r->skipped);
-        have[best] = ws_sim_pop(r->sim, best, &f[best], &len[best], &cyc[best]) == 1;
-    }
+    unsigned p;
+    const uint8_t *f;
+    size_t len;
+    uint64_t cyc;
+    while (ws_session_pop_next(r->dev, r->cfg.n_ports, &p, &f, &len, &cyc) == 1)
+        on_output(r, p, f, len, cyc - r->cycle0 + r->skipped);
 }
-#endif
 
 /* Offer the device every frame that has arrived, in order, as far as it takes them. */
 static void feed(run *r)
 {
-    while (r->to_dev.n && r->to_dev.a[0].t <= r->now && !r->failed) {
-        event *e = &r->to_dev.a[0];
-#ifdef WS_HAVE_SIM
-        if (r->sim) {
-            unsigned p = e->port, q = r->prev_port;
-            /* as wiresum sim: a frame on another port only once the previous one is wholly in */
-            if (ws_sim_pending(r->sim, p) >= 2 || (p != q && ws_sim_pending(r->sim, q) > 0))
-                return;
-            if (ws_sim_push(r->sim, p, e->f, e->len)) {
-                fail(r, "model refused a frame of %u bytes on port %u", e->len, p);
-                return;
-            }
-            r->prev_port = p;
-            r->last_activity = r->now;
-        } else
-#endif
-        {
-            uint64_t start = r->ref_busy > r->now ? r->ref_busy : r->now;
-            r->ref_busy = start + (e->len + r->bytes - 1) / r->bytes;
+    while (r->net.q[0].n && r->net.q[0].a[0].t <= r->now && !r->failed) {
+        ws_net_event *e = &r->net.q[0].a[0];
+        /* as wiresum sim: the session's global order */
+        if (!ws_session_ready(r->dev, e->port))
+            return;
+        if (ws_session_push(r->dev, e->port, e->f, e->len)) {
+            fail(r, "port %u: %s", e->port, ws_session_error(r->dev));
+            return;
+        }
+        r->last_activity = r->now;
+        /* what the device sent already: the reference's frames, known at once and stamped by
+         * its timing model (a model's come out as it is clocked); their beats for the plot */
+        uint64_t done, beats = (e->len + r->bytes - 1) / r->bytes;
+        if (r->plot && ws_session_pop_ingress_done(r->dev, e->port, &done) == 1)
+            ws_plot_beats(r->plot, 0, done - beats, beats);
+        unsigned p;
+        const uint8_t *f;
+        size_t len;
+        uint64_t cyc;
+        while (ws_session_pop_next(r->dev, r->cfg.n_ports, &p, &f, &len, &cyc) == 1) {
+            beats = (len + r->bytes - 1) / r->bytes;
             if (r->plot)
-                ws_plot_beats(r->plot, 0, start, r->ref_busy - start);
-            ws_refdev_rx(r->ref, e->port, e->f, e->len, ref_emit, r);
+                ws_plot_beats(r->plot, 1, cyc - beats, beats);
+            on_output(r, p, f, len, cyc - r->cycle0 + r->skipped);
         }
         record_in(r, e->port, e->f, e->len);
-        event x = heap_pop(&r->to_dev);
+        ws_net_event x = ws_net_queue_pop(&r->net.q[0]);
         free(x.f);
     }
 }
@@ -729,8 +479,8 @@ static void feed(run *r)
 /* Hand the frames that have reached the hosts to their workers. */
 static void deliver(run *r)
 {
-    while (r->to_wkr.n && r->to_wkr.a[0].t <= r->now) {
-        event e = heap_pop(&r->to_wkr);
+    while (r->net.q[1].n && r->net.q[1].a[0].t <= r->now) {
+        ws_net_event e = ws_net_queue_pop(&r->net.q[1]);
         wk *dst = NULL;
         for (unsigned i = 0; i < r->nw && !dst; i++)
             if (r->w[i].port == e.port && e.len >= 6 && !memcmp(e.f, r->job->member[i].mac, 6))
@@ -845,14 +595,12 @@ static int make_config(run *r)
         c->pool_slots = o->slots;
     if (o->count > c->max_count)
         c->max_count = o->count;
-#ifdef WS_HAVE_SIM
-    if (r->sim) { /* describe the build of the model */
+    if (ws_session_clocked(r->dev)) { /* describe the build of the model */
         c->max_jobs = r->params.jobs;
         c->max_workers = r->params.workers;
         c->pool_slots = r->params.pool;
         c->max_count = r->params.count;
     }
-#endif
     ws_job *jb = ws_config_add_workload(c, JOB_ID, o->ports, o->workers, o->slots, o->count);
     if (!jb)
         return fail(r, "%u ports, %u workers: beyond the host's limits", o->ports, o->workers);
@@ -897,41 +645,19 @@ static int check_opts(run *r)
     return 0;
 }
 
-static int open_device(run *r)
+/* The device, of its kind: the model through the driver (open, reset, build parameters checked
+ * against the options), or the reference. */
+static int new_device(run *r)
 {
-    if (r->o.device == WS_RUN_REF) {
-        r->ref = ws_refdev_new(&r->cfg, r->err, r->errlen);
-        return r->ref ? 0 : (r->failed = 1, -1);
-    }
-#ifdef WS_HAVE_SIM
-    /* the model, through the driver: open, reset, addresses, job setup */
-    ws_regbus *b = &r->bus;
-    if (ws_dev_set_addresses(b, &r->params, &r->cfg, r->err, r->errlen) ||
-        ws_dev_job_setup(b, &r->params, 0, r->job, r->err, r->errlen))
-        return r->failed = 1, -1;
-    if (r->o.trace &&
-        ws_sim_trace_open(r->sim, r->o.trace, r->o.trace_from, r->o.trace_to, r->err, r->errlen))
-        return r->failed = 1, -1;
-    r->cycle0 = ws_sim_cycle(r->sim);
-    return 0;
-#else
-    return fail(r, "this build has no RTL model: use --device ref");
-#endif
-}
-
-#ifdef WS_HAVE_SIM
-static int new_model(run *r)
-{
-    if (r->o.device != WS_RUN_RTL)
-        return 0;
     /* without --trace, the model built without tracing (if the binary has one): faster */
-    r->sim = r->o.trace ? ws_sim_new(r->o.width, r->err, r->errlen)
-                        : ws_sim_new_untraced(WS_SIM_VERILATOR, r->o.width, r->err, r->errlen);
-    if (!r->sim)
+    ws_session_opts so = {r->o.device == WS_RUN_RTL ? WS_DEVICE_VERILATOR : WS_DEVICE_REFERENCE,
+                          r->o.width, r->o.trace != NULL};
+    r->dev = ws_session_open(&so, r->err, r->errlen);
+    if (!r->dev)
         return r->failed = 1, -1;
-    r->bus = (ws_regbus){bus_write, bus_read, r->sim};
-    if (ws_dev_open(&r->bus, &r->params, r->err, r->errlen) ||
-        ws_dev_reset(&r->bus, &r->params, r->err, r->errlen))
+    if (!ws_session_clocked(r->dev))
+        return 0;
+    if (ws_session_open_driver(r->dev, &r->params, r->err, r->errlen))
         return r->failed = 1, -1;
     const ws_dev_params *p = &r->params;
     if (r->o.ports > p->ports)
@@ -944,7 +670,21 @@ static int new_model(run *r)
         return fail(r, "--count %u: the model's MAX_COUNT is %u", r->o.count, p->count);
     return 0;
 }
-#endif
+
+/* The job configured, and on a model the trace opened; time starts here. */
+static int configure_device(run *r)
+{
+    if (ws_session_configure(r->dev, &r->cfg, r->err, r->errlen))
+        return r->failed = 1, -1;
+    if (ws_session_clocked(r->dev) && r->o.trace &&
+        ws_sim_trace_open(ws_session_sim(r->dev), r->o.trace, r->o.trace_from, r->o.trace_to,
+                          r->err, r->errlen))
+        return r->failed = 1, -1;
+    r->cycle0 = ws_session_cycle(r->dev);
+    if (r->plot && !ws_session_clocked(r->dev))
+        ws_session_stamps(r->dev, 1); /* the reference's ingress beats for the plot */
+    return 0;
+}
 
 static int open_record(run *r)
 {
@@ -1041,6 +781,17 @@ static int save_counters(run *r)
 }
 
 /* ---- the report -------------------------------------------------------------------------- */
+
+/* The network's faults into the statistics */
+static void net_stats(run *r)
+{
+    for (int d = 0; d < 2; d++) {
+        r->st->lost[d] = r->net.st.lost[d];
+        r->st->duped[d] = r->net.st.duped[d];
+        r->st->reordered[d] = r->net.st.reordered[d];
+        r->st->corrupted[d] = r->net.st.corrupted[d];
+    }
+}
 
 static void check_counters(run *r)
 {
@@ -1152,6 +903,9 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
     r->bytes = opts->width / 8;
     r->ns_per_cycle = 1000.0 / opts->clock_mhz;
     r->rng.s = ws_mix64(opts->seed ^ 0x72756e0a);
+    ws_net_opts no = {opts->latency, opts->loss, opts->dup, opts->reorder, opts->corrupt,
+                      {opts->fault_up, opts->fault_down}};
+    ws_net_init(&r->net, &no, &r->rng, corrupted_up, r);
     int rc = -1;
     double t0 = wall();
 
@@ -1169,11 +923,7 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
             goto done;
         }
     }
-#ifdef WS_HAVE_SIM
-    if (new_model(r))
-        goto done;
-#endif
-    if (make_config(r) || open_device(r))
+    if (new_device(r) || make_config(r) || configure_device(r))
         goto done;
     if (opts->record && open_record(r))
         goto done;
@@ -1207,18 +957,17 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
         }
         if (r->o.progress && (++loops & 63) == 0 && ws_progress_due(&r->prog))
             progress(r, 0);
-        int finished = all_finished(r) && r->to_dev.n == 0;
-        uint64_t tw = heap_top(&r->to_wkr), td = heap_top(&r->to_dev);
+        int finished = all_finished(r) && r->net.q[0].n == 0;
+        uint64_t tw = ws_net_queue_top(&r->net.q[1]), td = ws_net_queue_top(&r->net.q[0]);
         if (tw < next)
             next = tw;
         if (td < next)
             next = td;
-#ifdef WS_HAVE_SIM
-        if (r->sim) {
-            int busy = model_pending(r) || td <= r->now;
+        if (ws_session_clocked(r->dev)) {
+            int busy = ws_session_busy(r->dev) || td <= r->now;
             if (finished && !busy) {
                 /* the end: wait for the device to fall quiet */
-                uint64_t quiet = opts->record ? DRAIN_RECORD : SETTLE;
+                uint64_t quiet = opts->record ? WS_SESSION_QUIET_RECORD : WS_SESSION_SETTLE;
                 if (r->now - r->last_activity >= quiet) {
                     drained = 1;
                     break;
@@ -1236,7 +985,7 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
                 continue;
             }
             uint64_t gap = next == NEVER ? MAX_STEP : next - r->now;
-            if (gap > 1 && r->now - r->last_activity >= SETTLE) {
+            if (gap > 1 && r->now - r->last_activity >= WS_SESSION_SETTLE) {
                 /* the model is idle and nothing is due before next: skip the stretch */
                 r->skipped += gap;
                 r->now += gap;
@@ -1245,7 +994,7 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
             model_step(r, gap < MAX_STEP ? gap : MAX_STEP);
             continue;
         }
-#endif
+        /* the reference: straight to the next event */
         if (finished) {
             drained = 1;
             break;
@@ -1254,7 +1003,12 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
             fail(r, "internal: nothing left to happen, but the workers are not done");
             break;
         }
-        r->now = next > r->now ? next : r->now + 1;
+        uint64_t to = next > r->now ? next : r->now + 1;
+        if (ws_session_run(r->dev, to - r->now)) {
+            fail(r, "%s", ws_session_error(r->dev));
+            break;
+        }
+        r->now = to;
     }
     if (r->w)
         progress(r, 1);
@@ -1262,20 +1016,16 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
         goto done;
 
     st->cycles = r->t_done;
-    if (r->ref) {
-        st->ctr = *ws_refdev_counters(r->ref);
-        st->model_cycles = 0;
-    }
-#ifdef WS_HAVE_SIM
-    if (r->sim) {
-        ws_sim_trace_close(r->sim);
-        if (ws_dev_read_counters(&r->bus, r->cfg.n_ports, &st->ctr, err, errlen))
-            goto done;
+    if (ws_session_clocked(r->dev))
+        ws_sim_trace_close(ws_session_sim(r->dev));
+    if (ws_session_counters(r->dev, r->cfg.n_ports, &st->ctr, err, errlen))
+        goto done;
+    if (ws_session_clocked(r->dev)) {
         /* teardown: the job disabled, as a driver leaves the device */
-        if (ws_dev_job_disable(&r->bus, 0, err, errlen))
+        ws_regbus bus = ws_session_bus(r->dev);
+        if (ws_dev_job_disable(&bus, 0, err, errlen))
             goto done;
     }
-#endif
     for (unsigned i = 0; i < r->nw; i++) {
         const ws_worker_stats *ws = ws_worker_get_stats(r->w[i].w);
         st->data += ws->data_frames;
@@ -1301,6 +1051,7 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
             goto done;
     }
     st->wall_s = wall() - t0;
+    net_stats(r);
     print_report(r, st->wall_s);
     if (r->plot) {
         char title[256];
@@ -1321,13 +1072,12 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
 done:
     if (r->failed && rc == 0)
         rc = -1;
+    net_stats(r);
     ws_trace_finish(r->rec_in, NULL, 0);
     ws_trace_finish(r->rec_exp, NULL, 0);
     ws_plot_free(r->plot);
-    heap_free(&r->to_dev);
-    heap_free(&r->to_wkr);
-    free(r->bp.e);
-    free(r->bp.idx);
+    ws_net_free(&r->net);
+    ws_frame_set_free(&r->bp);
     for (unsigned i = 0; r->w && i < r->nw; i++) {
         ws_worker_free(r->w[i].w);
         free(r->w[i].buf);
@@ -1336,10 +1086,7 @@ done:
     free(r->w);
     free(r->expect[0]);
     free(r->expect[1]);
-    ws_refdev_free(r->ref);
-#ifdef WS_HAVE_SIM
-    ws_sim_free(r->sim);
-#endif
+    ws_session_free(r->dev);
     free(r);
     return rc;
 }

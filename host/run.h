@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "refdev.h"
+#include "wiresum/counters.h"
 
 typedef enum { WS_RUN_RTL, WS_RUN_REF } ws_run_device;
 typedef enum { WS_RUN_NORMAL, WS_RUN_SPECIAL, WS_RUN_MIXED } ws_run_values;

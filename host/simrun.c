@@ -11,15 +11,10 @@
 #include "counters.h"
 #include "json.h"
 #include "progress.h"
-#include "refdev.h"
 #include "trace.h"
 #include "wiresum/wire.h"
-#include "wiresum/dev.h"
-#include "wiresum/sim.h"
+#include "wiresum/session.h"
 
-#define QUIET_CYCLES 20000 /* the run ends once the model has sent nothing for this long, */
-#define QUIET_ALL_IN 2000  /* or this long once every expected frame has come out (both
-                            * times 100/(100-PCT) with --backpressure PCT) */
 #define MAX_REPORTS 10
 
 void ws_simrun_defaults(ws_simrun_opts *o)
@@ -81,35 +76,6 @@ static void list_free(frame_list *l)
     memset(l, 0, sizeof *l);
 }
 
-/* ---- the register bus of the model ---------------------------------------------------------- */
-
-static int bus_write(void *ctx, uint32_t addr, uint32_t data)
-{
-    return ws_sim_reg_write(ctx, addr, data);
-}
-static int bus_read(void *ctx, uint32_t addr, uint32_t *data)
-{
-    return ws_sim_reg_read(ctx, addr, data);
-}
-
-/* ---- the reference, in process ---------------------------------------------------------- */
-
-typedef struct {
-    frame_list *out; /* per egress port */
-    uint64_t ts;
-    size_t input;    /* the input frame being processed */
-    int failed;
-} ref_sink;
-
-static void ref_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
-{
-    ref_sink *s = ctx;
-    if (list_add(&s->out[egress], f, len, s->ts))
-        s->failed = 1;
-    else
-        s->out[egress].f[s->out[egress].n - 1].cause = s->input;
-}
-
 static int is_result(const ws_config *cfg, const frame *f)
 {
     return ws_is_result(f->data, f->len, cfg->ip, cfg->udp_port);
@@ -131,9 +97,9 @@ typedef struct {
     size_t *by_port, port_off[WS_SIM_MAX_PORTS + 1];
     uint64_t exp_total;
     frame_list exp[WS_SIM_MAX_PORTS]; /* expected<P>.pcap */
-    ws_refdev *ref;
+    ws_session *ref;  /* the software reference, fed the same inputs */
     /* one pass */
-    ws_sim *sim;
+    ws_session *sim;  /* the model */
     unsigned ports; /* the model's */
     ws_trace_out *actual_out; /* out<P>.pcap; NULL in a rerun */
     frame_list act[WS_SIM_MAX_PORTS];
@@ -150,7 +116,7 @@ static int collect(run *r)
         const uint8_t *data;
         size_t len;
         uint64_t cyc;
-        while (ws_sim_pop(r->sim, p, &data, &len, &cyc) == 1) {
+        while (ws_session_pop(r->sim, p, &data, &len, &cyc) == 1) {
             uint64_t ts = (uint64_t)((double)cyc * r->ns_per_cycle);
             if (list_add(&r->act[p], data, len, ts)) {
                 snprintf(r->err, r->errlen, "out of memory");
@@ -170,9 +136,9 @@ static int collect(run *r)
  * go in in order). */
 static void note_inputs_done(run *r)
 {
-    uint64_t now = ws_sim_cycle(r->sim);
+    uint64_t now = ws_session_cycle(r->sim);
     for (unsigned p = 0; p < r->cfg.n_ports; p++) {
-        size_t in = r->pushed[p] - ws_sim_pending(r->sim, p);
+        size_t in = r->pushed[p] - ws_session_pending(r->sim, p);
         while (r->done[p] < in) {
             r->in_done[r->by_port[r->port_off[p] + r->done[p]]] = now;
             r->done[p]++;
@@ -186,15 +152,14 @@ static void show_progress(run *r)
     double total = (double)r->inputs.n + (double)r->exp_total;
     ws_progress_show(&r->prog, total > 0 ? ((double)r->n_done + (double)r->act_total) / total : 1,
                      "cycle %llu, %zu of %zu frames in, %llu of %llu out",
-                     (unsigned long long)ws_sim_cycle(r->sim), r->n_done, r->inputs.n,
+                     (unsigned long long)ws_session_cycle(r->sim), r->n_done, r->inputs.n,
                      (unsigned long long)r->act_total, (unsigned long long)r->exp_total);
 }
 
 static int step(run *r, uint64_t cycles)
 {
-    ws_sim_run(r->sim, cycles);
-    if (ws_sim_error(r->sim)) {
-        snprintf(r->err, r->errlen, "model: %s", ws_sim_error(r->sim));
+    if (ws_session_run(r->sim, cycles)) {
+        snprintf(r->err, r->errlen, "model: %s", ws_session_error(r->sim));
         return -1;
     }
     note_inputs_done(r);
@@ -205,7 +170,7 @@ static void pass_free(run *r)
 {
     ws_trace_finish(r->actual_out, NULL, 0);
     r->actual_out = NULL;
-    ws_sim_free(r->sim);
+    ws_session_free(r->sim);
     r->sim = NULL;
     for (unsigned p = 0; p < WS_SIM_MAX_PORTS; p++)
         list_free(&r->act[p]);
@@ -232,33 +197,30 @@ static int pass(run *r, int write_out, const char *trace, uint64_t from, uint64_
         return -1;
     }
     /* a pass that dumps no trace takes the model built without tracing, if there is one */
-    ws_sim_engine engine = o->icarus ? WS_SIM_ICARUS : WS_SIM_VERILATOR;
-    r->sim = trace ? ws_sim_new_engine(engine, o->width, err, errlen)
-                   : ws_sim_new_untraced(engine, o->width, err, errlen);
+    ws_session_opts so = {o->icarus ? WS_DEVICE_ICARUS : WS_DEVICE_VERILATOR, o->width,
+                          trace != NULL};
+    r->sim = ws_session_open(&so, err, errlen);
     if (!r->sim)
         return -1;
-    r->ports = ws_sim_ports(r->sim);
+    r->ports = ws_session_ports(r->sim);
     if (r->cfg.n_ports > r->ports || r->ports > WS_SIM_MAX_PORTS) {
         snprintf(err, errlen, "%s/job.ini: %u ports, but the model has %u", r->dir,
                  r->cfg.n_ports, r->ports);
         return -1;
     }
-    ws_regbus bus = {bus_write, bus_read, r->sim};
-    if (ws_dev_configure(&bus, &r->cfg, err, errlen))
+    if (ws_session_configure(r->sim, &r->cfg, err, errlen))
         return -1;
-    /* frames enter in global order; a frame on another port than the previous one is offered
-     * only once the previous one is wholly in, so the device's first-come-first-served input
-     * arbiter sees them in the same order */
+    /* frames enter in the session's global order (wiresum/session.h) */
     ws_sim_stress st = {o->idle_pct, o->bp_pct, o->seed};
-    ws_sim_set_stress(r->sim, &st);
+    ws_sim_set_stress(ws_session_sim(r->sim), &st);
     if (write_out) {
         r->actual_out = ws_trace_create(r->dir, "out", r->cfg.n_ports, 1, err, errlen);
         if (!r->actual_out)
             return -1;
     }
-    if (trace && ws_sim_trace_open(r->sim, trace, from, to, err, errlen))
+    if (trace && ws_sim_trace_open(ws_session_sim(r->sim), trace, from, to, err, errlen))
         return -1;
-    r->start_cycle = ws_sim_cycle(r->sim);
+    r->start_cycle = ws_session_cycle(r->sim);
     uint64_t n = r->inputs.n;
     /* stalls stretch the run: a beat takes 100/(100-PCT) cycles on average; the quiet window
      * that ends the drain stretches with the egress stalls */
@@ -267,8 +229,10 @@ static int pass(run *r, int write_out, const char *trace, uint64_t from, uint64_
     uint64_t limit = o->max_cycles ? o->max_cycles
                                    : (uint64_t)((1000000.0 + 64.0 * n + 40.0 * (n ? n : 1) * 64) *
                                                 stretch);
-    uint64_t quiet_all_in = QUIET_ALL_IN * 100 / (100 - (o->bp_pct < 100 ? o->bp_pct : 99));
-    uint64_t quiet_short = QUIET_CYCLES * 100 / (100 - (o->bp_pct < 100 ? o->bp_pct : 99));
+    /* the session's drain constants, times 100/(100-PCT) with --backpressure PCT */
+    uint64_t quiet_all_in =
+        WS_SESSION_QUIET_ALL_IN * 100 / (100 - (o->bp_pct < 100 ? o->bp_pct : 99));
+    uint64_t quiet_short = WS_SESSION_QUIET * 100 / (100 - (o->bp_pct < 100 ? o->bp_pct : 99));
     char why_limit[200];
     if (o->max_cycles)
         snprintf(why_limit, sizeof why_limit, "--max-cycles %llu", (unsigned long long)limit);
@@ -278,16 +242,15 @@ static int pass(run *r, int write_out, const char *trace, uint64_t from, uint64_
                  o->idle_pct || o->bp_pct ? ", stretched for " : "",
                  o->idle_pct && o->bp_pct ? "--idle and --backpressure"
                  : o->idle_pct ? "--idle" : o->bp_pct ? "--backpressure" : "");
-    unsigned prev = 0;
     uint64_t polls = 0;
     for (size_t i = 0; i < r->inputs.n; i++) {
         unsigned p = r->in_port[i];
-        while (ws_sim_pending(r->sim, p) >= 2 || (p != prev && ws_sim_pending(r->sim, prev) > 0)) {
+        while (!ws_session_ready(r->sim, p)) {
             if (step(r, 1))
                 return -1;
-            if (stop && ws_sim_cycle(r->sim) >= stop)
+            if (stop && ws_session_cycle(r->sim) >= stop)
                 return 0;
-            if (ws_sim_cycle(r->sim) - r->start_cycle > limit) {
+            if (ws_session_cycle(r->sim) - r->start_cycle > limit) {
                 snprintf(err, errlen, "%s/in%u.pcap: frame %llu (input %zu of %zu in global "
                          "order) not taken by the model after %llu cycles (%s)",
                          r->dir, p, (unsigned long long)r->inputs.f[i].index, i + 1,
@@ -297,25 +260,27 @@ static int pass(run *r, int write_out, const char *trace, uint64_t from, uint64_
             if ((++polls & 1023) == 0 && ws_progress_due(&r->prog))
                 show_progress(r);
         }
-        ws_sim_push(r->sim, p, r->inputs.f[i].data, r->inputs.f[i].len);
+        if (ws_session_push(r->sim, p, r->inputs.f[i].data, r->inputs.f[i].len)) {
+            snprintf(err, errlen, "%s/in%u.pcap: frame %llu: %s", r->dir, p,
+                     (unsigned long long)r->inputs.f[i].index, ws_session_error(r->sim));
+            return -1;
+        }
         r->pushed[p]++;
-        prev = p;
     }
     /* drain: everything in, then quiet (cycle by cycle while inputs are going in, so that
      * their cycles are exact) */
-    r->last_output_cycle = ws_sim_cycle(r->sim);
+    r->last_output_cycle = ws_session_cycle(r->sim);
     for (;;) {
         if (step(r, r->n_done < r->inputs.n ? 1 : 64))
             return -1;
-        if (stop && ws_sim_cycle(r->sim) >= stop)
+        if (stop && ws_session_cycle(r->sim) >= stop)
             return 0;
-        int pending = 0, short_of = 0;
-        for (unsigned p = 0; p < r->ports; p++) {
-            pending |= ws_sim_pending(r->sim, p) > 0;
+        int short_of = 0;
+        for (unsigned p = 0; p < r->ports; p++)
             short_of |= r->act[p].n < r->exp[p].n;
-        }
-        uint64_t now = ws_sim_cycle(r->sim);
-        if (!pending && now - r->last_output_cycle > (short_of ? quiet_short : quiet_all_in))
+        uint64_t now = ws_session_cycle(r->sim);
+        if (!ws_session_busy(r->sim) &&
+            now - r->last_output_cycle > (short_of ? quiet_short : quiet_all_in))
             break;
         if (now - r->start_cycle > limit) {
             snprintf(err, errlen, "model did not finish within %llu cycles (%s): "
@@ -781,14 +746,13 @@ static int give_causes(run *r, frame_list *refout)
  * (PARAM_MAX_FRAME); a job.ini that gives another is refused. */
 static int model_max_frame(run *r, const char *ini)
 {
-    ws_sim_engine engine = r->o->icarus ? WS_SIM_ICARUS : WS_SIM_VERILATOR;
-    ws_sim *m = ws_sim_new_untraced(engine, r->o->width, r->err, r->errlen);
+    ws_session_opts so = {r->o->icarus ? WS_DEVICE_ICARUS : WS_DEVICE_VERILATOR, r->o->width, 0};
+    ws_session *m = ws_session_open(&so, r->err, r->errlen);
     if (!m)
         return -1;
-    ws_regbus bus = {bus_write, bus_read, m};
     ws_dev_params p;
-    int rc = ws_dev_read_params(&bus, &p, r->err, r->errlen);
-    ws_sim_free(m);
+    int rc = ws_session_open_driver(m, &p, r->err, r->errlen);
+    ws_session_free(m);
     if (rc)
         return -1;
     if (r->cfg.max_frame && r->cfg.max_frame != p.max_frame) {
@@ -839,13 +803,15 @@ static int load(run *r)
     }
     if (model_max_frame(r, path))
         return -1;
-    r->ref = ws_refdev_new(&r->cfg, err, errlen);
+    ws_session_opts so = {WS_DEVICE_REFERENCE, r->o->width, 0};
+    r->ref = ws_session_open(&so, err, errlen);
+    if (r->ref && ws_session_configure(r->ref, &r->cfg, err, errlen))
+        return -1;
     ws_trace_in *in = r->ref ? ws_trace_open(r->dir, "in", r->cfg.n_ports, 1, err, errlen) : NULL;
     if (!in)
         return -1;
     frame_list refout[WS_SIM_MAX_PORTS];
     memset(refout, 0, sizeof refout);
-    ref_sink sink = {.out = refout};
     size_t in_cap = 0;
     ws_pkt pkt;
     int got, rc = -1;
@@ -866,11 +832,20 @@ static int load(run *r)
             r->in_port = np;
         }
         r->in_port[r->inputs.n - 1] = pkt.port;
-        sink.ts = pkt.ts_ns;
-        sink.input = r->inputs.n - 1;
-        ws_refdev_rx(r->ref, pkt.port, pkt.data, pkt.len, ref_emit, &sink);
-        if (sink.failed)
-            goto oom;
+        /* what the reference sends for it, stamped with the input's time and number */
+        if (ws_session_push(r->ref, pkt.port, pkt.data, pkt.len)) {
+            snprintf(err, errlen, "%s/in%u.pcap: frame %llu: %s", r->dir, pkt.port,
+                     (unsigned long long)pkt.index, ws_session_error(r->ref));
+            goto out;
+        }
+        unsigned eg;
+        const uint8_t *od;
+        size_t ol;
+        while (ws_session_pop_next(r->ref, WS_SIM_MAX_PORTS, &eg, &od, &ol, NULL) == 1) {
+            if (list_add(&refout[eg], od, ol, pkt.ts_ns))
+                goto oom;
+            refout[eg].f[refout[eg].n - 1].cause = r->inputs.n - 1;
+        }
     }
     if (got < 0)
         goto out;
@@ -966,7 +941,8 @@ static int trace_mismatch(run *r, const first_mismatch *m)
     uint64_t to = m->cycle + (o->trace_after ? o->trace_after : 1);
     ws_progress_init(&r->prog, "sim (waveform)", o->progress && !o->quiet, o->progress_tty);
     int rc = pass(r, 0, fst, from, to, to + 1);
-    ws_progress_end(&r->prog, 1, "cycle %llu", r->sim ? (unsigned long long)ws_sim_cycle(r->sim) : 0ull);
+    ws_progress_end(&r->prog, 1, "cycle %llu",
+                    r->sim ? (unsigned long long)ws_session_cycle(r->sim) : 0ull);
     if (rc) {
         pass_free(r);
         return -1;
@@ -1029,7 +1005,7 @@ int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, si
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int prc = pass(r, 1, o->trace, o->trace_from, o->trace_to, 0);
     ws_progress_end(&r->prog, 1, "cycle %llu, %zu of %zu frames in, %llu out",
-                    r->sim ? (unsigned long long)ws_sim_cycle(r->sim) : 0ull, r->n_done,
+                    r->sim ? (unsigned long long)ws_session_cycle(r->sim) : 0ull, r->n_done,
                     r->inputs.n, (unsigned long long)r->act_total);
     if (prc)
         goto done;
@@ -1037,7 +1013,7 @@ int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, si
     uint64_t cycles =
         r->last_output_cycle > r->start_cycle ? r->last_output_cycle - r->start_cycle : 1;
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    ws_sim_trace_close(r->sim);
+    ws_sim_trace_close(ws_session_sim(r->sim));
     if (ws_trace_finish(r->actual_out, err, errlen)) {
         r->actual_out = NULL;
         goto done;
@@ -1064,24 +1040,23 @@ int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, si
         extra_port(&cmp, p, &r->act[p]);
 
     /* the counters: compared, saved, shown */
-    ws_regbus bus = {bus_write, bus_read, r->sim};
     ws_counters_file cf;
     memset(&cf, 0, sizeof cf);
-    if (ws_dev_read_counters(&bus, r->cfg.n_ports, &cf.device.c, err, errlen))
+    if (ws_session_counters(r->sim, r->cfg.n_ports, &cf.device.c, err, errlen) ||
+        ws_session_counters(r->ref, r->cfg.n_ports, &cf.reference.c, err, errlen))
         goto done;
     cf.device.present = cf.reference.present = 1;
     cf.device.ports = cf.reference.ports = r->cfg.n_ports;
-    cf.reference.c = *ws_refdev_counters(r->ref);
-    source_text(r, ws_sim_engine_name(r->sim), cf.device.source, sizeof cf.device.source);
+    source_text(r, ws_session_engine(r->sim), cf.device.source, sizeof cf.device.source);
     snprintf(cf.reference.source, sizeof cf.reference.source,
-             "software reference host/refdev.c, the same inputs");
+             "software reference sim/refdev.c, the same inputs");
     int bad_ctr = (int)ws_counters_differ(&cf, out);
     snprintf(path, sizeof path, "%s/%s", dir, WS_COUNTERS_FILE);
     if (ws_counters_save(path, &cf, err, errlen))
         goto done;
 
-    ws_sim_stats ss;
-    ws_sim_stats_get(r->sim, &ss);
+    uint64_t beats_in, beats_out;
+    ws_session_beats(r->sim, &beats_in, &beats_out);
     uint64_t act_frames = 0;
     for (unsigned p = 0; p < r->ports; p++)
         act_frames += r->act[p].n;
@@ -1089,10 +1064,10 @@ int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, si
         fprintf(out,
                 "sim %s: %s, width %u, %llu cycles (%.3f ms at %.0f MHz), %llu beats in "
                 "(utilization %.3f), %llu beats out\n",
-                dir, ws_sim_engine_name(r->sim), o->width, (unsigned long long)cycles,
+                dir, ws_session_engine(r->sim), o->width, (unsigned long long)cycles,
                 (double)cycles * r->ns_per_cycle * 1e-6, o->clock_mhz,
-                (unsigned long long)ss.beats_in, (double)ss.beats_in / (double)cycles,
-                (unsigned long long)ss.beats_out);
+                (unsigned long long)beats_in, (double)beats_in / (double)cycles,
+                (unsigned long long)beats_out);
         char ovs[80] = "";
         if (cf.device.c.oversize)
             snprintf(ovs, sizeof ovs, " (%llu oversize, dropped by the ports)",
@@ -1102,7 +1077,7 @@ int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, si
                 "%.0f cycles/s\n",
                 r->inputs.n, ovs, (unsigned long long)act_frames, (unsigned long long)r->exp_total,
                 (unsigned long long)cmp.mismatches, bad_ctr,
-                secs > 0 ? (double)(ws_sim_cycle(r->sim) - r->start_cycle) / secs : 0.0);
+                secs > 0 ? (double)(ws_session_cycle(r->sim) - r->start_cycle) / secs : 0.0);
         if (cmp.mismatches)
             fprintf(out, "  mismatching frames in %s/mismatch-{expected,actual,extra}<P>.pcap\n",
                     dir);
@@ -1114,14 +1089,14 @@ int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, si
         ws_counters_table(out, &cf);
     rc = (cmp.mismatches || bad_ctr) ? 1 : 0;
     if (o->json) {
-        double cps = secs > 0 ? (double)(ws_sim_cycle(r->sim) - r->start_cycle) / secs : 0.0;
+        double cps = secs > 0 ? (double)(ws_session_cycle(r->sim) - r->start_cycle) / secs : 0.0;
         json_t *js = json_pack(
             "{s:s, s:s, s:s, s:i, s:I, s:f, s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:i, s:f, s:s?, "
             "s:s, s:o, s:o, s:b}",
-            "command", "sim", "dir", dir, "simulator", ws_sim_engine_name(r->sim),
+            "command", "sim", "dir", dir, "simulator", ws_session_engine(r->sim),
             "width", (int)o->width, "cycles", (json_int_t)cycles, "clock_mhz", o->clock_mhz,
-            "beats_in", (json_int_t)ss.beats_in, "beats_out", (json_int_t)ss.beats_out,
-            "utilization", (double)ss.beats_in / (double)cycles,
+            "beats_in", (json_int_t)beats_in, "beats_out", (json_int_t)beats_out,
+            "utilization", (double)beats_in / (double)cycles,
             "frames_in", (json_int_t)r->inputs.n, "frames_out", (json_int_t)act_frames,
             "frames_expected", (json_int_t)r->exp_total, "mismatches", (json_int_t)cmp.mismatches,
             "counters_differ", bad_ctr, "cycles_per_second", cps,
@@ -1158,7 +1133,7 @@ done:
         }
     }
     pass_free(r);
-    ws_refdev_free(r->ref);
+    ws_session_free(r->ref);
     for (unsigned p = 0; p < WS_SIM_MAX_PORTS; p++)
         list_free(&r->exp[p]);
     list_free(&r->inputs);

@@ -6,8 +6,12 @@
 #                   "wiresum/NAME.h". The plain build is position-independent and also makes
 #                   build/libwiresum.so.1; `make install` installs both with the headers and
 #                   wiresum.pc (pkg-config).
-#   libwshost.a     host/ less main.c: the reference device and the tools' code.
-#   wiresum         host/main.c on both; tests/test_* (cmocka) and tests/tool_* the same way.
+#   libwssim.a      sim/: the devices behind one session (sim/wiresum/session.h): the software
+#                   reference (sim/refdev.c) and the RTL models' C side (sim/ws_sim.c, the
+#                   Icarus bridge, the Verilator shim of mk/models.mk or, in a build without the
+#                   models, sim/ws_shim_none.c, which makes opening a model say so). Sees driver/.
+#   libwshost.a     host/ less main.c: the tools' code, on the session and the driver.
+#   wiresum         host/main.c on the three; tests/test_* (cmocka) and tests/tool_* the same way.
 # Also the register map generator (tools/regmap_gen.c).
 
 INC      := -Ihost -Idriver -Isim
@@ -17,33 +21,42 @@ TLIBS    := -lcmocka
 DRIVER_SRC := $(wildcard driver/*.c)
 HOST_SRC   := $(filter-out host/main.c,$(wildcard host/*.c))
 vpath %.c host driver
+# sim/'s C sources (the Verilator shim, C++, is mk/models.mk's)
+SIM_SRC    := sim/refdev.c sim/session.c sim/ws_sim.c sim/ws_shim_icarus.c
 TEST_SRC := $(wildcard tests/test_*.c)
 TOOL_SRC := $(wildcard tests/tool_*.c)
 
-# Without the top's filelist (WS_TOP_F, mk/models.mk) there is no model: the tools are built
-# without it and the tests that need it are left out.
+# Without the top's filelist (WS_TOP_F, mk/models.mk) there is no model: the session opens the
+# reference only (sim/ws_shim_none.c) and the tests that need a model are left out. The tools
+# are the same either way.
 WS_TOP_F      ?= hw/wiresum_top.f
 WS_HAVE_TOP   := $(wildcard $(WS_TOP_F))
 ifeq ($(WS_HAVE_TOP),)
 TEST_SRC := $(filter-out tests/test_sim.c tests/test_security.c,$(TEST_SRC))
-HOST_SRC := $(filter-out host/simrun.c,$(HOST_SRC))
-else
-INC      += -DWS_HAVE_SIM=1
+SIM_SRC  += sim/ws_shim_none.c
 endif
 
 # variant NAME DIR CFLAGS: the libraries, the tool and the tests of one variant
 define variant
 $(1)_OBJ   := $$(patsubst %.c,$(2)/obj/%.o,$$(notdir $$(HOST_SRC)))
 $(1)_DOBJ  := $$(patsubst %.c,$(2)/obj/%.o,$$(notdir $$(DRIVER_SRC)))
-$(1)_LIBS  := $(2)/libwshost.a $(2)/libwiresum.a
+$(1)_SOBJ  := $$(patsubst sim/%.c,$(2)/obj/sim/%.o,$$(SIM_SRC)) \
+               $(if $(WS_HAVE_TOP),$(2)/obj/sim/ws_sim_shim.o)
+$(1)_LIBS  := $(2)/libwshost.a $(2)/libwssim.a $(2)/libwiresum.a
 $(1)_TESTS := $$(patsubst tests/%.c,$(2)/tests/%,$$(TEST_SRC))
 $(1)_TOOLS := $$(patsubst tests/%.c,$(2)/tests/%,$$(TOOL_SRC))
 
 $(2)/obj/%.o: %.c | $(2)/obj
 	$$(CC) $$(STD) $$(WARN) $(3) $$(INC) $$(DEPFLAGS) -c $$< -o $$@
 
-# the driver sees its own headers and nothing above it
+# the driver sees its own headers and nothing above it; sim/ sees itself and the driver
 $$($(1)_DOBJ): INC := -Idriver
+
+$(2)/obj/sim/%.o: sim/%.c | $(2)/obj/sim
+	$$(CC) $$(STD) $$(WARN) $(3) -Isim -Idriver $$(DEPFLAGS) -c $$< -o $$@
+
+$(2)/libwssim.a: $$($(1)_SOBJ)
+	rm -f $$@ && $$(AR) rcs $$@ $$^
 
 $(2)/libwshost.a: $$($(1)_OBJ)
 	rm -f $$@ && $$(AR) rcs $$@ $$^
@@ -51,16 +64,20 @@ $(2)/libwshost.a: $$($(1)_OBJ)
 $(2)/libwiresum.a: $$($(1)_DOBJ)
 	rm -f $$@ && $$(AR) rcs $$@ $$^
 
+# WS_SIM_LIBS, WS_SIM_LD: the models and what they need (mk/models.mk; empty without them)
 $(2)/wiresum: host/main.c $$($(1)_LIBS)
-	$$(CC) $$(STD) $$(WARN) $(3) $$(INC) $$(DEPFLAGS) $$< $$($(1)_LIBS) $$(LIBS) -o $$@
+	$$(CC) $$(STD) $$(WARN) $(3) $$(INC) $$(DEPFLAGS) $$< $$($(1)_LIBS) $$(WS_SIM_LIBS) $$(LIBS) \
+	  $$(WS_SIM_LD) -o $$@
 
 $(2)/tests/%: tests/%.c $$($(1)_LIBS) | $(2)/tests
-	$$(CC) $$(STD) $$(WARN) $(3) $$(INC) -Itests $$(DEPFLAGS) $$< $$($(1)_LIBS) $$(LIBS) $$(TLIBS) -o $$@
+	$$(CC) $$(STD) $$(WARN) $(3) $$(INC) -Itests $$(DEPFLAGS) $$< $$($(1)_LIBS) $$(WS_SIM_LIBS) \
+	  $$(LIBS) $$(TLIBS) $$(WS_SIM_LD) -o $$@
 
-$(2)/obj $(2)/tests:
+$(2)/obj $(2)/obj/sim $(2)/tests:
 	mkdir -p $$@
 
--include $$($(1)_OBJ:.o=.d) $$($(1)_DOBJ:.o=.d) $$(patsubst %,%.d,$$($(1)_TESTS))
+-include $$($(1)_OBJ:.o=.d) $$($(1)_DOBJ:.o=.d) $$($(1)_SOBJ:.o=.d) \
+         $$(patsubst %,%.d,$$($(1)_TESTS))
 endef
 
 $(eval $(call variant,PLAIN,$(BUILD),$(CFLAGS) -fPIC))

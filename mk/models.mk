@@ -1,5 +1,5 @@
 # mk/models.mk - the device models: wiresum_top Verilated at each width (linked into the tools,
-# which then see -DWS_HAVE_SIM=1), the same top under Icarus Verilog, `make lint`, and the device
+# behind sim/wiresum/session.h), the same top under Icarus Verilog, `make lint`, and the device
 # built with four engines that make test checks.
 #
 # WS_TOP_F: filelist of wiresum_top (one hw/*.v a line, options such as -Ihw allowed, read with
@@ -25,8 +25,8 @@ WS_E4_IV      := $(BUILD)/e4/icarus/ws256.vvp
 
 # build/sim/V<width>/: wiresum_top Verilated with --prefix Vws<width>, archived by Verilator's own
 # makefile as Vws<width>__ALL.a; build/sim/libverilated.a: the Verilator runtime, once for all.
-# <variant>/libwssim.a: sim/ws_sim.c (C) and sim/ws_sim_shim.cpp (the only C++), compiled plain
-# or sanitized; the models themselves are never sanitized (slow, and not our code to check).
+# <variant>/libwssim.a (mk/c.mk) takes sim/ws_sim_shim.cpp (the only C++), compiled plain or
+# sanitized; the models themselves are never sanitized (slow, and not our code to check).
 ifneq ($(WS_HAVE_TOP),)
 SIMB        := $(BUILD)/sim
 # Verilator's root, asked once and only when a recipe needs it (never while the makefile is
@@ -83,35 +83,23 @@ $(SIMB)/libverilated.a: $(SIMB)/V$(WS_RT_W)/Vws$(WS_RT_W).mk
 $(SIMB)/widths.cfg: FORCE
 	$(call ws_stamp,$@,$(WS_MODEL_NAMES))
 
+# sim_variant NAME DIR FLAGS: the Verilator shim into DIR/libwssim.a (mk/c.mk builds the rest of
+# it), and every program of the variant linked with the models
 define sim_variant
-$(2)/obj/sim/ws_sim.o: sim/ws_sim.c | $(2)/obj/sim
-	$$(CC) $$(STD) $$(WARN) $(3) -Isim $$(DEPFLAGS) -c $$< -o $$@
-
 $(2)/obj/sim/ws_sim_shim.o: sim/ws_sim_shim.cpp $(SIMB)/widths.cfg \
     $(foreach m,$(WS_MODEL_NAMES),$(SIMB)/V$(m)/Vws$(m).mk) | $(2)/obj/sim
 	$$(CXX) $$(WS_CXXFLAGS) $(3) $$(DEPFLAGS) -c $$< -o $$@
 
-$(2)/obj/sim/ws_shim_icarus.o: sim/ws_shim_icarus.c | $(2)/obj/sim
-	$$(CC) $$(STD) $$(WARN) $(3) $$(DEPFLAGS) -c $$< -o $$@
+$(2)/wiresum $$($(1)_TESTS) $$($(1)_TOOLS): $$(WS_SIM_LIBS)
 
-$(2)/libwssim.a: $(2)/obj/sim/ws_sim.o $(2)/obj/sim/ws_sim_shim.o $(2)/obj/sim/ws_shim_icarus.o
-	rm -f $$@ && $$(AR) rcs $$@ $$^
-
-$(2)/wiresum $(2)/tests/test_sim $(2)/tests/test_security: $(2)/libwssim.a $$(WS_SIM_LIBS)
-$(2)/wiresum $(2)/tests/test_sim $(2)/tests/test_security: \
-    LIBS := $(2)/libwssim.a $$(WS_SIM_LIBS) $$(LIBS) $$(WS_SIM_LD)
-
-$(2)/obj/sim:
-	mkdir -p $$@
-
--include $(2)/obj/sim/ws_sim.d $(2)/obj/sim/ws_sim_shim.d $(2)/obj/sim/ws_shim_icarus.d
+-include $(2)/obj/sim/ws_sim_shim.d
 endef
 $(eval $(call sim_variant,PLAIN,$(BUILD),$(CFLAGS)))
 $(eval $(call sim_variant,ASAN,$(BUILD)/asan,$(SAN)))
 
 # host/examples/allreduce.c (docs/driver.md): one all-reduce through the model
 $(BUILD)/allreduce: host/examples/allreduce.c $(BUILD)/libwiresum.a $(BUILD)/libwssim.a $(WS_SIM_LIBS)
-	$(CC) $(STD) $(WARN) $(CFLAGS) $(INC) $< $(BUILD)/libwiresum.a $(BUILD)/libwssim.a \
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(INC) $< $(BUILD)/libwssim.a $(BUILD)/libwiresum.a \
 	  $(WS_SIM_LIBS) $(LIBS) $(WS_SIM_LD) -o $@
 
 # libwiresum-sim.a: the models behind their C ABI (sim/wiresum/sim.h) in one archive, for programs
@@ -124,11 +112,11 @@ $(BUILD)/wiresum-sim.pc: sim/wiresum-sim.pc.in FORCE
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	    -e 's|@VERSION@|$(WS_VERSION)|' $< > $@
 
-# `make install-sim PREFIX=DIR`: libwiresum-sim.a, wiresum/sim.h and wiresum-sim.pc beside
-# libwiresum (which it installs too)
+# `make install-sim PREFIX=DIR`: libwiresum-sim.a, wiresum/sim.h, wiresum/session.h and
+# wiresum-sim.pc beside libwiresum (which it installs too)
 install-sim: install $(BUILD)/libwiresum-sim.a $(BUILD)/wiresum-sim.pc
 	install -m 644 $(BUILD)/libwiresum-sim.a $(DESTDIR)$(LIBDIR)/
-	install -m 644 sim/wiresum/sim.h $(DESTDIR)$(INCLUDEDIR)/wiresum/
+	install -m 644 sim/wiresum/sim.h sim/wiresum/session.h $(DESTDIR)$(INCLUDEDIR)/wiresum/
 	install -m 644 $(BUILD)/wiresum-sim.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 
 # ---- Icarus Verilog: `wiresum sim --sim icarus` ------------------------------------------------

@@ -47,24 +47,25 @@ build() {
     mkdir -p "$out/obj"
     std="-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE"
     warn="-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
-    inc="-Ihost -Idriver -Isim -Itests -DWS_HAVE_SIM=1"
+    inc="-Ihost -Idriver -Isim -Itests"
     libs="-lpcap -linih -ljansson -lm -lstdc++ -lz -pthread"
     # the replay program: gcc, the sanitized libraries of the Makefile
     # shellcheck disable=SC2086
     $CC $std $warn -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
         -fno-sanitize-recover=all $inc -DWS_FUZZ_MAIN tests/fuzz/fuzz_wiresum.c \
-        "$BUILD/asan/libwshost.a" "$BUILD/asan/libwiresum.a" "$BUILD/asan/libwssim.a" $mods \
+        "$BUILD/asan/libwshost.a" "$BUILD/asan/libwssim.a" "$BUILD/asan/libwiresum.a" $mods \
         "$BUILD/sim/libverilated.a" \
         $libs -o "$out/replay" || return 1
-    # the fuzzer: host and driver sources instrumented for coverage (the models are not: they
-    # are C++ built by g++; the reference decides the same things the RTL does)
+    # the fuzzer: host and driver sources, the reference and the session instrumented for
+    # coverage (the models are not: they are C++ built by g++; the reference decides the same
+    # things the RTL does)
     san="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
     objs=""
-    for src in host/*.c driver/*.c; do
+    for src in host/*.c driver/*.c sim/refdev.c sim/session.c; do
         [ "$src" = host/main.c ] && continue
         o="$out/obj/$(basename "$src" .c).o"
         # shellcheck disable=SC2086
-        if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ -n "$(find host driver -name '*.h' -newer "$o" 2>/dev/null | head -n 1)" ]; then
+        if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ -n "$(find host driver sim -name '*.h' -newer "$o" 2>/dev/null | head -n 1)" ]; then
             $CLANG $std $warn $san -fsanitize=fuzzer-no-link $inc -c "$src" -o "$o" || return 1
         fi
         objs="$objs $o"

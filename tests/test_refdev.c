@@ -1,4 +1,4 @@
-/* test_refdev.c - cmocka tests of host/refdev.c, the software reference of the device,
+/* test_refdev.c - cmocka tests of sim/refdev.c, the software reference of the device,
  * against docs/protocol.md: numbers (section 6), the frame layout (section 2) and the aggregation
  * semantics (sections 4 and 5).
  *

@@ -38,13 +38,16 @@ static uint32_t f32bits(float f)
 
 /* ---- helpers ---------------------------------------------------------------------------- */
 
-static ws_sim *new_sim(unsigned width)
+/* A session of the (traced) Verilator model of that width, and the model in it */
+static ws_session *new_dev(unsigned width, ws_sim **sim)
 {
     char err[512];
-    ws_sim *s = ws_sim_new(width, err, sizeof err);
-    if (!s)
-        fail_msg("ws_sim_new(%u): %s", width, err);
-    return s;
+    ws_session_opts o = {WS_DEVICE_VERILATOR, width, 1};
+    ws_session *d = ws_session_open(&o, err, sizeof err);
+    if (!d)
+        fail_msg("ws_session_open(verilator, %u): %s", width, err);
+    *sim = ws_session_sim(d);
+    return d;
 }
 
 static void ok(ws_pair *p, int rc)
@@ -176,13 +179,14 @@ static void expect_spoofed(ws_pair *p, unsigned port, const uint8_t *buf, size_t
 
 static void spoof_run(unsigned width, const ws_sim_stress *st)
 {
-    ws_sim *s = new_sim(width);
+    ws_sim *s;
+    ws_session *d = new_dev(width, &s);
     ws_config cfg;
     const unsigned workers[2] = {3, 2}, slots[2] = {2, 2}, maxc[2] = {8, 8};
     wsp_config(&cfg, 2, workers, slots, maxc, 0);
     ws_pair *p = calloc(1, sizeof *p);
     assert_non_null(p);
-    ok(p, wsp_open(p, s, &cfg, st));
+    ok(p, wsp_open(p, d, &cfg, st));
     const unsigned count = 8;
     uint8_t buf[WS_OFF_ELEMS + 4 * 64];
     uint64_t n_spoofed = 0;
@@ -245,7 +249,7 @@ static void spoof_run(unsigned width, const ws_sim_stress *st)
     ok(p, wsp_check(p)); /* the model's spoofed counter equals the reference's */
     wsp_close(p);
     free(p);
-    ws_sim_free(s);
+    ws_session_free(d);
 }
 
 static void test_spoofed_never_contribute(void **state)
@@ -268,7 +272,8 @@ static void test_spoofed_under_stress(void **state)
  * POOL, which a 6-bit pool index would wrap onto job 1's slot 0. */
 static void isolation_run(unsigned width)
 {
-    ws_sim *s = new_sim(width);
+    ws_sim *s;
+    ws_session *d = new_dev(width, &s);
     ws_config cfg;
     const unsigned workers[2] = {2, 3}, slots[2] = {4, 4}, maxc[2] = {16, 16};
     wsp_config(&cfg, 2, workers, slots, maxc, 0);
@@ -276,7 +281,7 @@ static void isolation_run(unsigned width)
     cfg.job[1].slot_base = 0;
     ws_pair *p = calloc(1, sizeof *p);
     assert_non_null(p);
-    ok(p, wsp_open(p, s, &cfg, NULL));
+    ok(p, wsp_open(p, d, &cfg, NULL));
     const unsigned count = 16;
     /* job 1: open rounds in every slot and set it has (rank 0 and 1 in, rank 2 missing) */
     for (unsigned sl = 0; sl < 4; sl++)
@@ -348,7 +353,7 @@ static void isolation_run(unsigned width)
     ok(p, wsp_compare_counters(p));
     wsp_close(p);
     free(p);
-    ws_sim_free(s);
+    ws_session_free(d);
 }
 
 static void test_jobs_isolated(void **state)
@@ -416,7 +421,8 @@ static void test_commit_codes(void **state)
 {
     (void)state;
     for (size_t wi = 0; wi < n_widths; wi++) {
-        ws_sim *s = new_sim(widths[wi]);
+        ws_sim *s;
+        ws_session *d = new_dev(widths[wi], &s);
         unsigned W = rd(s, WS_REG_PARAM_WORKERS), P = rd(s, WS_REG_PARAM_POOL),
                  C = rd(s, WS_REG_PARAM_COUNT), J = rd(s, WS_REG_PARAM_JOBS),
                  N = rd(s, WS_REG_PARAM_PORTS);
@@ -483,7 +489,7 @@ static void test_commit_codes(void **state)
         if (J < WS_TBL_JOB_LIMIT)
             assert_int_equal(wr(s, WS_REG_JOB_CTRL(J), 1), 2);
         assert_null(ws_sim_error(s));
-        ws_sim_free(s);
+        ws_session_free(d);
     }
 }
 
@@ -492,13 +498,14 @@ static void test_commit_codes(void **state)
 static void test_refused_commit_leaves_state(void **state)
 {
     (void)state;
-    ws_sim *s = new_sim(widths[0]);
+    ws_sim *s;
+    ws_session *d = new_dev(widths[0], &s);
     ws_config cfg;
     const unsigned workers[1] = {2}, slots[1] = {4}, maxc[1] = {8};
     wsp_config(&cfg, 1, workers, slots, maxc, 8);
     ws_pair *p = calloc(1, sizeof *p);
     assert_non_null(p);
-    ok(p, wsp_open(p, s, &cfg, NULL));
+    ok(p, wsp_open(p, d, &cfg, NULL));
     unsigned W = rd(s, WS_REG_PARAM_WORKERS);
     for (unsigned sl = 0; sl < 4; sl++)
         assert_int_equal(send_honest(p, 0, 0, sl, 0, sl, 8).kind, WS_V_ACCEPT);
@@ -539,18 +546,17 @@ static void test_refused_commit_leaves_state(void **state)
     assert_null(ws_sim_error(s));
     wsp_close(p);
     free(p);
-    ws_sim_free(s);
+    ws_session_free(d);
 }
 
 /* ws_dev_configure refuses what the device refuses, naming the STATUS code: the commit's own
  * refusal (SLOT_OVERLAP, DUP_JOB_ID), or ws_dev_job_setup's check before any write, which names
  * the code the commit would give. */
-static void expect_refused(ws_sim *s, const ws_config *cfg, const char *name)
+static void expect_refused(ws_session *d, const ws_config *cfg, const char *name)
 {
     char err[512] = "";
-    ws_regbus bus = wsp_bus(s);
-    ws_sim_reset(s);
-    assert_int_equal(ws_dev_configure(&bus, cfg, err, sizeof err), -1);
+    ws_session_reset(d);
+    assert_int_equal(ws_session_configure(d, cfg, err, sizeof err), -1);
     if (!strstr(err, name))
         fail_msg("ws_dev_configure: expected \"%s\" in \"%s\"", name, err);
 }
@@ -558,40 +564,40 @@ static void expect_refused(ws_sim *s, const ws_config *cfg, const char *name)
 static void test_driver_names_codes(void **state)
 {
     (void)state;
-    ws_sim *s = new_sim(widths[0]);
+    ws_sim *s;
+    ws_session *d = new_dev(widths[0], &s);
     ws_config cfg, c;
     const unsigned workers[2] = {2, 3}, slots[2] = {4, 4}, maxc[2] = {8, 8};
     wsp_config(&cfg, 2, workers, slots, maxc, 0);
     char err[512];
-    ws_regbus bus = wsp_bus(s);
-    assert_int_equal(ws_dev_configure(&bus, &cfg, err, sizeof err), 0);
+    assert_int_equal(ws_session_configure(d, &cfg, err, sizeof err), 0);
 
     c = cfg; c.job[1].slot_base = 2;
-    expect_refused(s, &c, "SLOT_OVERLAP");
+    expect_refused(d, &c, "SLOT_OVERLAP");
     c = cfg; c.job[1].id = c.job[0].id;
-    expect_refused(s, &c, "DUP_JOB_ID");
+    expect_refused(d, &c, "DUP_JOB_ID");
     c = cfg; c.job[1].slot_base = c.pool_slots - 2;
-    expect_refused(s, &c, "SLOTS_OUTSIDE_POOL");
+    expect_refused(d, &c, "SLOTS_OUTSIDE_POOL");
     c = cfg; c.job[1].max_count = c.max_count + 1;
-    expect_refused(s, &c, "BAD_MAX_COUNT");
+    expect_refused(d, &c, "BAD_MAX_COUNT");
     c = cfg; c.job[1].workers = 0;
-    expect_refused(s, &c, "BAD_WORKERS");
+    expect_refused(d, &c, "BAD_WORKERS");
     c = cfg; c.job[1].slots = 0;
-    expect_refused(s, &c, "BAD_SLOTS");
+    expect_refused(d, &c, "BAD_SLOTS");
     /* the refused job's record and code are named */
     char named[64];
     snprintf(named, sizeof named, "job %u (table record 1)", cfg.job[1].id);
     c = cfg; c.job[1].slot_base = 3;
-    expect_refused(s, &c, named);
+    expect_refused(d, &c, named);
     /* a member on a port the device does not have: refused before the MEMBER_PORT write that
      * the device would refuse */
     c = cfg; c.job[1].member[2].port = (uint8_t)ws_sim_ports(s);
-    expect_refused(s, &c, "MEMBER_PORT");
+    expect_refused(d, &c, "MEMBER_PORT");
     /* more workers than the device has: refused before any write */
     c = cfg; c.job[1].workers = rd(s, WS_REG_PARAM_WORKERS) + 1;
-    expect_refused(s, &c, "supports");
+    expect_refused(d, &c, "supports");
     assert_null(ws_sim_error(s));
-    ws_sim_free(s);
+    ws_session_free(d);
 }
 
 int main(void)

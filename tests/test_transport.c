@@ -1,5 +1,5 @@
 /* test_transport.c - cmocka tests of driver/transport.c, the workers' all-reduce transport,
- * against the software reference of the device (host/refdev.c) through a fault-injecting
+ * against the software reference of the device (sim/refdev.c) through a fault-injecting
  * channel, and of the job setup and teardown of driver/dev.c on a recording register bus.
  *
  * The closed loop (run_job) keeps its own time: frames to the device and to the workers wait in

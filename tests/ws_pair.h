@@ -1,8 +1,9 @@
 /* ws_pair.h - the software reference and the RTL model side by side, for tests and the fuzzer.
  *
- * Owns: one ws_refdev and one ws_sim configured from the same ws_config (the model through its
- * registers, by driver/dev.c), every frame given to both, and the checks that hold whatever
- * the frames are:
+ * Owns: one ws_refdev and one model (a device session, wiresum/session.h) configured from the
+ * same ws_config (the model through its registers, by driver/dev.c), every frame given to both
+ * (to the model in the session's global order), and the checks that hold whatever the frames
+ * are:
  *   - per frame, on the reference: ws_refdev_judge() predicts ws_refdev_rx(); the frames it
  *     emits have the shape of the verdict (the bypassed frame unchanged on the bypass egress,
  *     one RESULT per member on completion, one RETX RESULT to the sender on a re-send, nothing
@@ -17,8 +18,10 @@
  *     the reference's (rx adds the oversize frames, which only the model sees); on the model,
  *     sum of rx_frames = accepted + bypass + drops + oversize.
  * A failed check records the first message in p->err and makes the call return -1.
+ * The reference is used here as an oracle whose state is inspected (ws_refdev_judge,
+ * ws_refdev_set_state), so it is the ws_refdev itself, not a session.
  * Header only (static inline), so that a cmocka test and the fuzz target share it; link with
- * libwshost.a and the model (libwssim.a and the Verilated archives).
+ * libwssim.a (the session, the reference, the models' C side) and the Verilated archives.
  */
 #ifndef WS_PAIR_H
 #define WS_PAIR_H
@@ -35,7 +38,7 @@
 #include "wiresum/wire.h"
 #include "wiresum/dev.h"
 #include "wiresum/regmap.h"
-#include "wiresum/sim.h"
+#include "wiresum/session.h"
 #include "wiresum/xsum.h"
 
 #define WSP_MAX_FRAME 9216       /* the device's MAX_FRAME (hw/wiresum_top.v default) */
@@ -68,7 +71,7 @@ typedef struct {
 typedef struct {
     ws_config cfg;
     ws_refdev *ref;
-    ws_sim *sim;
+    ws_session *dev; /* the model */
     unsigned ports, width;
     wsp_list exp_res[WS_SIM_MAX_PORTS]; /* what the reference sent, per egress port: RESULTs */
     wsp_list exp_byp[WS_SIM_MAX_PORTS]; /* ... and bypass frames */
@@ -196,30 +199,23 @@ static inline size_t wsp_snapshot(const ws_pair *p, ws_set_state *out, size_t ma
 
 /* ---- set up ------------------------------------------------------------------------------ */
 
-static inline int wsp_bus_write(void *ctx, uint32_t addr, uint32_t data)
-{
-    return ws_sim_reg_write(ctx, addr, data);
-}
-static inline int wsp_bus_read(void *ctx, uint32_t addr, uint32_t *data)
-{
-    return ws_sim_reg_read(ctx, addr, data);
-}
-static inline ws_regbus wsp_bus(ws_sim *s) { return (ws_regbus){wsp_bus_write, wsp_bus_read, s}; }
-
-/* Reset sim, configure it and a new reference from cfg, stress st (NULL: none). The pair does
- * not own sim. 0, or -1 with p->err. */
-static inline int wsp_open(ws_pair *p, ws_sim *sim, const ws_config *cfg, const ws_sim_stress *st)
+/* Reset dev (a model's session), configure it and a new reference from cfg, stress st (NULL:
+ * none). The pair does not own dev. 0, or -1 with p->err. */
+static inline int wsp_open(ws_pair *p, ws_session *dev, const ws_config *cfg,
+                           const ws_sim_stress *st)
 {
     memset(p, 0, sizeof *p);
     p->cfg = *cfg;
-    p->sim = sim;
-    p->ports = ws_sim_ports(sim);
-    p->width = ws_sim_width(sim);
-    ws_sim_reset(sim);
+    p->dev = dev;
+    p->ports = ws_session_ports(dev);
+    p->width = ws_session_width(dev);
+    ws_sim *sim = ws_session_sim(dev);
+    if (!sim)
+        return wsp_fail(p, "the pair's device must be a model, not the reference");
+    ws_session_reset(dev);
     ws_sim_set_stress(sim, NULL);
     char err[512];
-    ws_regbus bus = wsp_bus(sim);
-    if (ws_dev_configure(&bus, cfg, err, sizeof err))
+    if (ws_session_configure(dev, cfg, err, sizeof err))
         return wsp_fail(p, "configure the model: %s", err);
     p->ref = ws_refdev_new(cfg, err, sizeof err);
     if (!p->ref)
@@ -257,34 +253,31 @@ static inline int wsp_collect(ws_pair *p)
     for (unsigned q = 0; q < p->ports; q++) {
         const uint8_t *d;
         size_t len;
-        while (ws_sim_pop(p->sim, q, &d, &len, NULL) == 1)
+        while (ws_session_pop(p->dev, q, &d, &len, NULL) == 1)
             if (wsp_list_add(&p->act[q], d, len, q))
                 return wsp_fail(p, "out of memory");
     }
-    if (ws_sim_error(p->sim))
-        return wsp_fail(p, "model: %s", ws_sim_error(p->sim));
+    if (ws_session_error(p->dev))
+        return wsp_fail(p, "model: %s", ws_session_error(p->dev));
     return 0;
 }
 
-/* Offer a frame to the model as `wiresum sim` does: on another port than the previous frame
- * only once that one is wholly in (the device serves frames in arrival order), and at most two
- * frames queued per port. */
+/* Offer a frame to the model as `wiresum sim` does: in the session's global order. */
 static inline int wsp_sim_push(ws_pair *p, unsigned port, const uint8_t *f, size_t len)
 {
-    uint64_t start = ws_sim_cycle(p->sim);
+    uint64_t start = ws_session_cycle(p->dev);
     uint64_t budget = WSP_BUDGET_BASE + WSP_BUDGET_PER_BEAT * (p->beats_in + len / 32 + 1);
-    while (ws_sim_pending(p->sim, port) >= 2 ||
-           (port != p->prev_port && ws_sim_pending(p->sim, p->prev_port) > 0)) {
-        ws_sim_run(p->sim, 1);
+    while (!ws_session_ready(p->dev, port)) {
+        ws_session_run(p->dev, 1);
         if (wsp_collect(p))
             return -1;
-        if (ws_sim_cycle(p->sim) - start > budget)
+        if (ws_session_cycle(p->dev) - start > budget)
             return wsp_fail(p, "hang: the model took no frame on port %u for %llu cycles "
                             "(frame %llu)", p->prev_port, (unsigned long long)budget,
                             (unsigned long long)p->frames + 1);
     }
-    if (ws_sim_push(p->sim, port, f, len))
-        return wsp_fail(p, "ws_sim_push(port %u, %zu bytes) refused", port, len);
+    if (ws_session_push(p->dev, port, f, len))
+        return wsp_fail(p, "ws_session_push(port %u, %zu bytes) refused", port, len);
     p->prev_port = port;
     p->beats_in += (len + p->width / 8 - 1) / (p->width / 8);
     return 0;
@@ -496,25 +489,25 @@ static inline int wsp_drain(ws_pair *p)
 {
     if (p->failed)
         return -1;
-    uint64_t start = ws_sim_cycle(p->sim);
+    uint64_t start = ws_session_cycle(p->dev);
     uint64_t budget = WSP_BUDGET_BASE + WSP_BUDGET_PER_BEAT * p->beats_in;
     for (;;) {
         int busy = 0;
         for (unsigned q = 0; q < p->ports; q++)
-            busy |= ws_sim_pending(p->sim, q) > 0 ||
+            busy |= ws_session_pending(p->dev, q) > 0 ||
                     p->act[q].n < p->exp_res[q].n + p->exp_byp[q].n;
         if (!busy)
             break;
-        ws_sim_run(p->sim, 16);
+        ws_session_run(p->dev, 16);
         if (wsp_collect(p))
             return -1;
-        if (ws_sim_cycle(p->sim) - start > budget) {
+        if (ws_session_cycle(p->dev) - start > budget) {
             char msg[WSP_ERRLEN];
             size_t at = 0;
             for (unsigned q = 0; q < p->ports && at < sizeof msg - 100; q++)
                 at += (size_t)snprintf(msg + at, sizeof msg - at,
                                        " port %u: %zu queued, %zu of %zu sent;", q,
-                                       ws_sim_pending(p->sim, q), p->act[q].n,
+                                       ws_session_pending(p->dev, q), p->act[q].n,
                                        p->exp_res[q].n + p->exp_byp[q].n);
             wsp_fail(p, "hang: not done after %llu cycles:%s", (unsigned long long)budget, msg);
             p->failed = 0; /* say which frame is missing, after the hang message */
@@ -528,7 +521,7 @@ static inline int wsp_drain(ws_pair *p)
             return -1;
         }
     }
-    ws_sim_run(p->sim, WSP_EXTRA_CYCLES);
+    ws_session_run(p->dev, WSP_EXTRA_CYCLES);
     p->beats_in = 0;
     return wsp_collect(p);
 }
@@ -622,12 +615,12 @@ static inline int wsp_compare_counters(ws_pair *p)
     const ws_counters *r = ws_refdev_counters(p->ref), *t = &p->tally;
     ws_counters d;
     char err[512];
-    ws_regbus bus = wsp_bus(p->sim);
-    if (ws_dev_read_counters(&bus, p->ports, &d, err, sizeof err))
+    if (ws_session_counters(p->dev, p->ports, &d, err, sizeof err))
         return wsp_fail(p, "read the model's counters: %s", err);
+    ws_regbus bus = ws_session_bus(p->dev);
     uint32_t lo = 0, hi = 0;
-    if (ws_sim_reg_read(p->sim, WS_REG_CNT_OVERSIZE, &lo) ||
-        ws_sim_reg_read(p->sim, WS_REG_CNT_OVERSIZE + 4, &hi))
+    if (bus.read(bus.ctx, WS_REG_CNT_OVERSIZE, &lo) ||
+        bus.read(bus.ctx, WS_REG_CNT_OVERSIZE + 4, &hi))
         return wsp_fail(p, "read CNT_OVERSIZE failed");
     uint64_t ovs = (uint64_t)hi << 32 | lo;
 #define WSP_CMP(what, a, b)                                                                        \

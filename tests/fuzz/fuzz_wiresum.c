@@ -73,11 +73,13 @@ static int more(const rd *r) { return r->at < r->n; }
 
 /* ---- the models, one per width, kept across inputs (each input resets and reconfigures) ---- */
 
-static ws_sim *sims[8];
+static ws_session *sims[8];
 static unsigned widths[8];
 static size_t n_widths;
 
-static ws_sim *sim_for(unsigned idx, char *err, size_t errlen)
+/* The session of the model of width number idx, opened on first use (the traced Verilator
+ * model). */
+static ws_session *sim_for(unsigned idx, char *err, size_t errlen)
 {
     if (!n_widths) {
         n_widths = ws_sim_widths(widths, 8);
@@ -87,8 +89,10 @@ static ws_sim *sim_for(unsigned idx, char *err, size_t errlen)
         }
     }
     idx %= (unsigned)n_widths;
-    if (!sims[idx])
-        sims[idx] = ws_sim_new(widths[idx], err, errlen);
+    if (!sims[idx]) {
+        ws_session_opts o = {WS_DEVICE_VERILATOR, widths[idx], 1};
+        sims[idx] = ws_session_open(&o, err, errlen);
+    }
     return sims[idx];
 }
 
@@ -422,14 +426,14 @@ static int run_input(const uint8_t *data, size_t size, char *msg, size_t msglen)
         return -1;
     }
     fz *z = zz;
-    ws_sim *sim = sim_for(get8(&in), err, sizeof err);
+    ws_session *sim = sim_for(get8(&in), err, sizeof err);
     if (!sim) {
         snprintf(msg, msglen, "%s", err);
         return -1;
     }
     uint8_t sb = get8(&in), jb = get8(&in);
     ws_sim_stress stress = {(sb & 15u) * 5u, (sb >> 4) * 5u, ws_mix64(size)};
-    unsigned lanes = ws_sim_width(sim) / 32;
+    unsigned lanes = ws_session_width(sim) / 32;
     unsigned n_jobs = 1 + jb % 3, workers[3], slots[3], maxc[3], total = 0;
     for (unsigned j = 0; j < n_jobs; j++) {
         uint8_t a = get8(&in), b = get8(&in), c = get8(&in);
@@ -525,7 +529,7 @@ static int run_input(const uint8_t *data, size_t size, char *msg, size_t msglen)
         }
         default: {
             unsigned n = get8(&in);
-            ws_sim_run(sim, 4u * n);
+            ws_session_run(sim, 4u * n);
             rc = wsp_collect(p);
             break;
         }
@@ -537,7 +541,7 @@ static int run_input(const uint8_t *data, size_t size, char *msg, size_t msglen)
         rc = wsp_check(p);
     if (rc)
         snprintf(msg, msglen, "width %u, %u jobs, stress idle %u%% backpressure %u%%: %s",
-                 ws_sim_width(sim), n_jobs, stress.idle_pct, stress.backpressure_pct, p->err);
+                 ws_session_width(sim), n_jobs, stress.idle_pct, stress.backpressure_pct, p->err);
     wsp_close(p);
     return rc ? -1 : 0;
 }
@@ -631,7 +635,7 @@ int main(int argc, char **argv)
         free(names);
     }
     for (size_t k = 0; k < n_widths; k++)
-        ws_sim_free(sims[k]);
+        ws_session_free(sims[k]);
     free(zz);
     printf("fuzz replay: %u passed, %u failed\n", pass, fail);
     return fail ? 1 : 0;

@@ -54,9 +54,6 @@ ws_verdict ws_refdev_judge(const ws_refdev *d, unsigned port, const uint8_t *f, 
 const ws_counters *ws_refdev_counters(const ws_refdev *d);
 const ws_config *ws_refdev_config(const ws_refdev *d);
 
-/* Print the counters as a table (non-zero drop reasons only unless all). */
-void ws_counters_print(const ws_counters *c, unsigned n_ports, FILE *out);
-
 /* Inspection for tests and the generator: state of (job, slot, set). */
 typedef struct {
     int complete;       /* 1 complete (or never used), 0 accumulating */
