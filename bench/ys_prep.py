@@ -4,10 +4,12 @@
 The RTL is unchanged; two constructs of it are outside what that frontend accepts:
   * port widths that use localparams declared in the module body (legal, Verilator and Icarus
     take them; yosys cannot evaluate $clog2 of a not-yet-elaborated localparam): the leading
-    block of body localparams (and an `include of ws_agg_hdr.vh in it) is moved into the
-    parameter port list as `localparam` entries (SystemVerilog-2009), in the same order;
+    block of body localparams, with those of the headers it includes (hw/*.vh: their other
+    lines, functions, stay in the body where the `include was), is moved into the parameter
+    port list as `localparam` entries (SystemVerilog-2009), in the same order;
   * `import ws_regmap::*;` inside a module body: replaced by the package's localparams
-    themselves (ws_regmap_body.vh), and `ws_regmap::` qualifiers dropped.
+    themselves (ws_regmap_body.vh, hoisted like the rest), `ws_regmap::` qualifiers dropped and
+    the package's `include removed.
 """
 import os
 import re
@@ -36,14 +38,20 @@ def hoist(text, incdir):
         if s == "" or s.startswith("//") or s.startswith("/*"):
             i += 1
             continue
-        inc = re.match(r'`include\s+"(ws_agg_hdr\.vh)"', s)
-        if inc:
-            with open(os.path.join(incdir, inc.group(1))) as f:
+        inc = re.match(r'`include\s+"(ws_\w+\.vh)"', s)
+        imp = re.match(r"import\s+ws_regmap::\*\s*;", s)
+        if inc or imp:
+            hdr = "ws_regmap_body.vh" if imp else inc.group(1)
+            path = os.path.join(out if imp else incdir, hdr)
+            kept = []
+            with open(path) as f:
                 for il in f.read().split("\n"):
-                    il = strip_comment(il).strip()
-                    if il.startswith("localparam"):
-                        moved.append(il)
-            lines[i] = "// (hoisted) " + lines[i]
+                    c = strip_comment(il).strip()
+                    if c.startswith("localparam"):
+                        moved.append(c)
+                    elif c and not c.startswith("/*"):
+                        kept.append(il)
+            lines[i] = "// (hoisted) " + lines[i] + ("\n" + "\n".join(kept) if kept else "")
             i += 1
             continue
         if s.startswith("localparam") and s.endswith(";") or \
@@ -67,21 +75,21 @@ def hoist(text, incdir):
     return "\n".join(lines)
 
 
+# the package's body first: modules that import it take its localparams from there
+with open(os.path.join(src, "ws_regmap.vh")) as f:
+    body = [l for l in f.read().split("\n")
+            if not re.match(r"\s*(package|endpackage|`ifndef|`define|`endif|`timescale)\b", l)]
+with open(os.path.join(out, "ws_regmap_body.vh"), "w") as f:
+    f.write("\n".join(body))
+
 for name in sorted(os.listdir(src)):
     if not (name.endswith(".v") or name.endswith(".vh")):
         continue
     with open(os.path.join(src, name)) as f:
         text = f.read()
     if name.endswith(".v"):
-        text = hoist(text, src)
-    if name == "ws_regs.v":
         text = re.sub(r'`include\s+"ws_regmap\.vh"', "", text)
-        text = re.sub(r"^import ws_regmap::\*;", '`include "ws_regmap_body.vh"', text, flags=re.M)
+        text = hoist(text, src)
         text = text.replace("ws_regmap::", "")
-    if name == "ws_regmap.vh":
-        body = [l for l in text.split("\n")
-                if not re.match(r"\s*(package|endpackage|`ifndef|`define|`endif|`timescale)\b", l)]
-        with open(os.path.join(out, "ws_regmap_body.vh"), "w") as f:
-            f.write("\n".join(body))
     with open(os.path.join(out, name), "w") as f:
         f.write(text)

@@ -10,8 +10,8 @@ hw/ws_f32_to_fx.v
 hw/ws_fx_to_f32.v
 hw/ws_acc_lane.v
 hw/ws_round_csum.v
+hw/ws_judge.v
 hw/ws_engine.v
-hw/ws_multi_engine.v
 hw/ws_result_gen.v
 hw/ws_egress_arbiter.v
 hw/wiresum_top.v

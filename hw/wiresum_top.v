@@ -6,10 +6,11 @@
 
 // ingress ports -> ws_rx_port (store and forward, checksums) -> ws_input_arbiter -> ws_parser
 //   -> bypass frames ------------------------------------------------> ws_egress_arbiter -> egress ports
-//   -> aggregation frames -> ws_engine (slot state, exact lanes) -> ws_result_gen --^
+//   -> aggregation frames -> ws_engine (judge, exact lanes, combine) -> ws_result_gen --^
 // ws_regs holds the configuration and the counters (AXI4-Lite).
-// ENGINES > 1: one input arbiter, parser, engine and result generator per group of ports, the
-// engines judged in global arrival order and combined by ws_multi_engine (docs/architecture.md §9).
+// One input arbiter, parser, bank of lanes and result generator per engine (a group of ports),
+// the same for every ENGINES: one judge takes the frames of all engines in arrival order, and
+// the combine adds the engines' partials (a pass-through with one engine).
 module wiresum_top #(
     parameter DATA_WIDTH  = 256,   // datapath width, bits: 256, 512 or 1024
     parameter N_PORTS     = 4,     // device ports
@@ -67,6 +68,7 @@ import ws_regmap::*;  // WS_REASON_W: a drop reason code
 /* verilator lint_off UNUSEDPARAM */  // the top needs only HDR_W of the sideband layout
 `include "ws_agg_hdr.vh"
 /* verilator lint_on UNUSEDPARAM */
+`include "ws_cmd.vh"      // CMD_W: a command
 localparam META_W  = 19;
 localparam FIFO_BYTES = 1 << $clog2(2 * MAX_FRAME);
 localparam PPE        = N_PORTS / ENGINES;   // ports per engine
@@ -166,8 +168,8 @@ generate
 endgenerate
 
 // ---- per engine: input arbiter (its ports, in arrival order), parser, result generator ------
-// ENGINES = 1 is the pipeline of docs/architecture.md section 1; with E > 1 engine e serves
-// ports e*PPE .. (e+1)*PPE-1 (section 9). The aggregation engine itself follows below.
+// Engine e serves ports e*PPE .. (e+1)*PPE-1 (docs/architecture.md section 1). The aggregation
+// engine itself follows below.
 localparam ORD_E = 1 << $clog2(PPE * FIFO_BYTES / BYTES);
 wire [ENGINES*DATA_WIDTH-1:0] agg_tdata, byp_tdata, res_tdata;
 wire [ENGINES*BYTES-1:0]      agg_tkeep, byp_tkeep, res_tkeep;
@@ -175,29 +177,18 @@ wire [ENGINES-1:0]            agg_tvalid, agg_tready, agg_tlast;
 wire [ENGINES-1:0]            byp_tvalid, byp_tready, byp_tlast;
 wire [ENGINES-1:0]            res_tvalid, res_tready, res_tlast;
 wire [ENGINES*TUSER_W-1:0]    byp_tuser, res_tuser;
-/* verilator lint_off UNUSEDSIGNAL */  // one engine reads agg_hdr; several read the tokens
+/* verilator lint_off UNUSEDSIGNAL */  // the engine takes the header from the token
 wire [ENGINES*HDR_W-1:0]      agg_hdr;
-wire [ENGINES-1:0]            tok_valid, tok_agg;
-wire [ENGINES*HDR_W-1:0]      tok_hdr;
 /* verilator lint_on UNUSEDSIGNAL */
-wire [ENGINES-1:0]            tok_ready;
+wire [ENGINES-1:0]            tok_valid, tok_agg, tok_ready;
+wire [ENGINES*HDR_W-1:0]      tok_hdr;
 
 wire [ENGINES-1:0]            cmd_valid, cmd_ready;
-wire                          cmd_retx;
-wire [Q_W-1:0]                cmd_q;
-wire [JI_W-1:0]               cmd_job_idx;
-wire [15:0]                   cmd_job_id, cmd_slot, cmd_csum;
-wire [31:0]                   cmd_offset, cmd_tensor;
-wire [CN_W-1:0]               cmd_count;
-wire [1:0]                    cmd_ecn;
-wire [WK_W-1:0]               cmd_rank_lo, cmd_rank_hi;
+wire [CMD_W-1:0]              cmd_data;
 wire [ENGINES*RA_W-1:0]       res_rd_addr;
 wire [ENGINES*DATA_WIDTH-1:0] res_rd_data;
-wire [ENGINES-1:0]            res_frame_done;
-/* verilator lint_off UNUSEDSIGNAL */  // several engines: which set a generator is done with
-wire [ENGINES-1:0]            res_skip_done;
+wire [ENGINES-1:0]            res_frame_done, res_skip_done;
 wire [ENGINES*Q_W-1:0]        res_frame_done_q, res_skip_done_q;
-/* verilator lint_on UNUSEDSIGNAL */
 
 genvar e;
 generate
@@ -258,10 +249,7 @@ generate
             .FILTER(ENGINES > 1 ? 1 : 0), .PORT_MASK(MASK)
         ) result_gen (
             .clk(clk), .rst(rst),
-            .cmd_valid(cmd_valid[e]), .cmd_ready(cmd_ready[e]), .cmd_q(cmd_q), .cmd_job_idx(cmd_job_idx),
-            .cmd_job_id(cmd_job_id), .cmd_slot(cmd_slot), .cmd_offset(cmd_offset),
-            .cmd_tensor(cmd_tensor), .cmd_count(cmd_count), .cmd_ecn(cmd_ecn), .cmd_csum(cmd_csum),
-            .cmd_rank_lo(cmd_rank_lo), .cmd_rank_hi(cmd_rank_hi), .cmd_retx(cmd_retx),
+            .cmd_valid(cmd_valid[e]), .cmd_ready(cmd_ready[e]), .cmd_data(cmd_data),
             .cfg_dev_mac(cfg_dev_mac), .cfg_dev_ip(cfg_dev_ip), .cfg_dev_udp(cfg_dev_udp),
             .mem_rd_addr(mem_rdb_addr[e*MA_W +: MA_W]), .mem_rd_data(mem_rdb_data[e*MEM_W +: MEM_W]),
             .res_rd_addr(res_rd_addr[e*RA_W +: RA_W]),
@@ -276,51 +264,24 @@ generate
     end
 endgenerate
 
-// ---- aggregation ------------------------------------------------------------------------
-generate
-if (ENGINES == 1) begin : g_one
-    // one engine: frames are judged as the parser passes them (no tokens)
-    assign tok_ready = 1'b1;
-
-    ws_engine #(
-        .DATA_WIDTH(DATA_WIDTH), .MAX_JOBS(MAX_JOBS),
-        .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
-    ) engine (
-        .clk(clk), .rst(rst),
-        .s_agg_tdata(agg_tdata), .s_agg_tkeep(agg_tkeep), .s_agg_tvalid(agg_tvalid),
-        .s_agg_tready(agg_tready), .s_agg_tlast(agg_tlast), .s_agg_hdr(agg_hdr),
-        .job_clear(job_clear), .job_clear_base(job_clear_base), .job_clear_end(job_clear_end),
-        .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_q(cmd_q), .cmd_job_idx(cmd_job_idx),
-        .cmd_job_id(cmd_job_id), .cmd_slot(cmd_slot), .cmd_offset(cmd_offset), .cmd_tensor(cmd_tensor),
-        .cmd_count(cmd_count), .cmd_ecn(cmd_ecn), .cmd_csum(cmd_csum), .cmd_rank_lo(cmd_rank_lo),
-        .cmd_rank_hi(cmd_rank_hi), .cmd_retx(cmd_retx), .frame_done(res_frame_done),
-        .res_rd_addr(res_rd_addr), .res_rd_data(res_rd_data),
-        .stat_accepted(stat_accepted), .stat_drop(stat_edrop), .stat_drop_reason(stat_edrop_reason)
-    );
-end else begin : g_multi
-    // several engines: shared judge in arrival order, exact partial lanes per engine, combine
-    ws_multi_engine #(
-        .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .ENGINES(ENGINES), .MAX_JOBS(MAX_JOBS),
-        .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT),
-        .ORDER_DEPTH(1 << $clog2(N_PORTS * FIFO_BYTES / BYTES))
-    ) engine (
-        .clk(clk), .rst(rst),
-        .s_frame_ready(rx_frame_ready),
-        .s_agg_tdata(agg_tdata), .s_agg_tkeep(agg_tkeep), .s_agg_tvalid(agg_tvalid),
-        .s_agg_tready(agg_tready), .s_agg_tlast(agg_tlast),
-        .s_tok_valid(tok_valid), .s_tok_agg(tok_agg), .s_tok_hdr(tok_hdr), .s_tok_ready(tok_ready),
-        .job_clear(job_clear), .job_clear_base(job_clear_base), .job_clear_end(job_clear_end),
-        .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_q(cmd_q), .cmd_job_idx(cmd_job_idx),
-        .cmd_job_id(cmd_job_id), .cmd_slot(cmd_slot), .cmd_offset(cmd_offset), .cmd_tensor(cmd_tensor),
-        .cmd_count(cmd_count), .cmd_ecn(cmd_ecn), .cmd_csum(cmd_csum), .cmd_rank_lo(cmd_rank_lo),
-        .cmd_rank_hi(cmd_rank_hi), .cmd_retx(cmd_retx),
-        .frame_done(res_frame_done), .frame_done_q(res_frame_done_q),
-        .skip_done(res_skip_done), .skip_done_q(res_skip_done_q),
-        .res_rd_addr(res_rd_addr), .res_rd_data(res_rd_data),
-        .stat_accepted(stat_accepted), .stat_drop(stat_edrop), .stat_drop_reason(stat_edrop_reason)
-    );
-end
-endgenerate
+// ---- aggregation: one judge in arrival order, a bank of exact lanes per engine, the combine
+ws_engine #(
+    .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .ENGINES(ENGINES), .MAX_JOBS(MAX_JOBS),
+    .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT),
+    .ORDER_DEPTH(1 << $clog2(N_PORTS * FIFO_BYTES / BYTES))
+) engine (
+    .clk(clk), .rst(rst),
+    .s_frame_ready(rx_frame_ready),
+    .s_agg_tdata(agg_tdata), .s_agg_tkeep(agg_tkeep), .s_agg_tvalid(agg_tvalid),
+    .s_agg_tready(agg_tready), .s_agg_tlast(agg_tlast),
+    .s_tok_valid(tok_valid), .s_tok_agg(tok_agg), .s_tok_hdr(tok_hdr), .s_tok_ready(tok_ready),
+    .job_clear(job_clear), .job_clear_base(job_clear_base), .job_clear_end(job_clear_end),
+    .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_data(cmd_data),
+    .frame_done(res_frame_done), .frame_done_q(res_frame_done_q),
+    .skip_done(res_skip_done), .skip_done_q(res_skip_done_q),
+    .res_rd_addr(res_rd_addr), .res_rd_data(res_rd_data),
+    .stat_accepted(stat_accepted), .stat_drop(stat_edrop), .stat_drop_reason(stat_edrop_reason)
+);
 
 // ---- egress: per port, the bypass frames of every parser (a chain of ENGINES-1 round-robin
 // merges, none with one engine) and the results of the port's engine, round-robin. Streams are

@@ -22,7 +22,7 @@
 //
 // MAC addresses are 48-bit numbers whose bits [47:40] are the first byte on the wire; IPv4
 // addresses and ports are numbers in host order (10.0.0.1 = 32'h0a000001).
-// A command with cmd_rank_lo > cmd_rank_hi is accepted and sends nothing. cmd_count must be
+// A command with rank_lo > rank_hi is accepted and sends nothing. Its count must be
 // 1..MAX_COUNT. A member port >= N_PORTS gives an all-zero tuser destination.
 
 module ws_result_gen #(
@@ -41,18 +41,8 @@ module ws_result_gen #(
     // commands: one per round to send
     input  wire                   cmd_valid,
     output reg                    cmd_ready,
-    input  wire [Q_W-1:0]         cmd_q,        // set index 2*pool_slot + SET
-    input  wire [JI_W-1:0]        cmd_job_idx,  // job table index (member table row block)
-    input  wire [15:0]            cmd_job_id,
-    input  wire [15:0]            cmd_slot,     // job-relative slot
-    input  wire [31:0]            cmd_offset,
-    input  wire [31:0]            cmd_tensor,
-    input  wire [CN_W-1:0]        cmd_count,    // 1..MAX_COUNT
-    input  wire [1:0]             cmd_ecn,
-    input  wire [15:0]            cmd_csum,     // folded ones-complement sum of the elements' 16-bit words
-    input  wire [WK_W-1:0]        cmd_rank_lo,
-    input  wire [WK_W-1:0]        cmd_rank_hi,
-    input  wire                   cmd_retx,
+    input  wire [CMD_W-1:0]       cmd_data,     // the command (ws_cmd.vh): set, job, round fields,
+                                                // checksum of the elements, ranks rank_lo..rank_hi
 
     // device configuration
     input  wire [47:0]            cfg_dev_mac,
@@ -89,11 +79,11 @@ import ws_regmap::*;  // WS_LIMIT_*
 `include "ws_widths.vh"   // BYTES, LANES, Q_W, JI_W, WK_W, CN_W, MA_W, HDR_BEATS, PAY_BEAT0, FRAME_BEATS, PAY_BEATS, RA_W
 `include "ws_tuser.vh"    // TUSER_* positions of tuser, tuser_pack()
 `include "ws_member.vh"   // PORT_W, MEM_* positions of a member record
+`include "ws_cmd.vh"      // C_* positions of a command, CMD_W
 
 localparam integer BSH       = $clog2(BYTES);
 localparam integer NB_W      = FRAME_BEATS > 1 ? $clog2(FRAME_BEATS) : 1;
 localparam integer SUM_W     = 22;                        // unfolded checksum sums (< 2^21)
-localparam integer CMD_W     = Q_W + JI_W + 16 + 16 + 32 + 32 + CN_W + 2 + 16 + 2 * WK_W + 1;
 localparam integer DESC_W    = 512 + TUSER_W + NB_W + RA_W + 1 + Q_W;
 localparam integer DESC_DEPTH = 4;                        // frames prepared ahead (credit)
 localparam integer OB_DEPTH  = 3;                         // beats issued, not yet in the output skid
@@ -164,8 +154,7 @@ function [15:0] csum_fold(input [SUM_W-1:0] s);
 endfunction
 
 // ---------------------------------------------------------------- command skid buffer, C0
-wire [CMD_W-1:0] cmd_in = {cmd_q, cmd_job_idx, cmd_job_id, cmd_slot, cmd_offset, cmd_tensor,
-                           cmd_count, cmd_ecn, cmd_csum, cmd_rank_hi, cmd_retx, cmd_rank_lo};
+wire [CMD_W-1:0] cmd_in = cmd_data;
 reg  [CMD_W-1:0] skid_cmd;
 reg              skid_valid;
 reg  [CMD_W-WK_W-1:0] c0_cmd;                  // the command but rank_lo (c0_rank runs from it)
@@ -180,8 +169,18 @@ wire [CN_W-1:0]  c0_count;
 wire [1:0]       c0_ecn;
 wire [WK_W-1:0]  c0_hi;
 wire             c0_retx;
-assign {c0_q, c0_job_idx, c0_job_id, c0_slot, c0_offset, c0_tensor, c0_count, c0_ecn, c0_csum,
-        c0_hi, c0_retx} = c0_cmd;
+// the fields of c0_cmd, the command without rank_lo (positions of ws_cmd.vh less WK_W)
+assign c0_q       = c0_cmd[C_Q - WK_W +: Q_W];
+assign c0_job_idx = c0_cmd[C_JOBIDX - WK_W +: JI_W];
+assign c0_job_id  = c0_cmd[C_JOBID - WK_W +: 16];
+assign c0_slot    = c0_cmd[C_SLOT - WK_W +: 16];
+assign c0_offset  = c0_cmd[C_OFFSET - WK_W +: 32];
+assign c0_tensor  = c0_cmd[C_TENSOR - WK_W +: 32];
+assign c0_count   = c0_cmd[C_COUNT - WK_W +: CN_W];
+assign c0_ecn     = c0_cmd[C_ECN - WK_W +: 2];
+assign c0_csum    = c0_cmd[C_CSUM - WK_W +: 16];
+assign c0_hi      = c0_cmd[C_RANK_HI - WK_W +: WK_W];
+assign c0_retx    = c0_cmd[C_RETX - WK_W];
 
 wire             prep_can;                     // a place in the descriptor FIFO is free
 wire             cmd_fire   = cmd_valid && cmd_ready;
@@ -190,13 +189,13 @@ wire             c0_done    = c0_issue && c0_rank == c0_hi;
 wire             c0_free    = !c0_valid || c0_done;
 wire [CMD_W-1:0] c0_next    = skid_valid ? skid_cmd : cmd_in;
 wire             c0_load    = c0_free && (skid_valid || cmd_fire);
-wire [WK_W-1:0]  next_lo    = c0_next[WK_W-1:0];
-wire [WK_W-1:0]  next_hi    = c0_next[WK_W+1 +: WK_W];
+wire [WK_W-1:0]  next_lo    = c0_next[C_RANK_LO +: WK_W];
+wire [WK_W-1:0]  next_hi    = c0_next[C_RANK_HI +: WK_W];
 wire             skid_valid_n = skid_valid ? !c0_free : (cmd_fire && !c0_free);
 
 always @(posedge clk) begin
     if (c0_load) begin
-        c0_cmd  <= c0_next[CMD_W-1:WK_W];
+        c0_cmd  <= c0_next[CMD_W-1:C_RANK_LO+WK_W];
         c0_rank <= next_lo;
     end else if (c0_issue) begin
         c0_rank <= c0_rank + 1'b1;

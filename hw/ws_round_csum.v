@@ -10,7 +10,7 @@
 //   - stored per set, for the commands that re-send a complete round (rd_q -> rd_csum, read
 //     combinationally). The store and the push happen on the same cycle, so a re-send, which
 //     the command queue keeps behind the completion of its round, always reads the new value.
-// Used by ws_engine and ws_multi_engine; the result generator adds the header's part.
+// Used by ws_engine; the result generator adds the header's part.
 //
 // Pipeline (one adder deep per stage, for the clock at any width): the 2*LANES halves of a beat
 // are summed by a binary tree of LVL = clog2(2*LANES) registered levels of plain (wide) adds; a

@@ -1,6 +1,6 @@
 // ws_widths.vh - the widths derived from the device parameters, one definition for every module.
 // Included inside a module body that has the parameters DATA_WIDTH, MAX_JOBS, MAX_WORKERS,
-// POOL_SLOTS and MAX_COUNT (ws_parser, ws_engine, ws_multi_engine, ws_result_gen, ws_regs,
+// POOL_SLOTS and MAX_COUNT (ws_parser, ws_judge, ws_engine, ws_result_gen, ws_regs,
 // wiresum_top); what depends on N_PORTS is in ws_tuser.vh and ws_member.vh.
 /* verilator lint_off UNUSEDPARAM */  // a shared block: each module uses the part it needs
 localparam integer BYTES       = DATA_WIDTH / 8;                              // bytes of a beat

@@ -8,6 +8,9 @@
 #   - the tuser layout comes from hw/ws_tuser.vh: no 16 + N_PORTS or 16 + 2*N_PORTS;
 #   - the member record comes from hw/ws_member.vh: no PORT_W + 16 + 32 + 48, no slice of
 #     mem_rd_data by number;
+#   - the command to the result generators comes from hw/ws_cmd.vh (C_*, CMD_W), a decision and a
+#     completion of the judge from hw/ws_judge.vh (DC_*, CF_*): no module defines them again, no
+#     sum of the command's field widths (Q_W + JI_W ...), no cmd_data slice by number;
 #   - every check has the one form: $error("Error: <module> %m: ...") (and no $fatal), so that a
 #     message names the module and the instance.
 # Prints each offending line; exit 1 if there is one. Run by `make regmap-check`.
@@ -48,6 +51,11 @@ bad "a tuser position typed by hand (use TUSER_* of ws_tuser.vh)" \
     "16[[:space:]]*\+[[:space:]]*(2[[:space:]]*\*[[:space:]]*)?N_PORTS"
 bad "a member record layout typed by hand (use MEM_* of ws_member.vh)" \
     "16[[:space:]]*\+[[:space:]]*32[[:space:]]*\+[[:space:]]*48|mem_rd_data\[[[:space:]]*[0-9]"
+
+bad "a command, decision or completion layout defined again (include ws_cmd.vh, ws_judge.vh)" \
+    "localparam[[:space:]]+(integer[[:space:]]+)?(CMD_W|PC_W|C_(RANK_LO|RETX|RANK_HI|CSUM|ECN|COUNT|TENSOR|OFFSET|SLOT|JOBID|JOBIDX|Q)|DC_(Q|LAST|FIRST|ACCEPT|W)|CF_(FENCE|TOUCH|COUNT|Q|W))[[:space:]]*="
+bad "a command layout typed by hand (use C_* and CMD_W of ws_cmd.vh)" \
+    "Q_W[[:space:]]*\+[[:space:]]*JI_W|cmd_data\[[[:space:]]*[0-9]"
 
 bad "a check by an instance of an undefined module (use the \$error form)" \
     "^[[:space:]]*[A-Za-z0-9_]*_(error|ERROR)_[A-Za-z0-9_]+[[:space:]]+[A-Za-z_0-9]+[[:space:]]*\("

@@ -31,6 +31,7 @@ for w in 256 512 1024; do
         tb "result-gen-$w" tb_ws_result_gen icarus -GDATA_WIDTH="$w"
 done
 tb regs tb_ws_regs icarus
+tb judge tb_ws_judge icarus
 for w in 256 1024; do
     tb "rx-port-$w" tb_ws_rx_port icarus -GDATA_WIDTH="$w"
     tb "input-arbiter-$w" tb_ws_input_arbiter icarus -GDATA_WIDTH="$w"

@@ -23,7 +23,7 @@ icarus)
         esac
     done
     # shellcheck disable=SC2086
-    iverilog -g2012 -Wall -Wno-timescale -I hw -s "$tb" -o "$out/sim.vvp" $iargs $files > "$out/build.log" 2>&1 ||
+    iverilog -g2012 -Wall -Wno-timescale -I hw -I tests/hw -s "$tb" -o "$out/sim.vvp" $iargs $files > "$out/build.log" 2>&1 ||
         { cat "$out/build.log"; echo "FAIL $tb (icarus build)"; exit 1; }
     vvp -n "$out/sim.vvp" > "$log" 2>&1
     ;;
@@ -31,7 +31,7 @@ verilator)
     # shellcheck disable=SC2086
     verilator --binary -j 2 --timing -Wall -Wno-fatal -Wno-DECLFILENAME -Wno-UNUSEDSIGNAL \
         -Wno-UNUSEDPARAM -Wno-WIDTH -Wno-INITIALDLY -Wno-BLKSEQ \
-        -Ihw --top-module "$tb" -Mdir "$out/obj" -o sim "$@" $files > "$out/build.log" 2>&1 ||
+        -Ihw -Itests/hw --top-module "$tb" -Mdir "$out/obj" -o sim "$@" $files > "$out/build.log" 2>&1 ||
         { cat "$out/build.log"; echo "FAIL $tb (verilator build)"; exit 1; }
     "$out/obj/sim" > "$log" 2>&1
     ;;

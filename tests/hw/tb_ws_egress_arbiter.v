@@ -64,21 +64,15 @@ module tb_ws_egress_arbiter;
         .stat_tx (stat_tx), .stat_tx_len (stat_tx_len)
     );
 
-    function [31:0] xs(input [31:0] x);
-        reg [31:0] y;
-        begin
-            y = x ^ (x << 13);
-            y = y ^ (y >> 17);
-            xs = y ^ (y << 5);
-        end
-    endfunction
+    // the AXI4-Stream rules on the output (tests/hw/axis_tb_monitor.v)
+    axis_tb_monitor #(.DATA_WIDTH(DATA_WIDTH), .USER_WIDTH(TUW)) out_mon (
+        .clk(clk), .rst(rst), .tdata(m_tdata), .tkeep(m_tkeep), .tvalid(m_tvalid), .tready(m_tready),
+        .tlast(m_tlast), .tuser(m_tuser)
+    );
 
-    // 32-bit word w (bytes 4w..4w+3) of frame f of stream p
-    function [31:0] mixw(input integer p, input integer f, input integer w);
-        begin
-            mixw = xs(xs(SEED ^ (p * 32'h9E37_79B9) ^ (f * 32'h85EB_CA6B) ^ (w * 32'hC2B2_AE35) ^ 32'h1));
-        end
-    endfunction
+    localparam AXIS_BYTES = BYTES;   // the beat of the shared source/sink helpers
+    `include "axis_tb.vh"         // xs, axis_word, axis_keep
+
 
     // frames: index p*MAXF + i
     integer flen [0:NS*MAXF-1];
@@ -162,7 +156,7 @@ module tb_ws_egress_arbiter;
         integer k, len;
         begin
             len = flen[p * MAXF + f];
-            for (k = 0; k < BYTES; k = k + 4) bd[8*k +: 32] = mixw(p, f, (b * BYTES + k) / 4);
+            for (k = 0; k < BYTES; k = k + 4) bd[8*k +: 32] = axis_word(SEED, p, f, (b * BYTES + k) / 4);
             bl = ((b + 1) * BYTES >= len);
             bk = {BYTES{1'b1}};
             if (bl) begin
@@ -437,6 +431,7 @@ module tb_ws_egress_arbiter;
             errors = errors + 1;
             $display("FAIL %0d stat_tx pulses for %0d frames", n_stat, nfr[0] + nfr[1]);
         end
+        errors = errors + out_mon.errors;
         if (errors == 0) $display("PASS");
         else $display("FAIL %0d errors", errors);
         $finish;

@@ -37,6 +37,7 @@ localparam integer RES_ROWS    = 2 * POOL_SLOTS * PAY_BEATS;
 localparam integer RES_AW      = $clog2(RES_ROWS);
 localparam integer TUSER_WIDTH = 16 + 2 * N_PORTS;
 localparam integer MAX_CMDS    = 4096;
+`include "ws_cmd.vh"   // C_* positions of a command, CMD_W
 
 reg clk = 1'b0;
 reg rst = 1'b1;
@@ -68,21 +69,39 @@ wire                   m_axis_tlast;
 wire [TUSER_WIDTH-1:0] m_axis_tuser;
 wire                   stat_result, stat_resend;
 
+// the command fields packed as ws_cmd.vh lays them out
+wire [CMD_W-1:0] cmd_data;
+assign cmd_data[C_Q +: Q_W]           = cmd_q;
+assign cmd_data[C_JOBIDX +: JI_W]     = cmd_job_idx;
+assign cmd_data[C_JOBID +: 16]        = cmd_job_id;
+assign cmd_data[C_SLOT +: 16]         = cmd_slot;
+assign cmd_data[C_OFFSET +: 32]       = cmd_offset;
+assign cmd_data[C_TENSOR +: 32]       = cmd_tensor;
+assign cmd_data[C_COUNT +: CN_W]      = cmd_count;
+assign cmd_data[C_ECN +: 2]           = cmd_ecn;
+assign cmd_data[C_CSUM +: 16]         = cmd_csum;
+assign cmd_data[C_RANK_HI +: WK_W]    = cmd_rank_hi;
+assign cmd_data[C_RETX]               = cmd_retx;
+assign cmd_data[C_RANK_LO +: WK_W]    = cmd_rank_lo;
+
 ws_result_gen #(
     .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS), .MAX_WORKERS(MAX_WORKERS),
     .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
 ) dut (
     .clk(clk), .rst(rst),
-    .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_q(cmd_q), .cmd_job_idx(cmd_job_idx),
-    .cmd_job_id(cmd_job_id), .cmd_slot(cmd_slot), .cmd_offset(cmd_offset), .cmd_tensor(cmd_tensor),
-    .cmd_count(cmd_count), .cmd_ecn(cmd_ecn), .cmd_csum(cmd_csum), .cmd_rank_lo(cmd_rank_lo),
-    .cmd_rank_hi(cmd_rank_hi), .cmd_retx(cmd_retx),
+    .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_data(cmd_data),
     .cfg_dev_mac(cfg_dev_mac), .cfg_dev_ip(cfg_dev_ip), .cfg_dev_udp(cfg_dev_udp),
     .mem_rd_addr(mem_rd_addr), .mem_rd_data(mem_rd_data),
     .res_rd_addr(res_rd_addr), .res_rd_data(res_rd_data),
     .m_axis_tdata(m_axis_tdata), .m_axis_tkeep(m_axis_tkeep), .m_axis_tvalid(m_axis_tvalid),
     .m_axis_tready(m_axis_tready), .m_axis_tlast(m_axis_tlast), .m_axis_tuser(m_axis_tuser),
     .stat_result(stat_result), .stat_resend(stat_resend)
+);
+
+// the AXI4-Stream rules on the output (tests/hw/axis_tb_monitor.v)
+axis_tb_monitor #(.DATA_WIDTH(DATA_WIDTH), .USER_WIDTH(TUSER_WIDTH)) out_mon (
+    .clk(clk), .rst(rst), .tdata(m_axis_tdata), .tkeep(m_axis_tkeep), .tvalid(m_axis_tvalid), .tready(m_axis_tready),
+    .tlast(m_axis_tlast), .tuser(m_axis_tuser)
 );
 
 // ---------------------------------------------------------------- the two registered RAMs
@@ -113,16 +132,8 @@ task fail(input [8*160-1:0] msg);
     end
 endtask
 
-function [31:0] xs32(input [31:0] s);
-    reg [31:0] x;
-    begin
-        x = s;
-        x = x ^ (x << 13);
-        x = x ^ (x >> 17);
-        x = x ^ (x << 5);
-        xs32 = x;
-    end
-endfunction
+localparam AXIS_BYTES = BYTES;   // the beat of the shared source/sink helpers
+`include "axis_tb.vh"           // xs, axis_word, axis_keep
 
 // ---------------------------------------------------------------- phase control
 integer phase = 0;   // 0 idle, 1..3 as above, 4 drain
@@ -144,7 +155,7 @@ always @(posedge clk) begin
         if (cmd_valid && cmd_ready) begin
             nxt = ci + 1;
             cmds_accepted = cmds_accepted + 1;
-            rng_cmd = xs32(rng_cmd);
+            rng_cmd = xs(rng_cmd);
             if (phase == 2 || rng_cmd[2:0] < 3'd4)
                 gap = 0;
             else
@@ -171,8 +182,8 @@ always @(posedge clk) begin
                 gap = gap - 1;
             cmd_valid <= 1'b0;
             // garbage on the fields while not valid
-            rng_cmd = xs32(rng_cmd);
-            rr = xs32(rng_cmd ^ 32'h5a5a_5a5a);
+            rng_cmd = xs(rng_cmd);
+            rr = xs(rng_cmd ^ 32'h5a5a_5a5a);
             cmd_q       <= rng_cmd[Q_W-1:0];
             cmd_job_idx <= rng_cmd[16 +: JI_W];
             cmd_job_id  <= rr[15:0];
@@ -197,11 +208,11 @@ always @(posedge clk) begin
     if (phase != 1) begin
         m_axis_tready <= 1'b1;
     end else begin
-        rng_rdy = xs32(rng_rdy);
+        rng_rdy = xs(rng_rdy);
         if (mode_left == 0) begin
             mode = rng_rdy[2:0];
             mode_left = 50 + rng_rdy[11:3];
-            rng_rdy = xs32(rng_rdy);
+            rng_rdy = xs(rng_rdy);
         end
         mode_left = mode_left - 1;
         case (mode)
@@ -404,6 +415,7 @@ initial begin
     end
     $display("tb_ws_result_gen: DATA_WIDTH %0d: %0d commands, %0d frames, %0d beats in %0d cycles; first beat %0d cycles after the first command",
              DATA_WIDTH, ncmds, nframes, nb, cycles, first_beat_cycle - first_cmd_cycle);
+    errors = errors + out_mon.errors;
     if (errors == 0)
         $display("PASS");
     else

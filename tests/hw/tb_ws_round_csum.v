@@ -40,14 +40,8 @@ module tb_ws_round_csum;
     );
 
     reg [31:0] rs;
-    function [31:0] xs(input [31:0] x);
-        reg [31:0] y;
-        begin
-            y = x ^ (x << 13);
-            y = y ^ (y >> 17);
-            xs = y ^ (y << 5);
-        end
-    endfunction
+    localparam AXIS_BYTES = 4;   // the beat of the shared source/sink helpers
+    `include "axis_tb.vh"         // xs, axis_word, axis_keep
     task rnd;
         begin
             rs = xs(rs);

@@ -63,6 +63,12 @@ module tb_ws_rx_port;
         .frame_ready (frame_ready)
     );
 
+    // the AXI4-Stream rules on the output (tests/hw/axis_tb_monitor.v)
+    axis_tb_monitor #(.DATA_WIDTH(DATA_WIDTH), .USER_WIDTH(TUW)) out_mon (
+        .clk(clk), .rst(rst), .tdata(m_tdata), .tkeep(m_tkeep), .tvalid(m_tvalid), .tready(m_tready),
+        .tlast(m_tlast), .tuser(m_tuser)
+    );
+
     // ---------------------------------------------------------------------------------------------
     // frames
     reg [7:0]  fb [0:MEMB-1];       // generation scratch (byte access)
@@ -77,14 +83,8 @@ module tb_ws_rx_port;
     integer    n_ok_ip, n_ok_udp, n_vp;
     integer    n_oversize;
 
-    function [31:0] xs(input [31:0] x);
-        reg [31:0] y;
-        begin
-            y = x ^ (x << 13);
-            y = y ^ (y >> 17);
-            xs = y ^ (y << 5);
-        end
-    endfunction
+    localparam AXIS_BYTES = BYTES;   // the beat of the shared source/sink helpers
+    `include "axis_tb.vh"         // xs, axis_word, axis_keep
 
     function [15:0] fold16(input [31:0] s);
         reg [31:0] t;
@@ -255,20 +255,11 @@ module tb_ws_rx_port;
     integer    t_last_in [0:NF_MAX-1];
 
     // tkeep of beat b of a frame of len bytes
-    function [BYTES-1:0] keep_of(input integer len, input integer b);
-        integer k;
-        begin
-            keep_of = {BYTES{1'b1}};
-            if ((b + 1) * BYTES > len) begin
-                for (k = 0; k < BYTES; k = k + 1) keep_of[k] = (b * BYTES + k < len);
-            end
-        end
-    endfunction
 
     task drive_beat(input integer f, input integer b);
         begin
             s_tdata  <= fbeat[foff[f] + b];     // bytes past the end are random junk
-            s_tkeep  <= keep_of(flen[f], b);
+            s_tkeep  <= axis_keep(flen[f], b);
             s_tlast  <= ((b + 1) * BYTES >= flen[f]);
             s_tvalid <= 1'b1;
         end
@@ -320,7 +311,7 @@ module tb_ws_rx_port;
             end else begin
                 len = flen[out_f];
                 nb  = (len + BYTES - 1) / BYTES;
-                ekeep = keep_of(len, out_b);
+                ekeep = axis_keep(len, out_b);
                 edata = fbeat[foff[out_f] + out_b];
                 if (m_tkeep !== ekeep || m_tlast !== (out_b == nb - 1) ||
                     m_tuser !== {{N_PORTS{1'b0}}, {{(N_PORTS-1){1'b0}}, 1'b1} << PORT, len[15:0]} ||
@@ -504,6 +495,7 @@ module tb_ws_rx_port;
         end
         $display("frames %0d (%0d beats, %0d oversize; ip_ok %0d, udp_ok %0d, vport_valid %0d), min latency last-in to first-out %0d cycles, to frame_ready %0d",
                  nf, memtop, n_oversize, n_ok_ip, n_ok_udp, n_vp, min_lat, fr_lat);
+        errors = errors + out_mon.errors;
         if (errors == 0) $display("PASS");
         else $display("FAIL %0d errors", errors);
         $finish;

@@ -34,14 +34,8 @@ module tb_ws_skid;
         .m_data (m_data), .m_valid (m_valid), .m_ready (m_ready)
     );
 
-    function [31:0] xs(input [31:0] x);
-        reg [31:0] y;
-        begin
-            y = x ^ (x << 13);
-            y = y ^ (y >> 17);
-            xs = y ^ (y << 5);
-        end
-    endfunction
+    localparam AXIS_BYTES = DATA_WIDTH / 8;   // the beat of the shared source/sink helpers
+    `include "axis_tb.vh"         // xs, axis_word, axis_keep
 
     function [DATA_WIDTH-1:0] word(input integer n);
         integer b;

@@ -1,0 +1,325 @@
+// tb_ws_judge - ws_judge: directed cases for every verdict, checked in judgment order.
+`resetall
+`include "ws_regmap.vh"
+`timescale 1ns / 1ps
+`default_nettype none
+
+// Tokens go in as the parser sends them (bypass and drop tokens mixed in: the judge skips them);
+// each aggregation frame carries its expected verdict, and every judgment (a decision pushed,
+// then the stat pulse, the command and the completion the cycle after) is compared with the
+// oldest expectation. The reads the judge counts as owed (the round's write, one per rank sent)
+// are retired by the testbench a few cycles after each command, unless a case holds them.
+// Cases: a round of three ranks (accept, duplicate before completion, the completing frame, a
+// duplicate after completion = re-send), an early frame (a rank gone on to the other set), a
+// mismatched frame (the round's fields differ) and the right one after it, a new round waiting
+// while the set's rows are still read, a round of one rank, and a job cleared while three of its
+// frames are held in J0, JA and JB (they are then judged against the cleared sets). Prints PASS
+// or FAIL.
+module tb_ws_judge;
+
+import ws_regmap::*;
+
+localparam DATA_WIDTH  = 256;
+localparam N_PORTS     = 4;
+localparam ENGINES     = 1;
+localparam MAX_JOBS    = 2;
+localparam MAX_WORKERS = 4;
+localparam POOL_SLOTS  = 4;
+localparam MAX_COUNT   = 16;
+localparam FC_W        = 16;
+`include "ws_widths.vh"
+`include "ws_agg_hdr.vh"
+`include "ws_cmd.vh"
+`include "ws_judge.vh"
+
+// expected verdicts
+localparam V_ACC = 0, V_LAST = 1, V_RESEND = 2, V_DUP = 3, V_EARLY = 4, V_MISMATCH = 5;
+
+reg clk = 1'b0;
+reg rst = 1'b1;
+always #5 clk = ~clk;
+
+reg                  tok_valid = 1'b0, tok_agg = 1'b0;
+reg  [HDR_W-1:0]     tok_hdr = {HDR_W{1'b0}};
+wire                 tok_ready;
+reg                  job_clear = 1'b0;
+reg  [SL_W-1:0]      job_clear_base = 0;
+reg  [SL_W:0]        job_clear_end = 0;
+reg                  dc_space = 1'b1, cmd_space = 1'b1;
+wire                 dc_push;
+wire [DC_W-1:0]      dc_data;
+wire                 k_cmd, k_comp;
+wire [CMD_W-1:0]     k_cmd_data;
+wire [CF_W-1:0]      k_comp_data;
+reg                  rd_o = 1'b0, frame_done = 1'b0;
+reg  [Q_W-1:0]       rd_oq = 0, frame_done_q = 0;
+wire                 stat_accepted, stat_drop;
+wire [WS_REASON_W-1:0] stat_drop_reason;
+
+ws_judge #(
+    .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .ENGINES(ENGINES), .MAX_JOBS(MAX_JOBS),
+    .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT), .ORDER_DEPTH(16),
+    .FC_W(FC_W)
+) dut (
+    .clk(clk), .rst(rst),
+    .s_frame_ready({N_PORTS{1'b0}}),
+    .s_tok_valid(tok_valid), .s_tok_agg(tok_agg), .s_tok_hdr(tok_hdr), .s_tok_ready(tok_ready),
+    .job_clear(job_clear), .job_clear_base(job_clear_base), .job_clear_end(job_clear_end),
+    .dc_space(dc_space), .dc_push(dc_push), .dc_data(dc_data),
+    .cmd_space(cmd_space), .k_cmd(k_cmd), .k_cmd_data(k_cmd_data),
+    .k_comp(k_comp), .k_comp_data(k_comp_data),
+    .rd_o(rd_o), .rd_oq(rd_oq),
+    .frame_done(frame_done), .frame_done_q(frame_done_q),
+    .skip_done(1'b0), .skip_done_q({Q_W{1'b0}}),
+    .stat_accepted(stat_accepted), .stat_drop(stat_drop), .stat_drop_reason(stat_drop_reason)
+);
+
+integer errors = 0;
+integer cycle = 0;
+always @(posedge clk) cycle <= cycle + 1;
+
+// ---- expectations, in judgment order
+integer exp_v [0:255];
+integer exp_n = 0, got_n = 0;
+reg [DC_W-1:0] dc_r;
+reg            dc_r_v = 1'b0;
+always @(posedge clk) begin
+    dc_r <= dc_data;
+    dc_r_v <= dc_push;
+    if (!rst && dc_r_v !== (stat_accepted || stat_drop)) begin
+        $display("FAIL cycle %0d: a decision without its stat pulse (or the reverse)", cycle);
+        errors = errors + 1;
+    end
+    if (stat_accepted || stat_drop) begin
+        if (got_n >= exp_n) begin
+            $display("FAIL cycle %0d: a judgment with none expected", cycle);
+            errors = errors + 1;
+        end else begin
+            if (!check(exp_v[got_n])) begin
+                $display("FAIL cycle %0d: judgment %0d: expected verdict %0d, got accepted %b drop %b reason %0d last %b cmd %b retx %b comp %b",
+                         cycle, got_n, exp_v[got_n], stat_accepted, stat_drop, stat_drop_reason,
+                         dc_r[DC_LAST], k_cmd, k_cmd_data[C_RETX], k_comp);
+                errors = errors + 1;
+            end
+        end
+        got_n = got_n + 1;
+    end else if (k_cmd || k_comp) begin
+        $display("FAIL cycle %0d: a command without a judgment", cycle);
+        errors = errors + 1;
+    end
+end
+
+function check(input integer v);
+    begin
+        case (v)
+        V_ACC:      check = stat_accepted && dc_r[DC_ACCEPT] && !dc_r[DC_LAST] && !k_cmd && !k_comp;
+        V_LAST:     check = stat_accepted && dc_r[DC_ACCEPT] && dc_r[DC_LAST] && k_cmd && !k_cmd_data[C_RETX] && k_comp;
+        V_RESEND:   check = stat_drop && stat_drop_reason == WS_DROP_DUPLICATE && !dc_r[DC_ACCEPT] &&
+                            k_cmd && k_cmd_data[C_RETX] && !k_comp;
+        V_DUP:      check = stat_drop && stat_drop_reason == WS_DROP_DUPLICATE && !dc_r[DC_ACCEPT] && !k_cmd;
+        V_EARLY:    check = stat_drop && stat_drop_reason == WS_DROP_EARLY && !dc_r[DC_ACCEPT] && !k_cmd;
+        V_MISMATCH: check = stat_drop && stat_drop_reason == WS_DROP_MISMATCH && !dc_r[DC_ACCEPT] && !k_cmd;
+        default:    check = 1'b0;
+        endcase
+    end
+endfunction
+
+// ---- reads owed: retired a few cycles after each command, unless held
+reg     hold_reads = 1'b0;
+integer owed_o [0:Q_N-1];
+integer owed_f [0:Q_N-1];
+integer rq, wait_n = 0;
+initial for (rq = 0; rq < Q_N; rq = rq + 1) begin owed_o[rq] = 0; owed_f[rq] = 0; end
+always @(posedge clk) begin
+    rd_o <= 1'b0;
+    frame_done <= 1'b0;
+    if (k_cmd) begin
+        if (k_cmd_data[C_RETX]) begin
+            owed_f[k_cmd_data[C_Q +: Q_W]] = owed_f[k_cmd_data[C_Q +: Q_W]] + 1;
+        end else begin
+            owed_o[k_cmd_data[C_Q +: Q_W]] = owed_o[k_cmd_data[C_Q +: Q_W]] + 1;
+            owed_f[k_cmd_data[C_Q +: Q_W]] = owed_f[k_cmd_data[C_Q +: Q_W]] +
+                k_cmd_data[C_RANK_HI +: WK_W] - k_cmd_data[C_RANK_LO +: WK_W] + 1;
+        end
+        wait_n = 6;
+    end else if (wait_n > 0) begin
+        wait_n = wait_n - 1;
+    end else if (!hold_reads) begin
+        // one retirement a cycle, the lowest set that owes one
+        begin : pick
+            for (rq = 0; rq < Q_N; rq = rq + 1) begin
+                if (owed_o[rq] > 0) begin
+                    rd_o <= 1'b1; rd_oq <= rq; owed_o[rq] = owed_o[rq] - 1; disable pick;
+                end
+                if (owed_f[rq] > 0) begin
+                    frame_done <= 1'b1; frame_done_q <= rq; owed_f[rq] = owed_f[rq] - 1; disable pick;
+                end
+            end
+        end
+    end
+end
+
+// ---- tokens
+// frame JOB WORKER PSLOT SET OFFSET WORKERS VERDICT: an aggregation token (count 8, tensor 1)
+task frame(input integer job, input integer worker, input integer pslot, input integer set,
+           input integer offset, input integer workers, input integer v);
+    begin
+        tok_hdr = {HDR_W{1'b0}};
+        tok_hdr[H_JOBIDX +: JI_W]   = job;
+        tok_hdr[H_JOBID +: 16]      = 16'h100 + job;
+        tok_hdr[H_PSLOT +: PS_W]    = pslot;
+        tok_hdr[H_SLOT +: 16]       = pslot;
+        tok_hdr[H_SET]              = set;
+        tok_hdr[H_WORKER +: WK_W]   = worker;
+        tok_hdr[H_COUNT +: CN_W]    = 8;
+        tok_hdr[H_OFFSET +: 32]     = offset;
+        tok_hdr[H_TENSOR +: 32]     = 1;
+        tok_hdr[H_ECN +: 2]         = 2'b00;
+        tok_hdr[H_WORKERS +: WC_W]  = workers;
+        tok_agg = 1'b1;
+        tok_valid = 1'b1;
+        exp_v[exp_n] = v;
+        exp_n = exp_n + 1;
+        @(posedge clk);
+        while (!tok_ready) @(posedge clk);
+        #1 tok_valid = 1'b0;
+    end
+endtask
+// a bypass or drop token: no judgment
+task other;
+    begin
+        tok_hdr = {HDR_W{1'b1}};
+        tok_agg = 1'b0;
+        tok_valid = 1'b1;
+        @(posedge clk);
+        #1 tok_valid = 1'b0;
+    end
+endtask
+task settle(input integer n);
+    integer i;
+    begin
+        for (i = 0; i < n; i = i + 1) @(posedge clk);
+        #1;
+    end
+endtask
+task judged(input integer n);   // every expectation so far has been judged within n cycles
+    integer i;
+    begin
+        for (i = 0; i < n && got_n < exp_n; i = i + 1) @(posedge clk);
+        #1;
+        if (got_n != exp_n) begin
+            $display("FAIL cycle %0d: %0d of %0d frames judged", cycle, got_n, exp_n);
+            errors = errors + 1;
+        end
+    end
+endtask
+
+integer n0;
+initial begin
+    settle(4);
+    rst = 1'b0;
+    settle(4);
+
+    // 1. a round of three ranks in pool slot 0, set 0: accept, a duplicate before completion,
+    //    the completing frame, a duplicate after completion (a re-send of the RESULT)
+    frame(0, 0, 0, 0, 100, 3, V_ACC);
+    other;
+    frame(0, 1, 0, 0, 100, 3, V_ACC);
+    frame(0, 0, 0, 0, 100, 3, V_DUP);
+    frame(0, 2, 0, 0, 100, 3, V_LAST);
+    other;
+    frame(0, 1, 0, 0, 100, 3, V_RESEND);
+    judged(40);
+
+    // 2. rank 0 goes on to set 1 (a new round there; its bit leaves set 0): its old frame for
+    //    set 0 is then early (set 0 complete, other ranks still in it)
+    frame(0, 0, 0, 1, 200, 3, V_ACC);
+    frame(0, 0, 0, 0, 100, 3, V_EARLY);
+    // 3. a mismatched frame (another offset than set 1's round), then the right one
+    frame(0, 1, 0, 1, 300, 3, V_MISMATCH);
+    frame(0, 1, 0, 1, 200, 3, V_ACC);
+    // a duplicate in the open round, then the completing frame and a re-send
+    frame(0, 1, 0, 1, 200, 3, V_DUP);
+    frame(0, 2, 0, 1, 200, 3, V_LAST);
+    frame(0, 2, 0, 1, 200, 3, V_RESEND);
+    judged(40);
+
+    // 4. a new round in set 0 (every rank left it) waits while its rows are still read
+    settle(60);                 // the reads of the commands so far retire
+    hold_reads = 1'b1;
+    frame(0, 0, 0, 0, 400, 3, V_ACC);   // set 0 is complete and empty now: a new round
+    frame(0, 1, 0, 0, 400, 3, V_ACC);
+    frame(0, 2, 0, 0, 400, 3, V_LAST);
+    judged(40);
+    // set 0's round is complete and its reads held: a duplicate is not judged meanwhile
+    n0 = got_n;
+    frame(0, 1, 0, 0, 400, 3, V_RESEND);
+    settle(40);
+    if (got_n != n0) begin
+        $display("FAIL cycle %0d: a frame on a complete set judged while its reads are owed", cycle);
+        errors = errors + 1;
+    end
+    hold_reads = 1'b0;
+    judged(80);
+
+    // 5. a job of one rank (job 1, pool slot 2): every frame completes a round; a second copy
+    //    is a re-send
+    frame(1, 0, 2, 0, 0, 1, V_LAST);
+    frame(1, 0, 2, 0, 0, 1, V_RESEND);
+    frame(1, 0, 2, 1, 8, 1, V_LAST);
+    judged(60);
+    settle(60);
+
+    // 6. a job cleared while three of its frames are held in J0, JA and JB: an open round in
+    //    pool slot 3 (rank 0 in), then rank 0's duplicate, ranks 1 and 2 wait behind a full
+    //    command queue; the clear of slots 3..3 makes set 3/0 complete and empty, so the held
+    //    frames open a new round instead: accept, accept, the completing frame
+    frame(0, 0, 3, 0, 500, 3, V_ACC);
+    judged(20);
+    cmd_space = 1'b0;
+    frame(0, 0, 3, 0, 500, 3, V_ACC);   // was a duplicate before the clear
+    frame(0, 1, 3, 0, 500, 3, V_ACC);
+    frame(0, 2, 3, 0, 500, 3, V_LAST);
+    settle(10);
+    if (got_n != exp_n - 3) begin
+        $display("FAIL cycle %0d: frames judged without room for a command", cycle);
+        errors = errors + 1;
+    end
+    job_clear_base = 3;
+    job_clear_end = 4;
+    job_clear = 1'b1;
+    settle(1);
+    job_clear = 1'b0;
+    settle(2);
+    cmd_space = 1'b1;
+    judged(40);
+    // and a cleared open round: rank 0 in set 3/1, the job cleared, rank 0 again is accepted
+    frame(0, 0, 3, 1, 600, 3, V_ACC);
+    judged(20);
+    job_clear = 1'b1;
+    settle(1);
+    job_clear = 1'b0;
+    frame(0, 0, 3, 1, 600, 3, V_ACC);
+    judged(20);
+
+    settle(100);
+    if (got_n != exp_n) begin
+        $display("FAIL: %0d frames expected, %0d judged", exp_n, got_n);
+        errors = errors + 1;
+    end
+    if (errors == 0)
+        $display("PASS tb_ws_judge: %0d judgments", got_n);
+    else
+        $display("FAIL tb_ws_judge: %0d errors", errors);
+    $finish;
+end
+
+initial begin
+    #200000;
+    $display("FAIL tb_ws_judge: timeout");
+    $finish;
+end
+
+endmodule
+
+`resetall
