@@ -66,13 +66,20 @@ $(SIMB)/V$(1).cfg: FORCE
 $(SIMB)/V$(1)/Vws$(1).mk: $(SIMB)/V$(1).cfg $(WS_TOP_F) $(WS_TOP_SRC)
 	@rm -f $(SIMB)/V$(1)/*.o $(SIMB)/V$(1)/*.a
 	$(3) -GDATA_WIDTH=$(2) --prefix Vws$(1) -Mdir $(SIMB)/V$(1)
+	@$(call ws_ver_deps,$(SIMB)/V$(1)/Vws$(1))
 	@touch $$@
 
 $(SIMB)/V$(1)/Vws$(1)__ALL.a: $(SIMB)/V$(1)/Vws$(1).mk
 	+$(call WS_SUBMAKE,$(1)) Vws$(1)__ALL.a
 
--include $(SIMB)/V$(1)/Vws$(1)__ver.d
+-include $(SIMB)/V$(1)/Vws$(1).dep
 endef
+# ws_ver_deps PREFIX: PREFIX.dep from Verilator's PREFIX__ver.d: PREFIX.mk depends on every file
+# Verilator read, and each of those files is a target without a recipe (as gcc -MP does), so
+# that a source file deleted or renamed since makes the model again instead of stopping make
+ws_ver_deps = awk '{ sub(/^[^:]*:/, ""); for (i = 1; i <= NF; i++) if ($$$$i != "\\") d[$$$$i] = 1 } \
+    END { printf "$(1).mk:"; for (f in d) printf " %s", f; print ""; for (f in d) print f ":" }' \
+    $(1)__ver.d > $(1).dep
 $(foreach w,$(WS_SIM_WIDTHS),$(eval $(call ws_model,$(w),$(w),$(WS_VERILATE))))
 $(foreach w,$(WS_FAST),$(eval $(call ws_model,$(w)f,$(w),$(WS_VERILATE_FAST))))
 
