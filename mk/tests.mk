@@ -1,7 +1,7 @@
 # mk/tests.mk - the suites of `make test` (Makefile), each a target that can also run alone.
 # Each appends "suite case passed failed" lines to build/results.txt.
 
-.PHONY: test-build unit unit-asan e2e rtl engines hw hwtest regmap-check wave wave-check runloop \
+.PHONY: test-build unit unit-asan e2e rtl engines hw hwtest regmap-check wave wave-check wave-picture runloop \
         stress fuzz fuzz-short dissector ux docs-check bench-tools fresh-build lib json
 
 # the suites, in the order make test runs them
@@ -100,6 +100,13 @@ fuzz-short: deps $(FUZZ_DEPS)
 wave: deps $(BUILD)/wiresum
 	@sh scripts/wave.sh $(WAVE)
 
-# the saved GTKWave layout names only signals of the model's FST
+# the saved GTKWave layouts name only signals of the model's FST, and the picture of
+# docs/debugging.md section 4 and its caption are those of the current RTL
 wave-check: deps $(BUILD)/wiresum
-	@sh tests/wave_check.sh
+	@rc=0; sh tests/wave_check.sh || rc=1; sh tests/wave_check.sh sim/wiresum-picture.gtkw || rc=1; \
+	 sh tests/wave_check.sh --picture || rc=1; exit $$rc
+
+# docs/wave.png and its caption in docs/debugging.md, made again from the current RTL
+# (GTKWave on Xvfb: scripts/wave_picture.sh installs xvfb and imagemagick, or says how)
+wave-picture: deps $(BUILD)/wiresum
+	@sh scripts/wave_picture.sh

@@ -5,7 +5,8 @@
 # The layout is checked against the FST first (scripts/wave_names.sh); a trace at another
 # DATA_WIDTH gets a copy of the layout with its vector ranges (build/wave-fit.gtkw).
 # Without a display ($DISPLAY and $WAYLAND_DISPLAY unset) it prints the gtkwave command to run
-# where there is one, and exits 0. WIRESUM: the tool (default build/wiresum).
+# where there is one, and exits 0. WIRESUM: the tool (default build/wiresum); WAVE_MAKE_ONLY=1:
+# only make build/wave.fst (if needed), open nothing.
 set -eu
 
 fst=${1:-}
@@ -28,13 +29,14 @@ if [ -z "$fst" ]; then
         "$ws" gen "$d" -q --workers 4 --elems 2000 --count 64 \
             --loss 0.05 --dup 0.05 --malformed 0.05 --bypass 0.05
         # a mismatch is worth looking at too: keep the waveform whatever the comparison says
-        "$ws" sim "$d" -q --trace "$fst.tmp" ||
+        "$ws" sim "$d" -q --trace "$d/wave.fst" ||
             echo "wave: the simulation reported the problems above; the waveform shows them" >&2
-        [ -f "$fst.tmp" ] || { echo "wave: no waveform written" >&2; exit 1; }
-        mv "$fst.tmp" "$fst"
+        [ -f "$d/wave.fst" ] || { echo "wave: no waveform written" >&2; exit 1; }
+        mv "$d/wave.fst" "$fst"
     fi
 fi
 [ -f "$fst" ] || { echo "wave: $fst: no such file" >&2; exit 1; }
+[ -z "${WAVE_MAKE_ONLY:-}" ] || exit 0   # scripts/wave_picture.sh: the FST only
 
 # every signal of the layout must be in the FST: GTKWave would drop a missing one silently
 use=$layout

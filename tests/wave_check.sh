@@ -1,22 +1,31 @@
 #!/bin/sh
-# wave_check.sh [LAYOUT] - the saved GTKWave layout (default sim/wiresum.gtkw) cannot rot
+# wave_check.sh [LAYOUT | --picture] - the saved GTKWave layout (default sim/wiresum.gtkw) cannot rot
 # silently: a one-frame trace goes through the Verilator model with --trace, and every signal
 # the layout shows must be in that FST under the same name (GTKWave drops a missing one without
 # a word), every translate filter file it reads must exist, and the drop reason filter must
-# list driver/wiresum/reasons.h in its order. Appends "wave layout <passed> <failed>" to
-# the results file (tests/lib.sh). WIRESUM: the tool (default build/wiresum).
+# list driver/wiresum/reasons.h in its order. Appends "wave <layout's name> <passed> <failed>"
+# to the results file (tests/lib.sh). --picture: docs/wave.png's caption in docs/debugging.md
+# still describes the RTL's waveform (scripts/wave_picture.sh --check). WIRESUM: the tool
+# (default build/wiresum).
 set -u
 cd "$(dirname "$0")/.." || exit 1
-layout=${1:-sim/wiresum.gtkw}
-ws=${WIRESUM:-build/wiresum}
 . "$(dirname "$0")/lib.sh"
-d=$WS_BUILD/wave-check
+if [ "${1:-}" = --picture ]; then  # docs/wave.png's caption describes the RTL's waveform
+    WIRESUM=${WIRESUM:-$WS_BUILD/wiresum} sh scripts/wave_picture.sh --check
+    st=$?
+    ws_record wave picture $st
+    exit $st
+fi
+layout=${1:-sim/wiresum.gtkw}
+ws=${WIRESUM:-$WS_BUILD/wiresum}
+case=$(basename "$layout" .gtkw)
+d=$WS_BUILD/wave-check-$case
 rm -rf "$d"
 mkdir -p "$d"
 
 fail() {
     echo "wave layout $layout: $*"
-    ws_record wave layout 1
+    ws_record wave "$case" 1
     exit 1
 }
 
@@ -45,4 +54,4 @@ if sh scripts/wave_names.sh filters "$layout" | grep -qx "$reasons"; then
 fi
 
 echo "wave layout $layout: $n signals in the FST"
-ws_record wave layout 0
+ws_record wave "$case" 0
