@@ -176,9 +176,11 @@ sim-none:
 # The device with four engines (docs/architecture.md section 9): its own 256-bit model, traced
 # only (the tools fall back to it), at -O1, which halves its compile time for a suite of small
 # traces.
+# traced only to the top's ports (--trace-depth 1): the suites trace no 4-engine waveform, and
+# the four banks of lanes' trace code was half its build (a full one: make WS_VFLAGS=-GENGINES=4)
 $(WS_E4): FORCE
 	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/e4 WS_SIM_WIDTHS=256 WS_SIM_FAST_WIDTHS= \
-	  WS_SIM_OPT=-O1 WS_VFLAGS=-GENGINES=4 $@
+	  WS_SIM_OPT=-O1 WS_VFLAGS='-GENGINES=4 --trace-depth 1' $@
 
 # ... and the same in Icarus (WS_E4_IV, build/e4/icarus: the 4-engine model finds it beside itself)
 $(WS_E4_IV): FORCE
