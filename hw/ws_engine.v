@@ -295,15 +295,12 @@ ws_fifo #(.WIDTH(CF_W), .DEPTH(CF_DEPTH)) completion_fifo (
     .count(cf_count)
 );
 wire [Q_W-1:0]    cf_q       = cf_data[CF_Q +: Q_W];
+/* verilator lint_off UNUSEDSIGNAL */  // one engine: neither the count, the engines nor the fence matter
 wire [CN_W-1:0]   cf_cnt     = cf_data[CF_COUNT +: CN_W];
-/* verilator lint_off UNUSEDSIGNAL */  // one engine: neither the engines nor the fence matter
 wire [E-1:0]      cf_touched = cf_data[CF_TOUCH +: E];
 wire [E*FC_W-1:0] cf_fence   = cf_data[CF_FENCE +: E*FC_W];
 /* verilator lint_on UNUSEDSIGNAL */
-/* verilator lint_off UNUSEDSIGNAL */  // a frame has fewer than 2^BT_W beats
-wire [31:0]       cf_rows32  = (64 + 4*{{(32-CN_W){1'b0}}, cf_cnt} + BYTES - 1) / BYTES - PAY_BEAT0;
-/* verilator lint_on UNUSEDSIGNAL */
-wire [BT_W-1:0]   cf_rows    = cf_rows32[BT_W-1:0];   // the round's rows
+wire [BT_W-1:0]   cf_rows    = cf_data[CF_ROWS +: BT_W];   // the round's rows
 
 wire [LANES-1:0]      w_mask;     // the beat's words that belong to the payload
 wire [LANES*RA_W-1:0] w_addr;     // per word, its row

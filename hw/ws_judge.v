@@ -13,7 +13,9 @@
 // (docs/protocol.md section 5) in three stages that move together:
 //   J0  the token is popped; an aggregation token's header is registered.
 //   JA  the set's state is read into registers: its complete bit, both sets' bitmap rows, the
-//       round's fields, the engines that touched it in this round.
+//       round's fields, the engines that touched it in this round. On the way to JB the
+//       compares over them are made (the rank's bit, an empty row, every rank's bit with this
+//       one, the round's fields against the frame's) and registered with the rows.
 //   JB  the verdict from those registers, the state updated, the decision pushed to the
 //       frame's engine (dc_*), the command and the completion registered (k_*).
 // A judgment that cannot go (no room in its engine's decision FIFO or in the command queues, or
@@ -89,7 +91,9 @@ import ws_regmap::*;  // WS_DROP_* (the reasons of driver/wiresum/reasons.h), WS
 localparam E         = ENGINES;
 localparam PPE       = N_PORTS / ENGINES;
 localparam MW        = MAX_WORKERS;
-localparam BZ_W      = 16;                       // reads owed per set
+// reads owed per set: at most one completion's (a judgment on a complete set waits until none
+// is owed): the round's write and one per rank per generator
+localparam BZ_W      = $clog2(E * MW + 2);
 
 // parameters: the limits of driver/wiresum/config.h (WS_LIMIT_*)
 generate
@@ -252,26 +256,29 @@ assign tf_pop  = j0_take ? {{(E-1){1'b0}}, 1'b1} << sel_e : {E{1'b0}};
 
 // ---------------------------------------------------------------------------------------
 // Slot state, one entry per set q = 2*pool_slot + SET; a never-used set is complete and empty.
-// Packed vectors: JA reads a set's row by the set number, JB writes one set (and the other set's
-// row) a cycle.
+// JA reads a set's rows by its pool slot, JB writes one pool slot's rows (the set's and the
+// other set's) a cycle. The rows and the round fields are distributed RAM (one write port,
+// read asynchronously); what the job clear resets in one cycle is in flip-flops: the complete
+// bits, and per pool slot a "cleared" bit under which its rows read as empty until JB writes
+// them again.
 
+localparam P_N  = 1 << PS_W;                     // pool slots addressable by a header
+localparam FD_W = 32 + 32 + CN_W + 2 + E;        // a set's round fields: offset, tensor, count, ECN, touched
 reg [Q_N-1:0]      st_complete;
-reg [Q_N*MW-1:0]   st_bitmap;
-reg [Q_N*E-1:0]    st_touched;
-reg [Q_N*32-1:0]   st_offset;
-reg [Q_N*32-1:0]   st_tensor;
-reg [Q_N*CN_W-1:0] st_count;
-reg [Q_N*2-1:0]    st_ecn;
+reg [P_N-1:0]      st_clr;                       // the pool slot's rows read as empty
+reg [2*MW-1:0]     st_rows [0:P_N-1];            // per pool slot the bitmap rows of set 1 (high) and set 0
+reg [FD_W-1:0]     st_fields [0:2*P_N-1];
 reg [Q_N*BZ_W-1:0] busy;        // reads of the set's rows still owed
+reg [Q_N-1:0]      busy_nz;     // busy != 0, registered with it
 
 reg [E*FC_W-1:0]   dec_cnt;     // decisions pushed per engine
 
-// job clear range: registers of ws_regs, compared with each set's constant slot number
-wire [Q_N-1:0]  clr_hit;
+// job clear range: registers of ws_regs, compared with each pool slot's constant number
+wire [P_N-1:0]  clr_hit;
 genvar gq;
 generate
-    for (gq = 0; gq < Q_N; gq = gq + 1) begin : g_clr
-        localparam [SL_W:0] QS = gq / 2;
+    for (gq = 0; gq < P_N; gq = gq + 1) begin : g_clr
+        localparam [SL_W:0] QS = gq;
         assign clr_hit[gq] = QS >= {1'b0, job_clear_base} && QS < job_clear_end;
     end
 endgenerate
@@ -281,11 +288,11 @@ endgenerate
 
 reg              j0_v, ja_v, jb_v;
 reg              jb_new;       // JB was loaded in the cycle before
-reg              rd_a, rd_b;   // reads owed, at JA's and at JB's set, in the cycle before
+reg              bz_new, bz_hold; // reads owed at JB's set if JB was loaded, if it waited (below)
 reg              ev_c;         // a command in the cycle before, with its set
 reg  [Q_W-1:0]   ev_cq;
-reg              q1;           // JB's set was JA's in the cycle before (a command then was on it)
-reg              p_adv, p_hold; // the command two cycles ago was on JA's, on JB's set
+reg              ab_eq, ab_oth; // JA's set is JB's set, JB's other set
+reg              zb_eq, zb_oth; // J0's set is JB's set, JB's other set
 reg  [EI_W-1:0]  j0_e, ja_e, jb_e;
 reg  [HDR_W-1:0] j0_h, ja_h, jb_h;
 
@@ -301,82 +308,131 @@ endfunction
 
 // the rows held in JA and JB
 reg              ja_complete, jb_complete;
-reg  [MW-1:0]    ja_row, ja_row_oth, jb_row, jb_row_oth;
+reg  [MW-1:0]    ja_row, ja_row_oth;
+reg  [MW-1:0]    jb_after;   // JB's set's row with the frame's rank: what JB writes, accepted
+reg  [MW-1:0]    jb_oth;     // the other set's row without the frame's rank: what JB writes there
 reg  [31:0]      ja_offset, ja_tensor, jb_offset, jb_tensor;
 reg  [CN_W-1:0]  ja_count, jb_count;
 reg  [1:0]       ja_ecn, jb_ecn;
 reg  [E-1:0]     ja_touched, jb_touched;
+reg  [MW-1:0]    ja_bit, jb_bit;   // the frame's rank's bit
+reg  [MW-1:0]    ja_need;          // the job's other ranks: 0 .. workers-1 but the frame's
+// and JB's facts about its row and fields, found while the frame moved from JA (below)
+reg              jb_dup;       // the rank's bit is set
+reg              jb_empty;     // no bit is set
+reg              jb_full;      // with the rank's bit, every rank's is set
+reg              jb_one;       // the rank's bit alone is every rank's (a job of one worker)
+reg              jb_match;     // the frame's offset, tensor and count are the round's
 
 // JB: the verdict (docs/protocol.md section 5). Accept into a complete set only when no rank is
 // left in it (then neither duplicate nor early), into an open one when neither a duplicate nor
-// a mismatch.
+// a mismatch. The verdict is a few gates on JB's registers: the compares over the row and the
+// fields were made on the way from JA (with JB's writes of that cycle forwarded).
 wire [Q_W-1:0]   jq       = hq(jb_h);
-wire [Q_W-1:0]   jq_oth   = hq_oth(jb_h);
+wire [PS_W-1:0]  jp       = jb_h[H_PSLOT +: PS_W];
 wire [WK_W-1:0]  b_worker  = jb_h[H_WORKER +: WK_W];
 wire [CN_W-1:0]  b_count   = jb_h[H_COUNT +: CN_W];
 wire [31:0]      b_offset  = jb_h[H_OFFSET +: 32];
 wire [31:0]      b_tensor  = jb_h[H_TENSOR +: 32];
 wire [1:0]       b_ecn     = jb_h[H_ECN +: 2];
 wire [WC_W-1:0]  b_workers = jb_h[H_WORKERS +: WC_W];
-wire [MW-1:0]    bit_w     = {{(MW-1){1'b0}}, 1'b1} << b_worker;
 wire [E-1:0]     bit_e     = {{(E-1){1'b0}}, 1'b1} << jb_e;
+wire d_dup      = jb_dup;
+wire s_empty    = jb_empty;
+wire d_resend   = d_dup && jb_complete;
+wire d_early    = !d_dup && jb_complete && !s_empty;
+/* verilator lint_off UNUSEDSIGNAL */  // for the waveform: a drop that is neither of the two above
+wire d_mismatch = !d_dup && !jb_complete && !jb_match;
+/* verilator lint_on UNUSEDSIGNAL */
+wire d_accept   = jb_complete ? s_empty : !d_dup && jb_match;
+wire d_new      = jb_complete && s_empty;
 // The round completes when every rank's bit is set, exactly as docs/protocol.md section 5 (and
 // host/refdev.c) say. Not a count of the contributions still missing: an accepted frame clears
 // its rank's bit in the other set even when that set is open, and the rank may then contribute
 // to it again, so a count would complete the round early (found by tests/fuzz).
-// The job's ranks 0 .. workers-1, one compare per bit (no carry chain).
-reg  [MW-1:0]    all_w;
-integer jk;
-always @(*)
-    for (jk = 0; jk < MW; jk = jk + 1)
-        all_w[jk] = jk < b_workers;
-wire s_empty    = jb_row == {MW{1'b0}};
-wire d_dup      = (jb_row & bit_w) != {MW{1'b0}};
-wire d_resend   = d_dup && jb_complete;
-wire d_early    = !d_dup && jb_complete && !s_empty;
-/* verilator lint_off UNUSEDSIGNAL */  // for the waveform: a drop that is neither of the two above
-wire d_mismatch = !d_dup && !jb_complete &&
-                  (b_offset != jb_offset || b_tensor != jb_tensor || b_count != jb_count);
-/* verilator lint_on UNUSEDSIGNAL */
-wire d_accept   = jb_complete ? s_empty : !d_dup && !d_mismatch;
-wire d_new      = jb_complete && s_empty;
-wire [MW-1:0] d_after   = (d_new ? {MW{1'b0}} : jb_row) | bit_w;     // the set's row, written
-wire [MW-1:0] d_oth     = jb_row_oth & ~bit_w;                       // the other set's row
-wire          d_last    = d_accept && d_after == all_w;
+wire d_last     = d_accept && (d_new ? jb_one : jb_full);
+wire [MW-1:0] d_after   = jb_after;   // the set's row, written (a new round's row is empty)
+wire [MW-1:0] d_oth     = jb_oth;     // the other set's row
 wire [1:0]    d_ecn     = (d_new ? 2'b00 : jb_ecn) | b_ecn;
 wire          d_first   = d_new || !jb_touched[jb_e];
 wire [E-1:0]  d_touched = (d_new ? {E{1'b0}} : jb_touched) | bit_e;
-// The read guard, from registers: "reads owed" of the set as read in the cycle before (rd_a
-// at JA's set when JB was loaded then, rd_b at JB's own set when it waited), and the commands
-// of the last two cycles, which that read does not hold yet (section "Read guard" below). A
+// The read guard, from registers: "reads owed" of the set as read in the cycle before (at JA's
+// set for JB loaded then, bz_new; at JB's own set for JB waiting, bz_hold), with the commands of
+// the last two cycles, which that read does not hold yet (section "Read guard" below). A
 // judgment on a complete set waits while reads are owed (a new round must: its rows would be
 // overwritten; a re-send or an early frame waits too, which keeps the wait off the verdict's
 // logic), and every judgment waits for room for a command.
-wire          b_busy    = (jb_new ? rd_a || p_adv : rd_b || p_hold) || (ev_c && q1);
+wire          b_busy    = jb_new ? bz_new : bz_hold;
 wire          b_ok      = dc_space[jb_e] && cmd_space && !(jb_complete && b_busy);
 wire          jb_fire   = jb_v && b_ok && !job_clear;
 wire          b_wr      = jb_v && d_accept;   // JB's writes, forwarded (taken only when it fires)
 assign advance = !job_clear && (!jb_v || b_ok);
+// a command (a completion or a re-send) goes with the judgment
+wire             j_resend = jb_fire && d_resend;
+wire             j_comp   = jb_fire && d_last;
+wire             j_cmd    = j_resend || j_comp;
 
-// forwarding: a row read for set q, with JB's writes of this cycle
-function fw_complete;
-    input [Q_W-1:0] q;
-    input           old;
-    fw_complete = (b_wr && q == jq) ? d_last : old;
-endfunction
-function [MW-1:0] fw_row;
-    input [Q_W-1:0] q;
-    input [MW-1:0]  old;
-    fw_row = !b_wr ? old : q == jq ? d_after : q == jq_oth ? d_oth : old;
-endfunction
+// forwarding: the rows entering JA and JB with JB's writes of this cycle, by the sets' equality
+// registered when the stages moved (ab_*, zb_*)
 wire [Q_W-1:0] a_q   = hq(ja_h);
 wire [Q_W-1:0] a_qo  = hq_oth(ja_h);
 wire [Q_W-1:0] z_q   = hq(j0_h);
-wire [Q_W-1:0] z_qo  = hq_oth(j0_h);
-wire           a_same = b_wr && a_q == jq;   // JA's set is the one JB writes
-wire           z_same = b_wr && z_q == jq;
-wire           a_clr_q = clr_hit[a_q], a_clr_qo = clr_hit[a_qo];
-wire           b_clr_q = clr_hit[jq], b_clr_qo = clr_hit[jq_oth];
+wire [PS_W-1:0] z_p  = j0_h[H_PSLOT +: PS_W];
+// each engine's head token's set against JA's, compared before the arrival order picks one
+reg  [E-1:0]   s_eq, s_oth;
+integer se1;
+always @(*)
+    for (se1 = 0; se1 < E; se1 = se1 + 1) begin
+        s_eq[se1]  = hq(tf_data[se1*TF_W +: HDR_W]) == a_q;
+        s_oth[se1] = hq(tf_data[se1*TF_W +: HDR_W]) == a_qo;
+    end
+wire           a_same = b_wr && ab_eq;    // JA's set is the one JB writes
+wire           a_oth  = b_wr && ab_oth;   // ... is the other set of the one JB writes
+wire           z_same = b_wr && zb_eq;    // J0's set is the one JB writes
+wire           z_oth  = b_wr && zb_oth;
+wire [PS_W-1:0] a_p   = ja_h[H_PSLOT +: PS_W];
+// JA's and JB's pool slots in the range cleared (compared here, not selected from clr_hit)
+wire [SL_W:0]  a_pe  = {{(SL_W+1-PS_W){1'b0}}, a_p};
+wire [SL_W:0]  b_pe  = {{(SL_W+1-PS_W){1'b0}}, jp};
+wire           a_clr_q = a_pe >= {1'b0, job_clear_base} && a_pe < job_clear_end;
+wire           b_clr_q = b_pe >= {1'b0, job_clear_base} && b_pe < job_clear_end;
+
+// JA: the rows of J0's pool slot (empty when cleared) and the set's fields, as stored
+wire [2*MW-1:0] z_rows   = st_clr[z_p] ? {2*MW{1'b0}} : st_rows[z_p];
+wire [MW-1:0]   z_row    = j0_h[H_SET] ? z_rows[MW +: MW] : z_rows[0 +: MW];
+wire [MW-1:0]   z_row_o  = j0_h[H_SET] ? z_rows[0 +: MW] : z_rows[MW +: MW];
+wire [FD_W-1:0] z_fields = st_fields[z_q];
+
+// J0 -> JA: the rank's bit and the job's ranks as masks, one compare per bit (no carry chain)
+wire [WK_W-1:0] z_worker  = j0_h[H_WORKER +: WK_W];
+wire [WC_W-1:0] z_workers = j0_h[H_WORKERS +: WC_W];
+reg  [MW-1:0]   z_bit, z_all;
+integer jk;
+always @(*)
+    for (jk = 0; jk < MW; jk = jk + 1) begin
+        z_bit[jk] = z_worker == jk[WK_W-1:0];
+        z_all[jk] = jk < z_workers;
+    end
+
+// JA -> JB: JB's facts, for each row JA's set can have in JB (JB writes it, JB writes it as its
+// other set, or neither) side by side, chosen by JB's write at the end; each an AND or OR of
+// per-bit terms of registers
+// A row holds only ranks of its job (the parser drops a rank >= workers), so "every rank's bit"
+// is "every bit of ja_need, and the frame's".
+wire [MW-1:0]   a_bit     = ja_bit;
+wire [MW-1:0]   a_need    = ja_need;
+wire            f_dup_s   = (d_after & a_bit) != {MW{1'b0}};
+wire            f_dup_o   = (d_oth & a_bit) != {MW{1'b0}};
+wire            f_dup_n   = (ja_row & a_bit) != {MW{1'b0}};
+wire            f_emp_o   = d_oth == {MW{1'b0}};
+wire            f_emp_n   = ja_row == {MW{1'b0}};
+wire            f_full_s  = (a_need & ~d_after) == {MW{1'b0}};
+wire            f_full_o  = (a_need & ~d_oth) == {MW{1'b0}};
+wire            f_full_n  = (a_need & ~ja_row) == {MW{1'b0}};
+wire            f_match_s = ja_h[H_OFFSET +: 32] == b_offset && ja_h[H_TENSOR +: 32] == b_tensor &&
+                            ja_h[H_COUNT +: CN_W] == b_count;
+wire            f_match_n = ja_h[H_OFFSET +: 32] == ja_offset && ja_h[H_TENSOR +: 32] == ja_tensor &&
+                            ja_h[H_COUNT +: CN_W] == ja_count;
 
 always @(posedge clk) begin
     if (rst) begin
@@ -392,100 +448,103 @@ end
 
 always @(posedge clk) begin
     jb_new <= !rst && advance;
-    rd_a <= busy[a_q*BZ_W +: BZ_W] != {BZ_W{1'b0}};
-    rd_b <= busy[jq*BZ_W +: BZ_W] != {BZ_W{1'b0}};
-    q1 <= jq == a_q;
-    p_adv <= ev_c && ev_cq == a_q;
-    p_hold <= ev_c && ev_cq == jq;
+    bz_new <= busy_nz[a_q] || (ev_c && ev_cq == a_q) || (j_cmd && ab_eq);
+    bz_hold <= busy_nz[jq] || (ev_c && ev_cq == jq) || (j_cmd && ab_eq);
     if (advance) begin
+        ab_eq  <= z_q == a_q;
+        ab_oth <= z_q == a_qo;
+        zb_eq  <= s_eq[sel_e];
+        zb_oth <= s_oth[sel_e];
         j0_e <= sel_e;
         j0_h <= sel_tok[HDR_W-1:0];
         // JA: read, forwarded
         ja_e <= j0_e;
         ja_h <= j0_h;
-        ja_complete <= fw_complete(z_q, st_complete[z_q]);
-        ja_row      <= fw_row(z_q, st_bitmap[z_q*MW +: MW]);
-        ja_row_oth  <= fw_row(z_qo, st_bitmap[z_qo*MW +: MW]);
-        ja_offset   <= z_same ? b_offset  : st_offset[z_q*32 +: 32];
-        ja_tensor   <= z_same ? b_tensor  : st_tensor[z_q*32 +: 32];
-        ja_count    <= z_same ? b_count   : st_count[z_q*CN_W +: CN_W];
-        ja_ecn      <= z_same ? d_ecn     : st_ecn[z_q*2 +: 2];
-        ja_touched  <= z_same ? d_touched : st_touched[z_q*E +: E];
-        // JB: JA's rows, forwarded
+        ja_complete <= z_same ? d_last : st_complete[z_q];
+        ja_row      <= z_same ? d_after : z_oth ? d_oth : z_row;
+        ja_row_oth  <= z_oth ? d_after : z_same ? d_oth : z_row_o;
+        ja_offset   <= z_same ? b_offset  : z_fields[FD_W-1 -: 32];
+        ja_tensor   <= z_same ? b_tensor  : z_fields[FD_W-33 -: 32];
+        ja_count    <= z_same ? b_count   : z_fields[E+2 +: CN_W];
+        ja_ecn      <= z_same ? d_ecn     : z_fields[E +: 2];
+        ja_touched  <= z_same ? d_touched : z_fields[0 +: E];
+        ja_bit      <= z_bit;
+        ja_need     <= z_all & ~z_bit;
+        // JB: JA's rows, forwarded, and the facts about them
         jb_e <= ja_e;
         jb_h <= ja_h;
-        jb_complete <= fw_complete(a_q, ja_complete);
-        jb_row      <= fw_row(a_q, ja_row);
-        jb_row_oth  <= fw_row(a_qo, ja_row_oth);
+        jb_complete <= a_same ? d_last : ja_complete;
+        jb_after    <= (a_same ? d_after : a_oth ? d_oth : ja_row) | ja_bit;
+        jb_oth      <= (a_oth ? d_after : a_same ? d_oth : ja_row_oth) & ~ja_bit;
         jb_offset   <= a_same ? b_offset  : ja_offset;
         jb_tensor   <= a_same ? b_tensor  : ja_tensor;
         jb_count    <= a_same ? b_count   : ja_count;
         jb_ecn      <= a_same ? d_ecn     : ja_ecn;
         jb_touched  <= a_same ? d_touched : ja_touched;
+        jb_bit      <= ja_bit;
+        jb_dup      <= a_same ? f_dup_s  : a_oth ? f_dup_o  : f_dup_n;
+        jb_empty    <= a_same ? 1'b0     : a_oth ? f_emp_o  : f_emp_n;
+        jb_full     <= a_same ? f_full_s : a_oth ? f_full_o : f_full_n;
+        jb_match    <= a_same ? f_match_s : f_match_n;
+        jb_one      <= a_need == {MW{1'b0}};
     end else if (job_clear) begin
-        // the clear, on the rows held (as on the state below)
+        // the clear, on the rows held (as on the state below); a set and its other set are one
+        // pool slot's
         if (a_clr_q) begin
             ja_complete <= 1'b1;
             ja_row <= {MW{1'b0}};
-        end
-        if (a_clr_qo)
             ja_row_oth <= {MW{1'b0}};
+        end
         if (b_clr_q) begin
             jb_complete <= 1'b1;
-            jb_row <= {MW{1'b0}};
+            jb_after <= jb_bit;
+            jb_oth <= {MW{1'b0}};
+            jb_dup <= 1'b0;
+            jb_empty <= 1'b1;
         end
-        if (b_clr_qo)
-            jb_row_oth <= {MW{1'b0}};
     end
 end
 
 assign dc_push = jb_fire ? bit_e : {E{1'b0}};
 assign dc_data = {d_accept, d_first, d_last, jq};
 
-// the state: JB's writes, one set (and its other set's row) at a time; the clear
+// the state: JB's writes, one pool slot's rows and one set's fields at a time; the clear
 wire b_fw = jb_fire && d_accept;
 integer q;
 always @(posedge clk) begin
     if (rst) begin
         st_complete <= {Q_N{1'b1}};
-        st_bitmap <= {Q_N*MW{1'b0}};
+        st_clr <= {P_N{1'b1}};
     end else begin
         for (q = 0; q < Q_N; q = q + 1) begin
-            if (job_clear && clr_hit[q]) begin
+            if (job_clear && clr_hit[q / 2])
                 st_complete[q] <= 1'b1;
-                st_bitmap[q*MW +: MW] <= {MW{1'b0}};
-            end else if (b_fw && jq == q[Q_W-1:0]) begin
+            else if (b_fw && jq == q[Q_W-1:0])
                 st_complete[q] <= d_last;
-                st_bitmap[q*MW +: MW] <= d_after;
-            end else if (b_fw && jq_oth == q[Q_W-1:0]) begin
-                st_bitmap[q*MW +: MW] <= d_oth;
-            end
+        end
+        for (q = 0; q < P_N; q = q + 1) begin
+            if (job_clear && clr_hit[q])
+                st_clr[q] <= 1'b1;
+            else if (b_fw && jp == q[PS_W-1:0])
+                st_clr[q] <= 1'b0;
         end
     end
 end
 
-integer qf;
 always @(posedge clk) begin
-    for (qf = 0; qf < Q_N; qf = qf + 1) begin
-        if (b_fw && jq == qf[Q_W-1:0]) begin
-            st_ecn[qf*2 +: 2] <= d_ecn;
-            st_touched[qf*E +: E] <= d_touched;
-            if (d_new) begin
-                st_offset[qf*32 +: 32] <= b_offset;
-                st_tensor[qf*32 +: 32] <= b_tensor;
-                st_count[qf*CN_W +: CN_W] <= b_count;
-            end
-        end
+    if (b_fw) begin
+        st_rows[jp] <= jb_h[H_SET] ? {d_after, d_oth} : {d_oth, d_after};
+        st_fields[jq] <= {d_new ? b_offset : jb_offset, d_new ? b_tensor : jb_tensor,
+                          d_new ? b_count : jb_count, d_ecn, d_touched};
     end
 end
-
 // commands and completions of JB: a completion sends the round to every rank, a re-send to the
 // rank that asked, with the round's fields as the set holds them
-wire             j_resend = jb_fire && d_resend;
-wire             j_comp   = jb_fire && d_last;
-wire             j_cmd    = j_resend || j_comp;
 // reads owed: per generator one per rank sent, and for a completion the round's write
-wire [BZ_W-1:0]  j_busy_inc = d_last ? E[BZ_W-1:0] * {{(BZ_W-WC_W){1'b0}}, b_workers} + 1'b1 : E[BZ_W-1:0];
+/* verilator lint_off UNUSEDSIGNAL */  // at most E * MW + 1, BZ_W bits
+wire [31:0]      j_busy32   = d_last ? E * {{(32-WC_W){1'b0}}, b_workers} + 1 : E;
+/* verilator lint_on UNUSEDSIGNAL */
+wire [BZ_W-1:0]  j_busy_inc = j_busy32[BZ_W-1:0];
 reg  [CMD_W-1:0] j_cmd_data;
 always @(*) begin
     j_cmd_data = {CMD_W{1'b0}};
@@ -520,12 +579,18 @@ always @(*) begin
             j_fence[fe0*FC_W +: FC_W] = dec_cnt[fe0*FC_W +: FC_W] + 1'b1;
 end
 
+// the round's result RAM rows (its payload beats), for the combine's end of round
+/* verilator lint_off UNUSEDSIGNAL */  // a frame has fewer than 2^BT_W beats
+wire [31:0]      b_rows32 = (64 + 4*{{(32-CN_W){1'b0}}, b_count} + BYTES - 1) / BYTES - PAY_BEAT0;
+/* verilator lint_on UNUSEDSIGNAL */
+wire [BT_W-1:0]  b_rows   = b_rows32[BT_W-1:0];
+
 // K: the command and the completion are registered before their FIFOs
 always @(posedge clk) begin
     k_cmd <= !rst && j_cmd;
     k_comp <= !rst && j_comp;
     k_cmd_data <= j_cmd_data;
-    k_comp_data <= {jq, b_count, d_touched, j_fence};
+    k_comp_data <= {jq, b_count, b_rows, d_touched, j_fence};
 end
 
 integer se;
@@ -545,14 +610,16 @@ end
 // ---------------------------------------------------------------------------------------
 // Read guard: per set, the reads still owed (the round's write, one per rank per generator).
 
-// The events of a cycle are registered, then counted per set: a decrement reaches `busy` two
-// cycles after it happened (a judgment may wait a cycle longer than it must), an increment too,
-// and the judge sees the last two cycles' commands through ev_* and p_* (b_busy above).
+// The events of a cycle are registered, then counted per set: a decrement reaches `busy` three
+// cycles after it happened (a judgment may wait longer than it must), an increment two, and the
+// judge sees the last two cycles' commands through ev_c and j_cmd (bz_new, bz_hold above).
 reg              ev_o;
 reg  [Q_W-1:0]   ev_oq;
 reg  [E-1:0]     ev_fd, ev_sd;
 reg  [E*Q_W-1:0] ev_fdq, ev_sdq;
 reg  [BZ_W-1:0]  ev_ci;
+reg  [Q_N-1:0]   ev_ch;     // ev_c, per set
+integer ei;
 always @(posedge clk) begin
     ev_o   <= !rst && rd_o;
     ev_oq  <= rd_oq;
@@ -562,12 +629,14 @@ always @(posedge clk) begin
     ev_sdq <= skip_done_q;
     ev_c   <= !rst && j_cmd;
     ev_cq  <= jq;
+    for (ei = 0; ei < Q_N; ei = ei + 1)
+        ev_ch[ei] <= !rst && j_cmd && jq == ei[Q_W-1:0];
     ev_ci  <= j_busy_inc;
 end
 
 // Then the retirements are matched with each set (registered: m_dn), counted without carry
-// chains (full adders on the match bits) and subtracted; a command's increment is added from
-// ev_* directly.
+// chains (full adders on the match bits, registered: n_dn) and subtracted; a command's increment
+// is added from ev_* directly.
 localparam NR   = 2*E + 1;                 // retirement events a cycle: the round, E x (sent, skipped)
 localparam DN_W = $clog2(NR + 1);
 reg [Q_N*NR-1:0] m_dn;
@@ -607,14 +676,32 @@ function [DN_W-1:0] ones;
     end
 endfunction
 
+// busy_nz: "reads owed" of each set as a bit of its own, so that JA's and JB's looks (rd_a,
+// rd_b) select one bit, not a count
+reg [Q_N*DN_W-1:0] n_dn;
+integer bn;
+always @(posedge clk)
+    for (bn = 0; bn < Q_N; bn = bn + 1)
+        n_dn[bn*DN_W +: DN_W] <= rst ? {DN_W{1'b0}} : ones(m_dn[bn*NR +: NR]);
+
+reg [Q_N*BZ_W-1:0] bz_next;
+/* verilator lint_off UNUSEDSIGNAL */  // at most NR
+reg [31:0]         bz_dn;
+/* verilator lint_on UNUSEDSIGNAL */
 integer bb;
-always @(posedge clk) begin
+always @(*) begin
+    bz_dn = 32'd0;
     for (bb = 0; bb < Q_N; bb = bb + 1) begin
-        if (rst)
-            busy[bb*BZ_W +: BZ_W] <= {BZ_W{1'b0}};
-        else
-            busy[bb*BZ_W +: BZ_W] <= busy[bb*BZ_W +: BZ_W] - {{(BZ_W-DN_W){1'b0}}, ones(m_dn[bb*NR +: NR])} +
-                                     (ev_c && ev_cq == bb[Q_W-1:0] ? ev_ci : {BZ_W{1'b0}});
+        bz_dn = {{(32-DN_W){1'b0}}, n_dn[bb*DN_W +: DN_W]};
+        bz_next[bb*BZ_W +: BZ_W] = busy[bb*BZ_W +: BZ_W] - bz_dn[BZ_W-1:0] +
+                                   (ev_ch[bb] ? ev_ci : {BZ_W{1'b0}});
+    end
+end
+integer bc;
+always @(posedge clk) begin
+    for (bc = 0; bc < Q_N; bc = bc + 1) begin
+        busy[bc*BZ_W +: BZ_W] <= rst ? {BZ_W{1'b0}} : bz_next[bc*BZ_W +: BZ_W];
+        busy_nz[bc] <= !rst && bz_next[bc*BZ_W +: BZ_W] != {BZ_W{1'b0}};
     end
 end
 

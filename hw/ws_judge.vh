@@ -9,11 +9,12 @@ localparam DC_LAST   = DC_Q + Q_W;
 localparam DC_FIRST  = DC_LAST + 1;
 localparam DC_ACCEPT = DC_FIRST + 1;
 localparam DC_W      = DC_ACCEPT + 1;
-// a completion: the set, the round's count, the engines that took part, and the fence (every
-// engine's count of decisions up to and including the round's last frame)
+// a completion: the set, the round's count and its result RAM rows, the engines that took part,
+// and the fence (every engine's count of decisions up to and including the round's last frame)
 localparam CF_FENCE  = 0;
 localparam CF_TOUCH  = CF_FENCE + ENGINES * FC_W;
-localparam CF_COUNT  = CF_TOUCH + ENGINES;
+localparam CF_ROWS   = CF_TOUCH + ENGINES;
+localparam CF_COUNT  = CF_ROWS + BT_W;
 localparam CF_Q      = CF_COUNT + CN_W;
 localparam CF_W      = CF_Q + Q_W;
 /* verilator lint_on UNUSEDPARAM */
