@@ -27,8 +27,8 @@
 // behaviour never matters. Only the chunk's own result loops back (a 2:1 mux in front of a
 // CW-bit carry chain); the address compares are done in stage 1, off the data path.
 // The new sum, all chunks aligned, is ready at t+3+ADD_CHUNKS; a last operation's sum is
-// captured at t+4+ADD_CHUNKS, ws_fx_to_f32 adds three register stages, out_* is registered:
-//   LATENCY = ADD_CHUNKS + 8 (12 with the default 4 chunks).
+// captured at t+4+ADD_CHUNKS, ws_fx_to_f32 adds five register stages, out_* is registered:
+//   LATENCY = ADD_CHUNKS + 10 (14 with the default 4 chunks).
 module ws_acc_lane #(
     parameter ACC_W      = 284,            // accumulator bits: 277 + clog2(max contributions per round) + 1; >= 278
     parameter DEPTH      = 4096,           // entries (>= 2)
@@ -63,7 +63,7 @@ module ws_acc_lane #(
     localparam TOPW     = ACC_W - (C - 1) * CW;      // top chunk width
     localparam FWD      = 4;                         // forwarding distances 1..FWD
     localparam NCTL     = (C + 3 > FWD + 1) ? C + 3 : FWD + 1;  // control stages
-    localparam RND_PIPE = 3;                         // register stages inside ws_fx_to_f32
+    localparam RND_PIPE = 5;                         // register stages inside ws_fx_to_f32
     // in_valid (with in_last) to out_valid, cycles; not used inside (it documents the schedule
     // above for integrators and testbenches, which may read it as <instance>.LATENCY)
     /* verilator lint_off UNUSEDPARAM */

@@ -385,11 +385,12 @@ end else begin : g_combine
     // read in the issue cycle (the replicas' registered read): the data is there in stage 1
     assign cb_rd_addr = {{(RA_W-Q_W){1'b0}}, cf_q} * PAY_BEATS[RA_W-1:0] + {{(RA_W-BT_W){1'b0}}, cb_row};
 
-    // control alongside: [1] the replica data, [2] the carry-save pair, [2+CH] the sum, [5+CH] the rounded value
+    // control alongside: [1] the replica data, [2] the carry-save pair, [2+CH] the sum, [2+CH+CR] the rounded value
     localparam CH = 4;                          // the combine's add: chunks, one a stage
     localparam CW = (ACC_W + CH - 1) / CH;      // chunk width
     localparam PW = CH * CW;                    // the operands padded to whole chunks
-    localparam CP = 5 + CH;
+    localparam CR = 5;                          // the rounding's stages (ws_fx_to_f32 PIPELINE), as in the lanes
+    localparam CP = 2 + CH + CR;
     reg [CP:1]       cp_valid;
     reg [CP:1]       cp_last;
     reg [Q_W-1:0]    cp_q     [1:CP];
@@ -465,7 +466,7 @@ end else begin : g_combine
                 end
             end
             wire [ACC_W+3:0] sum_q = {vf[CH*4 +: 4], vr[(CH-1)*PW +: ACC_W]};   // stage 2 + CH
-            ws_fx_to_f32 #(.ACC_W(ACC_W), .PIPELINE(3)) rnd (
+            ws_fx_to_f32 #(.ACC_W(ACC_W), .PIPELINE(CR)) rnd (
                 .clk(clk), .fx(sum_q[ACC_W-1:0]),
                 .nan(sum_q[ACC_W+3]), .pinf(sum_q[ACC_W+2]), .ninf(sum_q[ACC_W+1]),
                 .notnegzero(sum_q[ACC_W]), .f(cb_f[gl*32 +: 32])

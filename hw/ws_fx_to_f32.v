@@ -26,12 +26,15 @@
 // Structure (stage boundaries, each optionally registered, see PIPELINE):
 //   A: y = fx ^ sign; leading-one index q of y[ACC_W-2:24] (q = p - 24), trailing zeros of fx:
 //      two log-depth priority-encoder trees over ACC_W bits, side by side.
-//   B: one barrel shifter: the 25-bit window (mantissa + guard) of y at q; sticky = tz < q.
+//   B: the 25-bit window (mantissa + guard) of y at q, a coarse shift by q's high bits in steps
+//      of 16 (40 bits) and a fine one by its low 4 bits; sticky = tz < q.
 //   C: mant = window + increment (24-bit); encoding = (shift << 23) + mant; overflow; specials.
-// With PIPELINE = 3 the C step is split after the 24-bit increment.
+// With PIPELINE >= 3 the C step is split after the 24-bit increment; with 4 the encoders are
+// registered at their middle level (LM); with 5 the window between its two shifts.
 module ws_fx_to_f32 #(
     parameter ACC_W    = 284, // accumulator bits, two's complement; >= 278
-    parameter PIPELINE = 0    // register stages inside: 0 combinational, 1 after A, 2 also after B, 3 also after the increment
+    parameter PIPELINE = 0    // register stages inside: 0 combinational, 1 after A, 2 also after B, 3 also after the
+                              // increment, 4 also inside A (the encoders' middle level), 5 also inside B (the window's coarse shift)
 ) (
     /* verilator lint_off UNUSEDSIGNAL */
     input  wire             clk,        // used only when PIPELINE > 0
@@ -50,9 +53,9 @@ module ws_fx_to_f32 #(
             $finish;
         end
     end endgenerate
-    generate if (PIPELINE < 0 || PIPELINE > 3) begin : g_bad_pipeline
+    generate if (PIPELINE < 0 || PIPELINE > 5) begin : g_bad_pipeline
         initial begin
-            $error("Error: ws_fx_to_f32 %m: PIPELINE must be 0..3 (PIPELINE = %0d)", PIPELINE);
+            $error("Error: ws_fx_to_f32 %m: PIPELINE must be 0..5 (PIPELINE = %0d)", PIPELINE);
             $finish;
         end
     end endgenerate
@@ -62,6 +65,8 @@ module ws_fx_to_f32 #(
     localparam N  = 1 << IW;            // leaves of the encoder trees (inputs padded with zeros)
     localparam SW = $clog2(LW + 1);     // shift = q + 1 <= LW
     localparam EW = SW + 24;            // encoding before the overflow test: < 2^(SW+23) + 2^24
+    localparam LM = (IW + 1) / 2;       // the encoders' level registered with PIPELINE >= 4
+    localparam KW = IW - 4;             // the window's coarse shift: b_q[IW-1:4], in steps of 16
 
     // ------------------------------------------------------------------------------------
     // A: sign, ones' complement magnitude, leading one and trailing zeros
@@ -95,19 +100,34 @@ module ws_fx_to_f32 #(
                     wire         v;
                     wire [l-1:0] ix;
                     wire         vlo, vhi;
+                    wire         vo;     // v and ix as the next level reads them
+                    wire [l-1:0] ixo;
                     if (l == 1) begin : g_leaf
                         assign vlo = (t == 0) ? pe_in0[2*j]   : pe_in1[2*j];
                         assign vhi = (t == 0) ? pe_in0[2*j+1] : pe_in1[2*j+1];
                     end else begin : g_inner
-                        assign vlo = g_lvl[l-1].g_n[2*j].v;
-                        assign vhi = g_lvl[l-1].g_n[2*j+1].v;
+                        assign vlo = g_lvl[l-1].g_n[2*j].vo;
+                        assign vhi = g_lvl[l-1].g_n[2*j+1].vo;
                     end
                     wire hi = (t == 0) ? vhi : !vlo;
                     assign v = vlo | vhi;
                     if (l == 1) begin : g_ix1
                         assign ix = hi;
                     end else begin : g_ixn
-                        assign ix = {hi, hi ? g_lvl[l-1].g_n[2*j+1].ix : g_lvl[l-1].g_n[2*j].ix};
+                        assign ix = {hi, hi ? g_lvl[l-1].g_n[2*j+1].ixo : g_lvl[l-1].g_n[2*j].ixo};
+                    end
+                    if (l == LM && PIPELINE >= 4) begin : g_mid
+                        reg         vr;
+                        reg [l-1:0] ixr;
+                        always @(posedge clk) begin
+                            vr  <= v;
+                            ixr <= ix;
+                        end
+                        assign vo  = vr;
+                        assign ixo = ixr;
+                    end else begin : g_pass
+                        assign vo  = v;
+                        assign ixo = ix;
                     end
                 end
             end
@@ -115,10 +135,10 @@ module ws_fx_to_f32 #(
     endgenerate
     /* verilator tracing_on */
 
-    assign a_big = g_pe[0].g_lvl[IW].g_n[0].v;
-    assign a_q   = g_pe[0].g_lvl[IW].g_n[0].ix;
-    assign a_tz  = g_pe[1].g_lvl[IW].g_n[0].ix;
-    wire   a_zero = !g_pe[1].g_lvl[IW].g_n[0].v;  // fx == 0
+    assign a_big = g_pe[0].g_lvl[IW].g_n[0].vo;
+    assign a_q   = g_pe[0].g_lvl[IW].g_n[0].ixo;
+    assign a_tz  = g_pe[1].g_lvl[IW].g_n[0].ixo;
+    wire   a_zero = !g_pe[1].g_lvl[IW].g_n[0].vo;  // fx == 0
 
     // ------------------------------------------------------------------------------------
     // A -> B
@@ -129,7 +149,18 @@ module ws_fx_to_f32 #(
     wire [3:0]       b_fl;
 
     localparam AB_W = (ACC_W - 1) + 3 + 2 * IW + 4;
-    wire [AB_W-1:0] ab_d = {a_y, a_sign, a_big, a_zero, a_q, a_tz, nan, pinf, ninf, notnegzero};
+    // with PIPELINE >= 4 the operand and the flags go along with the encoders' middle level
+    wire [ACC_W-2:0] m_y;
+    wire             m_sign;
+    wire [3:0]       m_fl;
+    generate if (PIPELINE >= 4) begin : g_reg_mid
+        reg [ACC_W+3:0] r;
+        always @(posedge clk) r <= {a_y, a_sign, nan, pinf, ninf, notnegzero};
+        assign {m_y, m_sign, m_fl} = r;
+    end else begin : g_wire_mid
+        assign {m_y, m_sign, m_fl} = {a_y, a_sign, nan, pinf, ninf, notnegzero};
+    end endgenerate
+    wire [AB_W-1:0] ab_d = {m_y, m_sign, a_big, a_zero, a_q, a_tz, m_fl};
     wire [AB_W-1:0] ab_q;
     generate if (PIPELINE >= 1) begin : g_reg_ab
         reg [AB_W-1:0] r;
@@ -144,12 +175,40 @@ module ws_fx_to_f32 #(
     // B: the window of y: mantissa (24 bits) and guard. For y < 2^24, the window is y itself
     // with the sign bit as guard (the +1 of a negative fx, see above).
 
-    // procedural: Icarus evaluates a wide shift in a continuous assignment ~100x slower
-    reg  [24:0]   b_win;
-    always @(*)
-        b_win = b_big ? b_y[b_q +: 25] : {b_y[23:0], b_sign};
+    // In two shifts: by b_q's high bits in steps of 16 (40 bits kept), then by its low 4 bits;
+    // with PIPELINE >= 5 a register between them. Procedural: Icarus evaluates a wide shift in a
+    // continuous assignment ~100x slower.
+    localparam YW = 16 * (1 << KW) + 40;   // b_y padded: every coarse window lies inside
+    reg  [YW-1:0] b_ypad;
+    reg  [39:0]   b_coarse;
+    always @(*) begin
+        b_ypad = {{(YW - (ACC_W - 1)){1'b0}}, b_y};
+        b_coarse = b_ypad[{1'b0, b_q[IW-1:4], 4'd0} +: 40];   // YW < 2^(IW+1)
+    end
     wire          b_st    = b_big && ({1'b0, b_tz} < {1'b0, b_q});  // a bit of fx below the guard
     wire [SW-1:0] b_shift = b_big ? b_q[SW-1:0] + 1'b1 : {SW{1'b0}};
+
+    wire [39:0]   k_coarse;
+    wire [3:0]    k_fine;
+    wire [24:0]   k_small;
+    wire          k_big, k_st, k_sign, k_zero;
+    wire [SW-1:0] k_shift;
+    wire [3:0]    k_fl;
+    localparam KB_W = 40 + 4 + 25 + 4 + SW + 4;
+    wire [KB_W-1:0] kb_d = {b_coarse, b_q[3:0], b_y[23:0], b_sign, b_big, b_st, b_sign, b_zero,
+                            b_shift, b_fl};
+    wire [KB_W-1:0] kb_q;
+    generate if (PIPELINE >= 5) begin : g_reg_kb
+        reg [KB_W-1:0] r;
+        always @(posedge clk) r <= kb_d;
+        assign kb_q = r;
+    end else begin : g_wire_kb
+        assign kb_q = kb_d;
+    end endgenerate
+    assign {k_coarse, k_fine, k_small, k_big, k_st, k_sign, k_zero, k_shift, k_fl} = kb_q;
+    reg  [24:0]   b_win;
+    always @(*)
+        b_win = k_big ? k_coarse[{2'b00, k_fine} +: 25] : k_small;
 
     // ------------------------------------------------------------------------------------
     // B -> C
@@ -160,7 +219,7 @@ module ws_fx_to_f32 #(
     wire [3:0]    c_fl;
 
     localparam BC_W = 25 + 3 + SW + 4;
-    wire [BC_W-1:0] bc_d = {b_win, b_st, b_sign, b_zero, b_shift, b_fl};
+    wire [BC_W-1:0] bc_d = {b_win, k_st, k_sign, k_zero, k_shift, k_fl};
     wire [BC_W-1:0] bc_q;
     generate if (PIPELINE >= 2) begin : g_reg_bc
         reg [BC_W-1:0] r;

@@ -144,15 +144,29 @@ module ws_rx_port #(
     wire [AW:0] fs_cur   = first ? wr_ptr : frame_start;
     wire [3:0]  ihl_cur  = first ? s_axis_tdata[14*8 +: 4] : ihl_q;
 
-    // vport: the word at byte 16 + 4*IHL, taken from whichever beat holds it
-    reg [15:0] vport_cur;
+    // vport: the word at byte 16 + 4*IHL, taken from whichever beat holds it, a cycle after the
+    // beat (v1_*: the beat's 16 candidate words, its index and IHL, registered), so that the
+    // choice does not follow the input's IHL in the same cycle
+    reg        v1_beat;
+    reg [1:0]  v1_bidx;
+    reg [3:0]  v1_ihl;
+    reg [255:0] v1_words;           // word vi: the bytes at 16 + 4*vi of the beat (mod BYTES)
     integer vi;
+    always @(posedge clk) begin
+        v1_beat <= !rst && beat;
+        v1_bidx <= bidx;
+        v1_ihl  <= ihl_cur;
+        for (vi = 0; vi < 16; vi = vi + 1)
+            v1_words[vi*16 +: 16] <= {s_axis_tdata[((16 + 4 * vi) % BYTES) * 8 +: 8],
+                                      s_axis_tdata[((16 + 4 * vi) % BYTES) * 8 + 8 +: 8]};
+    end
+    reg [15:0] vport_cur;           // the frame's vport with the beat of the cycle before
+    integer vj;
     always @* begin
         vport_cur = vport_q;
-        for (vi = 0; vi < 16; vi = vi + 1) begin
-            if (ihl_cur == vi[3:0] && {30'd0, bidx} == (16 + 4 * vi) / BYTES) begin
-                vport_cur = {s_axis_tdata[((16 + 4 * vi) % BYTES) * 8 +: 8],
-                             s_axis_tdata[((16 + 4 * vi) % BYTES) * 8 + 8 +: 8]};
+        for (vj = 0; vj < 16; vj = vj + 1) begin
+            if (v1_ihl == vj[3:0] && {30'd0, v1_bidx} == (16 + 4 * vj) / BYTES) begin
+                vport_cur = v1_words[vj*16 +: 16];
             end
         end
     end
@@ -207,10 +221,10 @@ module ws_rx_port #(
         if (wr_en) begin
             mem[wr_ptr[AW-1:0]] <= s_axis_tdata;
         end
-        if (beat) begin
+        if (beat)
             ihl_q   <= ihl_cur;
+        if (v1_beat)
             vport_q <= vport_cur;
-        end
     end
 
     // ------------------------------------------------------------------------------------------
@@ -321,7 +335,7 @@ module ws_rx_port #(
     reg [LB-1:0] s2_hb;
     reg [17:0]  s3_len;
     reg [3:0]   s1_ihl, s2_ihl, s3_ihl;
-    reg [15:0]  s1_vport, s2_vport, s3_vport;
+    reg [15:0]  s2_vport, s3_vport;   // (vport_cur has the last beat in cycle s1)
 
     // highest kept byte of the last beat (tkeep is contiguous from bit 0)
     wire [BYTES-1:0] s1_top = s1_keep & ~(s1_keep >> 1);
@@ -370,12 +384,11 @@ module ws_rx_port #(
         s1_keep     <= s_axis_tkeep;
         s1_pos      <= pos;
         s1_ihl      <= ihl_cur;
-        s1_vport    <= vport_cur;
         s2_drop     <= s1_drop;
         s2_pos      <= s1_pos;
         s2_hb       <= s1_hb;
         s2_ihl      <= s1_ihl;
-        s2_vport    <= s1_vport;
+        s2_vport    <= vport_cur;
         s3_drop     <= s2_drop;
         s3_len      <= {1'b0, s2_pos} + {{(18-LB){1'b0}}, s2_hb} + 18'd1;
         s3_ihl      <= s2_ihl;

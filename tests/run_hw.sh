@@ -21,7 +21,7 @@ tb() { # NAME TB ARGS...: one Icarus run
 
 mkdir -p build/hw
 build/tests/tool_acc_lane_vectors --units "$vec/q_units.hex" 1000 21 > /dev/null &&
-    tb fx-to-f32 tb_ws_fx_to_f32 icarus -GVEC_FILE=\""$vec/q_units.hex"\" -GPIPELINE=3
+    tb fx-to-f32 tb_ws_fx_to_f32 icarus -GVEC_FILE=\""$vec/q_units.hex"\" -GPIPELINE=5
 build/tests/tool_acc_lane_vectors "$vec/q_ops.hex" "$vec/q_exp.hex" 8000 22 > /dev/null &&
     tb acc-lane tb_ws_acc_lane icarus -GOPS_FILE=\""$vec/q_ops.hex"\" -GEXP_FILE=\""$vec/q_exp.hex"\"
 for w in 256 512 1024; do

@@ -70,7 +70,7 @@ verilator_runs() {
     rc=0
     u=$vec/verilator_units.hex o=$vec/verilator_ops.hex e=$vec/verilator_expected.hex
     run verilator-units-pipe3 tb_ws_fx_to_f32 verilator --units "$u" 20000 13 -- \
-        -GVEC_FILE=\""$u"\" -GPIPELINE=3 || rc=1
+        -GVEC_FILE=\""$u"\" -GPIPELINE=5 || rc=1
     # the same arguments for every seed: one build, the vectors change
     for seed in 3 4; do
         run verilator-lane-seed$seed tb_ws_acc_lane verilator "$o" "$e" 200000 "$seed" -- \

@@ -13,7 +13,7 @@
 // after its input. Prints "PASS ..." or "FAIL ..." and finishes.
 module tb_ws_fx_to_f32 #(
     parameter ACC_W    = 284,                             // converter width (>= 284 for these vectors)
-    parameter PIPELINE = 0,                               // ws_fx_to_f32 register stages, 0..3
+    parameter PIPELINE = 0,                               // ws_fx_to_f32 register stages, 0..5
     parameter VEC_FILE = "build/hw/vectors/units.hex",    // vectors ($readmemh)
     parameter MAX_VEC  = 1 << 17,                         // capacity of the vector array
     parameter MAX_ERR  = 5                                // mismatches printed in detail
