@@ -160,16 +160,19 @@ module ws_rx_port #(
             v1_words[vi*16 +: 16] <= {s_axis_tdata[((16 + 4 * vi) % BYTES) * 8 +: 8],
                                       s_axis_tdata[((16 + 4 * vi) % BYTES) * 8 + 8 +: 8]};
     end
-    reg [15:0] vport_cur;           // the frame's vport with the beat of the cycle before
-    integer vj;
-    always @* begin
-        vport_cur = vport_q;
-        for (vj = 0; vj < 16; vj = vj + 1) begin
-            if (v1_ihl == vj[3:0] && {30'd0, v1_bidx} == (16 + 4 * vj) / BYTES) begin
-                vport_cur = v1_words[vj*16 +: 16];
-            end
+    // the frame's vport with the beat of the cycle before: the word of its IHL (a 16-way select)
+    // if this beat holds it (byte 16 + 4*IHL is in beat 0, 1 or 2 at every width)
+    function [1:0] word_beat;
+        input [3:0] ihl;
+        /* verilator lint_off UNUSEDSIGNAL */  // the beat index is 0..2
+        reg   [31:0] b;
+        /* verilator lint_on UNUSEDSIGNAL */
+        begin
+            b = (16 + 4 * {28'd0, ihl}) / BYTES;
+            word_beat = b[1:0];
         end
-    end
+    endfunction
+    wire [15:0] vport_cur = v1_bidx == word_beat(v1_ihl) ? v1_words[v1_ihl*16 +: 16] : vport_q;
 
     wire        drop_next   = beat ? (!s_axis_tlast && drop_now) : dropping;
     wire [AW:0] wr_ptr_next = (beat && over_now) ? fs_cur : (wr_en ? wr_ptr + 1'b1 : wr_ptr);
