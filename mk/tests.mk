@@ -10,6 +10,8 @@
 TEST_SUITES := $(if $(WS_HAVE_TOP),rtl engines fuzz-short hw lint) unit-asan $(if $(WS_HAVE_TOP),stress) \
                unit $(if $(WS_HAVE_TOP),runloop) fresh-build dissector $(if $(WS_HAVE_TOP),ux) bench-tools \
                $(if $(WS_HAVE_TOP),json lib) e2e $(if $(WS_HAVE_TOP),wave-check regmap-check) docs-check
+# the suites that build no model: make test runs them beside the build
+TEST_EARLY  := docs-check bench-tools fresh-build $(if $(WS_HAVE_TOP),lint regmap-check)
 
 test-build: $(PLAIN_TESTS) $(ASAN_TESTS) $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS) \
     $(BUILD)/regmap_gen $(BUILD)/libwiresum.so.$(WS_SOVER) \
