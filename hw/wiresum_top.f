@@ -6,6 +6,7 @@ hw/ws_regs.v
 hw/ws_rx_port.v
 hw/ws_input_arbiter.v
 hw/ws_parser.v
+hw/ws_pipe_reg.v
 hw/ws_f32_to_fx.v
 hw/ws_fx_to_f32.v
 hw/ws_acc_lane.v

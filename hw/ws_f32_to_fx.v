@@ -69,22 +69,16 @@ module ws_f32_to_fx #(
     wire [23:0] sig = e_max ? 24'd0 : {!e_zero, m};
     // signed significand: 25-bit two's complement, |value| < 2^24
     wire [24:0] a_ssig = s ? (25'd0 - {1'b0, sig}) : {1'b0, sig};
-    // max(E, 1): E with bit 0 forced for subnormals and zeros
-    wire [7:0]  a_sh = {e[7:1], e[0] | e_zero};
 
     generate if (OUT_LO == 0 && OUT_W == ACC_W) begin : g_full
         // the whole term
         // the optional register: {ssig, sh, flags}
         localparam P_W = 25 + 8 + 4;
-        wire [P_W-1:0] p_d = {a_ssig, a_sh, a_nan, a_pinf, a_ninf, a_notnegzero};
+        // max(E, 1): E with bit 0 forced for subnormals and zeros
+        wire [7:0] a_sh = {e[7:1], e[0] | e_zero};
         wire [P_W-1:0] p_q;
-        if (PIPELINE >= 1) begin : g_reg
-            reg [P_W-1:0] r;
-            always @(posedge clk) r <= p_d;
-            assign p_q = r;
-        end else begin : g_wire
-            assign p_q = p_d;
-        end
+        ws_pipe_reg #(.W(P_W), .ON(PIPELINE)) p_reg (
+            .clk(clk), .d({a_ssig, a_sh, a_nan, a_pinf, a_ninf, a_notnegzero}), .q(p_q));
         wire [24:0] ssig;
         wire [7:0]  sh;
         assign {ssig, sh, nan, pinf, ninf, notnegzero} = p_q;
@@ -104,35 +98,34 @@ module ws_f32_to_fx #(
         // significand (0 below bit 0, the sign above bit 24). In the window
         // win = {OUT_W sign bits, ssig, OUT_W zeros} that bit is win[a + i] with
         // a = OUT_W + OUT_LO + 1 - sh, so fx = win >> a while 0 <= a <= OUT_W + 25; a < 0 puts
-        // the whole slice below the significand (0), a > OUT_W + 25 above it (sign bits, as
-        // a = OUT_W + 25 gives). The shift amount is formed next to the negation, before the
-        // optional register; the shifter is OUT_W bits wide instead of ACC_W.
+        // the whole slice below the significand (0, as a = 0 gives: win's OUT_W zeros), a >
+        // OUT_W + 25 above it (sign bits, as a = OUT_W + 25 gives). The shift amount is formed
+        // next to the negation, before the optional register, so that nothing but the shifter
+        // follows the register; the shifter is OUT_W bits wide instead of ACC_W.
+        // For E >= 1 (sh = E) the two ends are compares of E with constants, beside the
+        // subtract rather than behind it; E = 0 (sh = 1) has a constant amount of its own.
         localparam K    = OUT_W + OUT_LO + 1;   // a = K - sh
         localparam AMAX = OUT_W + 25;
         localparam AW   = $clog2(AMAX + 1);
-        localparam DW   = (K > 255 ? $clog2(K + 1) : 8) + 1;  // K - sh, two's complement
-        localparam [DW-1:0] KD = K[DW-1:0];
-        localparam [DW-1:0] AMAXD = AMAX[DW-1:0];
-        wire [DW-1:0] a_d    = KD - {{(DW - 8){1'b0}}, a_sh};
-        wire          a_low  = a_d[DW-1];                          // a < 0: the slice is 0
-        wire          a_high = !a_low && a_d > AMAXD;              // a > OUT_W + 25: sign bits
-        wire [AW-1:0] a_amt  = a_high ? AMAXD[AW-1:0] : a_d[AW-1:0];
+        localparam [AW-1:0] KA = K[AW-1:0];
+        localparam [AW-1:0] AMAXA = AMAX[AW-1:0];
+        localparam EH   = K - AMAX;             // E < EH: a > AMAX
+        localparam A1   = (K - 1 > AMAX) ? AMAX : K - 1;      // the amount for E = 0
+        localparam [AW-1:0] A1A = A1[AW-1:0];
+        wire [31:0]   e32    = {24'd0, e};
+        wire [AW-1:0] a_d    = KA - e[AW-1:0];                  // a mod 2^AW, for E >= 1
+        wire          a_low  = $signed(e32) > K;                // a < 0: the slice is 0
+        wire          a_high = $signed(e32) < EH;               // a > OUT_W + 25: sign bits
+        wire [AW-1:0] a_amt  = e_zero ? A1A : a_low ? {AW{1'b0}} : a_high ? AMAXA : a_d;
 
-        // the optional register: {ssig, zero, amt, flags}
-        localparam P_W = 25 + 1 + AW + 4;
-        wire [P_W-1:0] p_d = {a_ssig, a_low, a_amt, a_nan, a_pinf, a_ninf, a_notnegzero};
+        // the optional register: {ssig, amt, flags}
+        localparam P_W = 25 + AW + 4;
         wire [P_W-1:0] p_q;
-        if (PIPELINE >= 1) begin : g_reg
-            reg [P_W-1:0] r;
-            always @(posedge clk) r <= p_d;
-            assign p_q = r;
-        end else begin : g_wire
-            assign p_q = p_d;
-        end
+        ws_pipe_reg #(.W(P_W), .ON(PIPELINE)) p_reg (
+            .clk(clk), .d({a_ssig, a_amt, a_nan, a_pinf, a_ninf, a_notnegzero}), .q(p_q));
         wire [24:0]   ssig;
-        wire          low;
         wire [AW-1:0] amt;
-        assign {ssig, low, amt, nan, pinf, ninf, notnegzero} = p_q;
+        assign {ssig, amt, nan, pinf, ninf, notnegzero} = p_q;
 
         // procedural, as above; bits above OUT_W of the shifted window are not used
         /* verilator lint_off UNUSEDSIGNAL */
@@ -141,7 +134,7 @@ module ws_f32_to_fx #(
         always @(*)
             shifted = {{OUT_W{ssig[24]}}, ssig, {OUT_W{1'b0}}} >> amt;
 
-        assign fx = low ? {OUT_W{1'b0}} : shifted[OUT_W-1:0];
+        assign fx = shifted[OUT_W-1:0];
     end endgenerate
 
 endmodule

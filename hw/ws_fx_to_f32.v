@@ -125,8 +125,8 @@ module ws_fx_to_f32 #(
                         end
                         assign vo  = vr;
                         assign ixo = ixr;
-                    end else begin : g_pass
-                        assign vo  = v;
+                    end else begin : g_pass   // no ws_pipe_reg: a module boundary per node
+                        assign vo  = v;       // would keep synthesis from merging the levels
                         assign ixo = ix;
                     end
                 end
@@ -153,22 +153,11 @@ module ws_fx_to_f32 #(
     wire [ACC_W-2:0] m_y;
     wire             m_sign;
     wire [3:0]       m_fl;
-    generate if (PIPELINE >= 4) begin : g_reg_mid
-        reg [ACC_W+3:0] r;
-        always @(posedge clk) r <= {a_y, a_sign, nan, pinf, ninf, notnegzero};
-        assign {m_y, m_sign, m_fl} = r;
-    end else begin : g_wire_mid
-        assign {m_y, m_sign, m_fl} = {a_y, a_sign, nan, pinf, ninf, notnegzero};
-    end endgenerate
-    wire [AB_W-1:0] ab_d = {m_y, m_sign, a_big, a_zero, a_q, a_tz, m_fl};
+    ws_pipe_reg #(.W(ACC_W + 4), .ON(PIPELINE >= 4)) mid_reg (
+        .clk(clk), .d({a_y, a_sign, nan, pinf, ninf, notnegzero}), .q({m_y, m_sign, m_fl}));
     wire [AB_W-1:0] ab_q;
-    generate if (PIPELINE >= 1) begin : g_reg_ab
-        reg [AB_W-1:0] r;
-        always @(posedge clk) r <= ab_d;
-        assign ab_q = r;
-    end else begin : g_wire_ab
-        assign ab_q = ab_d;
-    end endgenerate
+    ws_pipe_reg #(.W(AB_W), .ON(PIPELINE >= 1)) ab_reg (
+        .clk(clk), .d({m_y, m_sign, a_big, a_zero, a_q, a_tz, m_fl}), .q(ab_q));
     assign {b_y, b_sign, b_big, b_zero, b_q, b_tz, b_fl} = ab_q;
 
     // ------------------------------------------------------------------------------------
@@ -198,13 +187,7 @@ module ws_fx_to_f32 #(
     wire [KB_W-1:0] kb_d = {b_coarse, b_q[3:0], b_y[23:0], b_sign, b_big, b_st, b_sign, b_zero,
                             b_shift, b_fl};
     wire [KB_W-1:0] kb_q;
-    generate if (PIPELINE >= 5) begin : g_reg_kb
-        reg [KB_W-1:0] r;
-        always @(posedge clk) r <= kb_d;
-        assign kb_q = r;
-    end else begin : g_wire_kb
-        assign kb_q = kb_d;
-    end endgenerate
+    ws_pipe_reg #(.W(KB_W), .ON(PIPELINE >= 5)) kb_reg (.clk(clk), .d(kb_d), .q(kb_q));
     assign {k_coarse, k_fine, k_small, k_big, k_st, k_sign, k_zero, k_shift, k_fl} = kb_q;
     reg  [24:0]   b_win;
     always @(*)
@@ -219,15 +202,9 @@ module ws_fx_to_f32 #(
     wire [3:0]    c_fl;
 
     localparam BC_W = 25 + 3 + SW + 4;
-    wire [BC_W-1:0] bc_d = {b_win, k_st, k_sign, k_zero, k_shift, k_fl};
     wire [BC_W-1:0] bc_q;
-    generate if (PIPELINE >= 2) begin : g_reg_bc
-        reg [BC_W-1:0] r;
-        always @(posedge clk) r <= bc_d;
-        assign bc_q = r;
-    end else begin : g_wire_bc
-        assign bc_q = bc_d;
-    end endgenerate
+    ws_pipe_reg #(.W(BC_W), .ON(PIPELINE >= 2)) bc_reg (
+        .clk(clk), .d({b_win, k_st, k_sign, k_zero, k_shift, k_fl}), .q(bc_q));
     assign {c_upper, c_guard, c_st, c_sign, c_zero, c_shift, c_fl} = bc_q;
 
     // C1: rounding increment
@@ -242,15 +219,9 @@ module ws_fx_to_f32 #(
     wire [3:0]    d_fl;
 
     localparam CD_W = 25 + 2 + SW + 4;
-    wire [CD_W-1:0] cd_d = {c_mant, c_sign, c_zero, c_shift, c_fl};
     wire [CD_W-1:0] cd_q;
-    generate if (PIPELINE >= 3) begin : g_reg_cd
-        reg [CD_W-1:0] r;
-        always @(posedge clk) r <= cd_d;
-        assign cd_q = r;
-    end else begin : g_wire_cd
-        assign cd_q = cd_d;
-    end endgenerate
+    ws_pipe_reg #(.W(CD_W), .ON(PIPELINE >= 3)) cd_reg (
+        .clk(clk), .d({c_mant, c_sign, c_zero, c_shift, c_fl}), .q(cd_q));
     assign {d_mant, d_sign, d_zero, d_shift, d_fl} = cd_q;
 
     // C2: encoding, overflow, specials

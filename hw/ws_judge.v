@@ -217,9 +217,10 @@ end else begin : g_order
         .s_data(of_head), .s_valid(of_valid), .s_ready(of_ready),
         .m_data(ord_head), .m_valid(ord_valid), .m_ready(ord_pop)
     );
-    // the head record's lowest port not yet served, and its engine
-    reg  [N_PORTS-1:0] served;
-    wire [N_PORTS-1:0] todo = ord_valid ? ord_head & ~served : {N_PORTS{1'b0}};
+    // the head record's ports not yet served, taken from the slice into a register of their own
+    // (rem, 0 when none is held) so that the next port's select is a function of rem alone; its
+    // lowest port is next, with its engine
+    reg  [N_PORTS-1:0] rem;
     reg  [N_PORTS-1:0] sel;
     reg  [EI_W-1:0]    sel_r;
     integer sp;
@@ -231,7 +232,7 @@ end else begin : g_order
         sel_r = {EI_W{1'b0}};
         se0 = 0;
         for (sp = N_PORTS - 1; sp >= 0; sp = sp - 1) begin
-            if (todo[sp]) begin
+            if (rem[sp]) begin
                 sel = {{(N_PORTS-1){1'b0}}, 1'b1} << sp;
                 se0 = sp / PPE;
                 sel_r = se0[EI_W-1:0];
@@ -239,13 +240,14 @@ end else begin : g_order
         end
     end
     assign sel_e = sel_r;
-    assign sel_any = todo != {N_PORTS{1'b0}};
-    assign ord_pop = j0_take && (served | sel) == ord_head;
+    assign sel_any = rem != {N_PORTS{1'b0}};
+    wire [N_PORTS-1:0] rem_after = j0_take ? rem & ~sel : rem;
+    assign ord_pop = ord_valid && rem_after == {N_PORTS{1'b0}};
     always @(posedge clk) begin
         if (rst)
-            served <= {N_PORTS{1'b0}};
-        else if (j0_take)
-            served <= (served | sel) == ord_head ? {N_PORTS{1'b0}} : served | sel;
+            rem <= {N_PORTS{1'b0}};
+        else
+            rem <= ord_pop ? ord_head : rem_after;
     end
 end
 endgenerate
@@ -295,6 +297,7 @@ reg              ab_eq, ab_oth; // JA's set is JB's set, JB's other set
 reg              zb_eq, zb_oth; // J0's set is JB's set, JB's other set
 reg  [EI_W-1:0]  j0_e, ja_e, jb_e;
 reg  [HDR_W-1:0] j0_h, ja_h, jb_h;
+reg              j0_clr;       // J0's pool slot reads as cleared (st_clr[z_p], kept up to date)
 
 // the set and its other set of a header
 function [Q_W-1:0] hq;
@@ -397,8 +400,9 @@ wire [SL_W:0]  b_pe  = {{(SL_W+1-PS_W){1'b0}}, jp};
 wire           a_clr_q = a_pe >= {1'b0, job_clear_base} && a_pe < job_clear_end;
 wire           b_clr_q = b_pe >= {1'b0, job_clear_base} && b_pe < job_clear_end;
 
-// JA: the rows of J0's pool slot (empty when cleared) and the set's fields, as stored
-wire [2*MW-1:0] z_rows   = st_clr[z_p] ? {2*MW{1'b0}} : st_rows[z_p];
+// JA: the rows of J0's pool slot (empty when cleared: j0_clr, below) and the set's fields, as
+// stored
+wire [2*MW-1:0] z_rows   = j0_clr ? {2*MW{1'b0}} : st_rows[z_p];
 wire [MW-1:0]   z_row    = j0_h[H_SET] ? z_rows[MW +: MW] : z_rows[0 +: MW];
 wire [MW-1:0]   z_row_o  = j0_h[H_SET] ? z_rows[0 +: MW] : z_rows[MW +: MW];
 wire [FD_W-1:0] z_fields = st_fields[z_q];
@@ -510,6 +514,25 @@ assign dc_data = {d_accept, d_first, d_last, jq};
 
 // the state: JB's writes, one pool slot's rows and one set's fields at a time; the clear
 wire b_fw = jb_fire && d_accept;
+
+// J0's cleared bit, registered so that JA's read of the rows does not wait for a select of
+// st_clr by pool slot: looked up for each engine's head token before the arrival order picks
+// one (s_clr, with JB's write of this cycle), then kept while J0 holds: only a clear changes
+// st_clr then (JB writes only when the stages move), and sets it if J0's slot is in range
+reg  [E-1:0]   s_clr;
+integer sc1;
+always @(*)
+    for (sc1 = 0; sc1 < E; sc1 = sc1 + 1)
+        s_clr[sc1] = st_clr[tf_data[sc1*TF_W + H_PSLOT +: PS_W]] &&
+                     !(b_fw && tf_data[sc1*TF_W + H_PSLOT +: PS_W] == jp);
+wire [SL_W:0] z_pe    = {{(SL_W+1-PS_W){1'b0}}, z_p};
+wire          z_clr_q = z_pe >= {1'b0, job_clear_base} && z_pe < job_clear_end;
+always @(posedge clk) begin
+    if (advance)
+        j0_clr <= s_clr[sel_e];
+    else if (job_clear)
+        j0_clr <= j0_clr || z_clr_q;
+end
 integer q;
 always @(posedge clk) begin
     if (rst) begin
@@ -676,8 +699,8 @@ function [DN_W-1:0] ones;
     end
 endfunction
 
-// busy_nz: "reads owed" of each set as a bit of its own, so that JA's and JB's looks (rd_a,
-// rd_b) select one bit, not a count
+// busy_nz: "reads owed" of each set as a bit of its own, so that the read guard's looks at JA's
+// and JB's sets (bz_new, bz_hold) select one bit, not a count
 reg [Q_N*DN_W-1:0] n_dn;
 integer bn;
 always @(posedge clk)

@@ -221,6 +221,14 @@ reg  [15:0]  v0_ip_len, v0_udp_len;  // v0_len - 14, v0_len - 34
 reg          v0_ge34, v0_ge42, v0_ge64;
 reg  [N_PORTS-1:0] v0_src;
 reg  [18:0]  v0_meta;
+reg  [MAX_JOBS-1:0] v0_hits;   // the enabled jobs whose id is the frame's (bytes 46..47)
+
+// the job id compared as the header is registered, so that only an OR of the hits is behind v0
+reg  [MAX_JOBS-1:0] hits_now;
+integer jn;
+always @(*)
+    for (jn = 0; jn < MAX_JOBS; jn = jn + 1)
+        hits_now[jn] = cfg_job_en[jn] && cfg_job_id[jn*16 +: 16] == {hdr_now[46*8 +: 8], hdr_now[47*8 +: 8]};
 
 wire [15:0] in_len = in_first ? s_axis_tuser[TUSER_LEN_LSB +: TUSER_LEN_W] :
                                  in_user[TUSER_LEN_LSB +: TUSER_LEN_W];
@@ -237,6 +245,7 @@ always @(posedge clk) begin
         v0_ge64    <= in_len >= 16'd64;
         v0_src     <= in_first ? s_axis_tuser[TUSER_SRC_LSB +: N_PORTS] : in_user[TUSER_SRC_LSB +: N_PORTS];
         v0_meta    <= in_first ? s_axis_tmeta : in_meta;
+        v0_hits    <= hits_now;
     end
 end
 
@@ -295,19 +304,16 @@ wire c_rsvd   = f_vertype[3:0] != 4'd0 || f_dtype != 8'd0 || f_flags_rsv != 6'd0
                 f_rsvd3 != 8'd0 || f_rsvd20 != 16'd0;
 wire c_len    = {2'b00, v0_len} != 18'd64 + {f_count, 2'b00};
 
-// job lookup by id among the enabled jobs
-reg            job_hit;
-reg [JI_W-1:0] job_idx;
+// job lookup by id among the enabled jobs (v0_hits). ws_regs enables a job only if no other
+// enabled job has its id (else WS_COMMIT_DUP_JOB_ID), so at most one job hits, and its index is
+// the OR of the indexes of the hits (no priority chain)
+wire               job_hit = |v0_hits;
+reg [JI_W-1:0]     job_idx;
 integer j;
 always @(*) begin
-    job_hit = 1'b0;
     job_idx = {JI_W{1'b0}};
-    for (j = MAX_JOBS - 1; j >= 0; j = j - 1) begin
-        if (cfg_job_en[j] && cfg_job_id[j*16 +: 16] == f_job) begin
-            job_hit = 1'b1;
-            job_idx = j[JI_W-1:0];
-        end
-    end
+    for (j = 0; j < MAX_JOBS; j = j + 1)
+        job_idx = job_idx | (v0_hits[j] ? j[JI_W-1:0] : {JI_W{1'b0}});
 end
 
 assign mem_rd_addr = {job_idx, f_worker[WK_W-1:0]};  // job*MAX_WORKERS + rank

@@ -800,8 +800,10 @@ always @(posedge clk) begin
     end
 end
 
-// increment of every counter this cycle, counter i at [i*INC_W +: INC_W]
-reg  [N_CNT*INC_W-1:0] inc;
+// increment of every counter this cycle, counter i at [i*INC_W +: INC_W]; registered (inc_q)
+// before the 64-bit adds, so that the compare of the reasons and the sum over the engines are
+// not in the same cycle as the carry chain
+reg  [N_CNT*INC_W-1:0] inc, inc_q;
 reg  [INC_W-1:0]       inc_ovs;
 integer ip, ir, ie;
 always @(*) begin
@@ -827,6 +829,12 @@ always @(*) begin
     inc[C_OVS*INC_W +: INC_W] = inc_ovs;
 end
 
+always @(posedge clk) begin
+    inc_q <= inc;
+    if (rst)
+        inc_q <= {N_CNT*INC_W{1'b0}};
+end
+
 reg  [N_CNT*64-1:0] cnt;      // counter i at [i*64 +: 64]
 reg  [63:0]         cnt_q;    // counter for an AXI read
 
@@ -837,7 +845,7 @@ generate
             if (rst || clr_cnt)
                 cnt[gc*64 +: 64] <= 64'd0;
             else
-                cnt[gc*64 +: 64] <= cnt[gc*64 +: 64] + {{(64-INC_W){1'b0}}, inc[gc*INC_W +: INC_W]};
+                cnt[gc*64 +: 64] <= cnt[gc*64 +: 64] + {{(64-INC_W){1'b0}}, inc_q[gc*INC_W +: INC_W]};
         end
     end
 endgenerate
@@ -864,13 +872,20 @@ reg             hi_ok;
 reg  [31:0]     rq_jobv;      // the job register read (R_FETCH)
 reg             rq_hi_hit;    // hi_idx is the counter read (R_FETCH)
 
-// the job register at rdec, read in R_FETCH (a job field and the enable bit)
+// the job register at rdec, read in R_FETCH (a job field and the enable bit): the field at the
+// offset is chosen for every job in R_DEC2 (rd_jf, from the offset in rdec_a), the job in R_FETCH
 wire [JI_W-1:0] rdec_job = rdec_idx[JI_W-1:0];
 wire [7:0]      rdec_off = rdec[7:0];
+wire [7:0]      rdec_a_off = rdec_a[3*8 +: 8];   // o_job in decode_a's {..., o_job, o_mem, o_pc, o_dc}
+reg  [MAX_JOBS*16-1:0] rd_jf;
 reg  [31:0]     rd_job;
 integer         rp;
+always @(posedge clk) begin
+    for (rp = 0; rp < MAX_JOBS; rp = rp + 1)
+        rd_jf[rp*16 +: 16] <= job_field(rdec_a_off, rp[JI_W-1:0], st_id, st_wk, st_sl, st_base, st_mc);
+end
 always @(*) begin
-    rd_job = {16'd0, job_field(rdec_off, rdec_job, st_id, st_wk, st_sl, st_base, st_mc)};
+    rd_job = {16'd0, job16(rd_jf, rdec_job)};
     if ({8'd0, rdec_off} == WS_REG_JOB_CTRL_OFF)
         for (rp = 0; rp < MAX_JOBS; rp = rp + 1)
             if (rdec_job == rp[JI_W-1:0])

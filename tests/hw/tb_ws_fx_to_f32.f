@@ -1,3 +1,4 @@
+hw/ws_pipe_reg.v
 hw/ws_f32_to_fx.v
 hw/ws_fx_to_f32.v
 tests/hw/tb_ws_fx_to_f32.v
