@@ -1,4 +1,9 @@
-/* bench.c - `wiresum bench`: the RTL model under saturating closed-loop load (bench.h). */
+/* bench.c - `wiresum bench`: the RTL model under saturating closed-loop load (bench.h).
+ *
+ * The device is opened, driven and configured as a session (wiresum/session.h), but the load
+ * goes to the model itself (ws_session_sim): every port keeps its next frame queued at once,
+ * which the session's one global order would serialize, and the latencies need the model's
+ * stamps of first and last beats and its beat statistics. */
 #include "bench.h"
 
 #include <stdarg.h>
@@ -12,6 +17,7 @@
 #include "wiresum/dev.h"
 #include "wiresum/regmap.h"
 #include "wiresum/session.h"
+#include "ws_grow.h"
 
 #define JOB_ID 7
 #define TENSOR_ID 1
@@ -105,14 +111,10 @@ static int fail(bench *b, const char *fmt, ...)
 
 static int list_add(u64_list *l, uint64_t v)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 256;
-        uint64_t *nv = realloc(l->v, cap * sizeof *nv);
-        if (!nv)
-            return -1;
-        l->v = nv;
-        l->cap = cap;
-    }
+    uint64_t *nv = ws_grow(l->v, &l->cap, l->n + 1, sizeof *nv, 256);
+    if (!nv)
+        return -1;
+    l->v = nv;
     l->v[l->n++] = v;
     return 0;
 }

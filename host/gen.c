@@ -14,6 +14,7 @@
 #include "trace.h"
 #include "wiresum/wire.h"
 #include "wiresum/xsum.h"
+#include "ws_grow.h"
 
 #define NONE UINT64_MAX
 #define STEP_NS 1000 /* one frame per microsecond of trace time */
@@ -34,7 +35,8 @@ typedef struct {
     uint64_t next; /* next new chunk */
     wslot *slot;
     pend_dup *dup;
-    unsigned ndup, capdup;
+    unsigned ndup;
+    size_t capdup;
 } worker;
 
 typedef struct {
@@ -303,16 +305,12 @@ static void emit(gen *g, unsigned port, const uint8_t *f, size_t len)
 
 static void push_dup(gen *g, worker *w, uint64_t c, int retx)
 {
-    if (w->ndup == w->capdup) {
-        unsigned cap = w->capdup ? w->capdup * 2 : 8;
-        pend_dup *p = realloc(w->dup, cap * sizeof *p);
-        if (!p) {
-            fail(g, "out of memory");
-            return;
-        }
-        w->dup = p;
-        w->capdup = cap;
+    pend_dup *p = ws_grow(w->dup, &w->capdup, (size_t)w->ndup + 1, sizeof *p, 8);
+    if (!p) {
+        fail(g, "out of memory");
+        return;
     }
+    w->dup = p;
     w->dup[w->ndup++] = (pend_dup){c, g->step + 1 + ws_rng_below(&g->rng, 4 * (uint64_t)g->nw + 8),
                                    (uint8_t)retx};
 }

@@ -1,5 +1,6 @@
 /* net.c - the closed loop's simulated network: queues in time, faults, frames by contents. */
 #include "net.h"
+#include "ws_grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,14 +14,10 @@ static int ev_less(const ws_net_event *x, const ws_net_event *y)
 
 int ws_net_queue_push(ws_net_queue *h, ws_net_event e)
 {
-    if (h->n == h->cap) {
-        size_t cap = h->cap ? 2 * h->cap : 256;
-        ws_net_event *na = realloc(h->a, cap * sizeof *na);
-        if (!na)
-            return -1;
-        h->a = na;
-        h->cap = cap;
-    }
+    ws_net_event *na = ws_grow(h->a, &h->cap, h->n + 1, sizeof *na, 256);
+    if (!na)
+        return -1;
+    h->a = na;
     size_t i = h->n++;
     while (i > 0 && ev_less(&e, &h->a[(i - 1) / 2])) {
         h->a[i] = h->a[(i - 1) / 2];
@@ -165,14 +162,10 @@ static int rehash(ws_frame_set *t, size_t icap)
 int ws_frame_set_add(ws_frame_set *t, const uint8_t *f, size_t len, unsigned egress, int must,
                      unsigned kind)
 {
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 256;
-        ws_frame_entry *ne = realloc(t->e, cap * sizeof *ne);
-        if (!ne)
-            return -1;
-        t->e = ne;
-        t->cap = cap;
-    }
+    ws_frame_entry *ne = ws_grow(t->e, &t->cap, t->n + 1, sizeof *ne, 256);
+    if (!ne)
+        return -1;
+    t->e = ne;
     if (2 * (t->n + 1) > t->icap && rehash(t, t->icap ? 2 * t->icap : 512))
         return -1;
     ws_frame_entry *e = &t->e[t->n];

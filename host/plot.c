@@ -1,5 +1,6 @@
 /* plot.c - utilization and latency of a run, drawn by gnuplot through a pipe. */
 #include "plot.h"
+#include "ws_grow.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -86,17 +87,14 @@ void ws_plot_beats(ws_plot *p, int dir, uint64_t cycle, uint64_t beats)
         return;
     size_t w = (size_t)(cycle / WS_PLOT_WINDOW);
     if (w >= p->capwin) {
-        size_t cap = p->capwin ? p->capwin : 256;
-        while (cap <= w)
-            cap *= 2;
-        uint64_t(*nw)[2] = realloc(p->win, cap * sizeof *nw);
+        size_t old = p->capwin;
+        uint64_t(*nw)[2] = ws_grow(p->win, &p->capwin, w + 1, sizeof *nw, 256);
         if (!nw) {
             p->oom = 1;
             return;
         }
-        memset(nw + p->capwin, 0, (cap - p->capwin) * sizeof *nw);
+        memset(nw + old, 0, (p->capwin - old) * sizeof *nw);
         p->win = nw;
-        p->capwin = cap;
     }
     p->win[w][dir ? 1 : 0] += beats;
     if (w + 1 > p->nwin)
@@ -130,16 +128,12 @@ void ws_plot_done(ws_plot *p, unsigned w, uint64_t chunk, uint64_t cycle)
     uint64_t s = p->sent[(size_t)w * p->chunks + chunk];
     if (!s || s - 1 > cycle)
         return;
-    if (p->npt == p->cappt) {
-        size_t cap = p->cappt ? 2 * p->cappt : 1024;
-        point *np = realloc(p->pt, cap * sizeof *np);
-        if (!np) {
-            p->oom = 1;
-            return;
-        }
-        p->pt = np;
-        p->cappt = cap;
+    point *np = ws_grow(p->pt, &p->cappt, p->npt + 1, sizeof *np, 1024);
+    if (!np) {
+        p->oom = 1;
+        return;
     }
+    p->pt = np;
     p->pt[p->npt++] = (point){cycle, cycle - (s - 1), w, chunk};
 }
 

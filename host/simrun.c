@@ -14,6 +14,7 @@
 #include "trace.h"
 #include "wiresum/wire.h"
 #include "wiresum/session.h"
+#include "ws_grow.h"
 
 #define MAX_REPORTS 10
 
@@ -51,14 +52,10 @@ typedef struct {
 
 static int list_add(frame_list *l, const uint8_t *data, size_t len, uint64_t ts_ns)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 256;
-        frame *nf = realloc(l->f, cap * sizeof *nf);
-        if (!nf)
-            return -1;
-        l->f = nf;
-        l->cap = cap;
-    }
+    frame *nf = ws_grow(l->f, &l->cap, l->n + 1, sizeof *nf, 256);
+    if (!nf)
+        return -1;
+    l->f = nf;
     uint8_t *copy = malloc(len ? len : 1);
     if (!copy)
         return -1;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "refdev.h"
+#include "ws_grow.h"
 
 /* ---- the reference's frames: in the order sent, each with its port and cycle -------------- */
 
@@ -236,14 +237,10 @@ static int stamp_add(stamp_queue *q, uint64_t c)
 {
     if (q->head == q->n)
         q->head = q->n = 0;
-    if (q->n == q->cap) {
-        size_t cap = q->cap ? 2 * q->cap : 64;
-        uint64_t *nc = realloc(q->c, cap * sizeof *nc);
-        if (!nc)
-            return -1;
-        q->c = nc;
-        q->cap = cap;
-    }
+    uint64_t *nc = ws_grow(q->c, &q->cap, q->n + 1, sizeof *nc, 64);
+    if (!nc)
+        return -1;
+    q->c = nc;
     q->c[q->n++] = c;
     return 0;
 }
@@ -259,16 +256,12 @@ static void ref_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
     t += beats;
     s->free_at[egress] = t;
     s->beats_out += beats;
-    if (s->qn == s->qcap) {
-        size_t cap = s->qcap ? 2 * s->qcap : 64;
-        ref_frame *nq = realloc(s->q, cap * sizeof *nq);
-        if (!nq) {
-            set_err(s, "out of memory");
-            return;
-        }
-        s->q = nq;
-        s->qcap = cap;
+    ref_frame *nq = ws_grow(s->q, &s->qcap, s->qn + 1, sizeof *nq, 64);
+    if (!nq) {
+        set_err(s, "out of memory");
+        return;
     }
+    s->q = nq;
     uint8_t *copy = malloc(len ? len : 1);
     if (!copy) {
         set_err(s, "out of memory");

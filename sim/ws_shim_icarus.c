@@ -14,6 +14,7 @@
  * so the edges stay on the harness's times.
  */
 #include "ws_sim_shim.h"
+#include "ws_grow.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -83,16 +84,10 @@ static void child_gone(iv *m)
 
 static int put(iv *m, const void *p, size_t n)
 {
-    if (m->wn + n > m->wcap) {
-        size_t cap = m->wcap ? m->wcap : 4096;
-        while (cap < m->wn + n)
-            cap *= 2;
-        uint8_t *nb = realloc(m->wb, cap);
-        if (!nb)
-            return -1;
-        m->wb = nb;
-        m->wcap = cap;
-    }
+    uint8_t *nb = ws_grow(m->wb, &m->wcap, m->wn + n, 1, 4096);
+    if (!nb)
+        return -1;
+    m->wb = nb;
     memcpy(m->wb + m->wn, p, n);
     m->wn += n;
     return 0;
