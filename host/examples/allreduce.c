@@ -2,9 +2,10 @@
  *
  * Shows the driver library, libwiresum, end to end: the device opened and configured over its
  * register bus (wiresum/dev.h), one worker transport per rank (wiresum/transport.h), rank 0
- * calling the blocking ws_allreduce() while its wait callback clocks the model (wiresum/sim.h)
- * and drives ranks 1..3 with the non-blocking calls, every result checked against the exact sum
- * (wiresum/xsum.h).
+ * calling the blocking ws_allreduce() while its wait callback clocks the model and drives ranks
+ * 1..3 with the non-blocking calls, every result checked against the exact sum (wiresum/xsum.h).
+ * The model is opened as a device session (wiresum/session.h, libwiresum-sim), which gives the
+ * register bus, the clock and the frames in and out.
  *
  * Build, in the tree: `make build/allreduce`. Outside it, against an installed copy
  * (`make install-sim PREFIX=DIR`: libwiresum and the models' library libwiresum-sim):
@@ -20,36 +21,27 @@
 
 #include <wiresum/config.h>
 #include <wiresum/dev.h>
-#include <wiresum/sim.h>
+#include <wiresum/session.h>
 #include <wiresum/transport.h>
 #include <wiresum/xsum.h>
 
 #define WORKERS 4
 
 typedef struct {
-    ws_sim *sim;
+    ws_session *dev;
     ws_config cfg;
     ws_worker *w[WORKERS];
     unsigned sending; /* the rank whose frame is being sent */
 } world;
 
-static int bus_write(void *ctx, uint32_t addr, uint32_t data)
-{
-    return ws_sim_reg_write(ctx, addr, data);
-}
-static int bus_read(void *ctx, uint32_t addr, uint32_t *data)
-{
-    return ws_sim_reg_read(ctx, addr, data);
-}
-
 /* A worker's frame goes straight into the device port of its member record. */
 static void tx(void *ctx, const uint8_t *f, size_t len)
 {
     world *x = ctx;
-    ws_sim_push(x->sim, x->cfg.job[0].member[x->sending].port, f, len);
+    ws_session_push(x->dev, x->cfg.job[0].member[x->sending].port, f, len);
 }
 
-static uint64_t now(void *ctx) { return ws_sim_cycle(((world *)ctx)->sim); }
+static uint64_t now(void *ctx) { return ws_session_cycle(((world *)ctx)->dev); }
 
 /* Clock the model; hand every frame it sends to the worker it is addressed to; poll ranks
  * 1..3. Returns once rank 0 got a frame or the deadline has passed. */
@@ -58,16 +50,15 @@ static int io_wait(void *ctx, ws_worker *self, uint64_t deadline)
     world *x = ctx;
     (void)self;
     for (;;) {
-        ws_sim_run(x->sim, 8);
-        if (ws_sim_error(x->sim)) {
-            fprintf(stderr, "model: %s\n", ws_sim_error(x->sim));
+        if (ws_session_run(x->dev, 8)) {
+            fprintf(stderr, "model: %s\n", ws_session_error(x->dev));
             return -1;
         }
         int got0 = 0;
         for (unsigned p = 0; p < x->cfg.n_ports; p++) {
             const uint8_t *f;
             size_t len;
-            while (ws_sim_pop(x->sim, p, &f, &len, NULL) == 1)
+            while (ws_session_pop(x->dev, p, &f, &len, NULL) == 1)
                 for (unsigned r = 0; r < WORKERS; r++)
                     if (!memcmp(f, x->cfg.job[0].member[r].mac, 6)) {
                         x->sending = r;
@@ -95,8 +86,9 @@ int main(int argc, char **argv)
     }
     char err[512];
     static world x;
-    x.sim = ws_sim_new(256, err, sizeof err);
-    if (!x.sim) {
+    ws_session_opts so = {.kind = WS_DEVICE_VERILATOR, .width = 256, .traced = 0};
+    x.dev = ws_session_open(&so, err, sizeof err);
+    if (!x.dev) {
         fprintf(stderr, "allreduce: %s\n", err);
         return 1;
     }
@@ -118,7 +110,7 @@ int main(int argc, char **argv)
         jb->member[r].udp_port = 40000;
         jb->member[r].port = (uint8_t)r;
     }
-    ws_regbus bus = {bus_write, bus_read, x.sim};
+    ws_regbus bus = ws_session_bus(x.dev);
     ws_dev_params par;
     if (ws_config_check(&x.cfg, err, sizeof err) || ws_dev_open(&bus, &par, err, sizeof err) ||
         ws_dev_reset(&bus, &par, err, sizeof err) ||
@@ -167,7 +159,7 @@ int main(int argc, char **argv)
         exact[i] = ws_xsum_round(&s);
     }
 
-    uint64_t t0 = ws_sim_cycle(x.sim);
+    uint64_t t0 = now(&x);
     for (unsigned r = 1; r < WORKERS; r++) { /* ranks 1..3: non-blocking */
         x.sending = r;
         if (ws_worker_start(x.w[r], buf[r], buf[r], n, now(&x)))
@@ -180,7 +172,7 @@ int main(int argc, char **argv)
         while (!ws_worker_done(x.w[r]))
             if (io_wait(&x, x.w[0], now(&x) + 64))
                 return 1;
-    uint64_t cycles = ws_sim_cycle(x.sim) - t0;
+    uint64_t cycles = now(&x) - t0;
 
     size_t bad = 0;
     for (unsigned r = 0; r < WORKERS; r++)
@@ -204,6 +196,6 @@ int main(int argc, char **argv)
         free(buf[r]);
     }
     free(exact);
-    ws_sim_free(x.sim);
+    ws_session_free(x.dev);
     return bad ? 1 : 0;
 }
