@@ -46,24 +46,44 @@ static void put32(uint8_t *b, uint32_t v, int swap)
         b[swap ? 3 - i : i] = (uint8_t)(v >> (8 * i));
 }
 
+/* The byte order and timestamp unit of a classic pcap header: 0, or -1 if its magic is none */
+static int pcap_magic(const uint8_t *gh, int *swap, int *nano)
+{
+    uint32_t magic = get32(gh, 0);
+    *swap = magic == 0xd4c3b2a1u || magic == 0x4d3cb2a1u;
+    *nano = magic == 0xa1b23c4du || magic == 0x4d3cb2a1u;
+    return *swap || *nano || magic == 0xa1b2c3d4u ? 0 : -1;
+}
+
+/* file opened with fmode, its header read into gh and checked; NULL (and the message) if not */
+static FILE *pcap_open(const char *file, const char *fmode, uint8_t *gh, int *swap, int *nano)
+{
+    FILE *f = fopen(file, fmode);
+    if (!f) {
+        fprintf(stderr, "tool_pcap_edit: %s: %s\n", file, strerror(errno));
+        return NULL;
+    }
+    if (fread(gh, 1, 24, f) != 24) {
+        die(f, file, 0, "no pcap header");
+        return NULL;
+    }
+    if (pcap_magic(gh, swap, nano)) {
+        die(f, file, 0, "not a classic pcap file (magic)");
+        return NULL;
+    }
+    return f;
+}
+
 /* append: the last record's timestamp read, a TCP segment to 10.9.9.9 written after it */
 static int append_frame(const char *file, unsigned long len)
 {
     if (len < 54 || len > 262144)
         return die(NULL, file, 0, "append LEN: LEN must be 54..262144");
-    FILE *f = fopen(file, "r+b");
-    if (!f) {
-        fprintf(stderr, "tool_pcap_edit: %s: %s\n", file, strerror(errno));
-        return 1;
-    }
     uint8_t gh[24], rh[16];
-    if (fread(gh, 1, 24, f) != 24)
-        return die(f, file, 0, "no pcap header");
-    uint32_t magic = get32(gh, 0);
-    int swap = magic == 0xd4c3b2a1u || magic == 0x4d3cb2a1u;
-    int nano = magic == 0xa1b23c4du || magic == 0x4d3cb2a1u;
-    if (!swap && magic != 0xa1b2c3d4u && magic != 0xa1b23c4du)
-        return die(f, file, 0, "not a classic pcap file (magic)");
+    int swap, nano;
+    FILE *f = pcap_open(file, "r+b", gh, &swap, &nano);
+    if (!f)
+        return 1;
     if (get32(gh + 16, swap) < len)
         put32(gh + 16, 262144, swap); /* the snapshot length must cover the frame */
     uint64_t t = 0;
@@ -118,12 +138,11 @@ static int swap_frames(const char *file, unsigned long a, unsigned long b)
     fclose(f);
     if (!buf)
         return die(NULL, file, 0, "out of memory");
-    if (len < 24 || a == 0 || b <= a) {
+    int swap, nano;
+    if (len < 24 || a == 0 || b <= a || pcap_magic(buf, &swap, &nano)) {
         free(buf);
-        return die(NULL, file, 0, "swap N M: needs 1 <= N < M and a pcap header");
+        return die(NULL, file, 0, "swap N M: needs 1 <= N < M and a classic pcap header");
     }
-    uint32_t magic = get32(buf, 0);
-    int swap = magic == 0xd4c3b2a1u || magic == 0x4d3cb2a1u;
     size_t off = 24, at[2] = {0, 0}, sz[2] = {0, 0};
     for (unsigned long n = 1; off + 16 <= len && n <= b; n++) {
         size_t rec = 16 + get32(buf + off + 8, swap);
@@ -173,22 +192,11 @@ int main(int argc, char **argv)
     const char *mode = argv[1], *file = argv[2];
     unsigned long want = argc > 3 ? strtoul(argv[3], NULL, 10) : 0;
     unsigned long byte = argc > 4 ? strtoul(argv[4], NULL, 10) : 0;
-    FILE *f = fopen(file, strcmp(mode, "flip") ? "rb" : "r+b");
-    if (!f) {
-        fprintf(stderr, "tool_pcap_edit: %s: %s\n", file, strerror(errno));
-        return 1;
-    }
     uint8_t gh[24], rh[16];
-    if (fread(gh, 1, 24, f) != 24)
-        return die(f, file, 0, "no pcap header");
-    uint32_t magic = get32(gh, 0);
     int swap, nano;
-    if (magic == 0xa1b2c3d4u || magic == 0xa1b23c4du)
-        swap = 0, nano = magic == 0xa1b23c4du;
-    else if (magic == 0xd4c3b2a1u || magic == 0x4d3cb2a1u)
-        swap = 1, nano = magic == 0x4d3cb2a1u;
-    else
-        return die(f, file, 0, "not a classic pcap file (magic)");
+    FILE *f = pcap_open(file, strcmp(mode, "flip") ? "rb" : "r+b", gh, &swap, &nano);
+    if (!f)
+        return 1;
     unsigned long n = 0;
     while (fread(rh, 1, 16, f) == 16) {
         n++;
