@@ -41,5 +41,5 @@ for l in 8 32; do
     tb "round-csum-$l" tb_ws_round_csum icarus -GLANES="$l"
 done
 tb fifo tb_ws_fifo icarus
-tb skid tb_ws_skid icarus
+tb skid tb_ws_fifo icarus -GSKID=1
 exit $rc

@@ -22,7 +22,7 @@ mkdir -p "$out"
         echo "verilator tb_ws_egress_arbiter -GDATA_WIDTH=$w"
     done
     echo "verilator tb_ws_fifo -GDATA_WIDTH=256"
-    echo "verilator tb_ws_skid -GDATA_WIDTH=256"
+    echo "verilator tb_ws_fifo -GDATA_WIDTH=256 -GSKID=1"
     echo "verilator tb_ws_round_csum -GLANES=32"
     for l in 8 16 32; do echo "icarus tb_ws_round_csum -GLANES=$l"; done
     for w in 256 512 1024; do
@@ -30,7 +30,7 @@ mkdir -p "$out"
         echo "icarus tb_ws_input_arbiter -GDATA_WIDTH=$w"
         echo "icarus tb_ws_egress_arbiter -GDATA_WIDTH=$w"
         echo "icarus tb_ws_fifo -GDATA_WIDTH=$w"
-        echo "icarus tb_ws_skid -GDATA_WIDTH=$w"
+        echo "icarus tb_ws_fifo -GDATA_WIDTH=$w -GSKID=1"
     done
     # small frame FIFO: fills up, backpressure, oversize roll-back next to a full FIFO
     echo "icarus tb_ws_rx_port -GDATA_WIDTH=256 -GMAX_FRAME=2000 -GFIFO_BYTES=4096"
