@@ -821,13 +821,10 @@ static int load(run *r)
         if (list_add(&r->inputs, pkt.data, pkt.len, pkt.ts_ns))
             goto oom;
         r->inputs.f[r->inputs.n - 1].index = pkt.index;
-        if (r->inputs.n > in_cap) {
-            in_cap = r->inputs.cap;
-            unsigned *np = realloc(r->in_port, in_cap * sizeof *np);
-            if (!np)
-                goto oom;
-            r->in_port = np;
-        }
+        unsigned *np = ws_grow(r->in_port, &in_cap, r->inputs.n, sizeof *np, 256);
+        if (!np)
+            goto oom;
+        r->in_port = np;
         r->in_port[r->inputs.n - 1] = pkt.port;
         /* what the reference sends for it, stamped with the input's time and number */
         if (ws_session_push(r->ref, pkt.port, pkt.data, pkt.len)) {
