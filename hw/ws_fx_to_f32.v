@@ -88,6 +88,11 @@ module ws_fx_to_f32 #(
     // that the preferred half has it. t = 0 prefers the high half (leading one of
     // y[ACC_W-2:24]), t = 1 the low half (trailing one of fx). Every node is its own net, not
     // a bit of a level vector or a loop: Icarus then runs it 10x to 100x faster.
+    // A level computes its nodes in g_c (the leaves from the input bits, the others from the
+    // level below) and hands them on in g_o (through registers at level LM with PIPELINE >= 4).
+    // Each choice is made once per level, never inside the loop over the nodes: Icarus 11
+    // elaborates a conditional block inside a loop in time quadratic in the number of its
+    // copies in the whole design (it scans them all for each one), minutes for a model.
     // The trees' nodes are left out of waveforms (/* verilator tracing_off */): ~1000 nets
     // per lane that nobody debugs one by one, which were most of the model's trace code (and
     // of its compile time); their results a_big, a_q, a_tz, a_zero are traced.
@@ -96,38 +101,36 @@ module ws_fx_to_f32 #(
     generate
         for (t = 0; t < 2; t = t + 1) begin : g_pe
             for (l = 1; l <= IW; l = l + 1) begin : g_lvl
-                for (j = 0; j < (N >> l); j = j + 1) begin : g_n
-                    wire         v;
-                    wire [l-1:0] ix;
-                    wire         vlo, vhi;
-                    wire         vo;     // v and ix as the next level reads them
-                    wire [l-1:0] ixo;
-                    if (l == 1) begin : g_leaf
-                        assign vlo = (t == 0) ? pe_in0[2*j]   : pe_in1[2*j];
-                        assign vhi = (t == 0) ? pe_in0[2*j+1] : pe_in1[2*j+1];
-                    end else begin : g_inner
-                        assign vlo = g_lvl[l-1].g_n[2*j].vo;
-                        assign vhi = g_lvl[l-1].g_n[2*j+1].vo;
+                if (l == 1) begin : g_c
+                    for (j = 0; j < (N >> l); j = j + 1) begin : g_n
+                        wire         vlo = (t == 0) ? pe_in0[2*j]   : pe_in1[2*j];
+                        wire         vhi = (t == 0) ? pe_in0[2*j+1] : pe_in1[2*j+1];
+                        wire         v   = vlo | vhi;
+                        wire [l-1:0] ix  = (t == 0) ? vhi : !vlo;
                     end
-                    wire hi = (t == 0) ? vhi : !vlo;
-                    assign v = vlo | vhi;
-                    if (l == 1) begin : g_ix1
-                        assign ix = hi;
-                    end else begin : g_ixn
-                        assign ix = {hi, hi ? g_lvl[l-1].g_n[2*j+1].ixo : g_lvl[l-1].g_n[2*j].ixo};
+                end else begin : g_c
+                    for (j = 0; j < (N >> l); j = j + 1) begin : g_n
+                        wire         vlo = g_lvl[l-1].g_o.g_n[2*j].vo;
+                        wire         vhi = g_lvl[l-1].g_o.g_n[2*j+1].vo;
+                        wire         hi  = (t == 0) ? vhi : !vlo;
+                        wire         v   = vlo | vhi;
+                        wire [l-1:0] ix  = {hi, hi ? g_lvl[l-1].g_o.g_n[2*j+1].ixo
+                                                   : g_lvl[l-1].g_o.g_n[2*j].ixo};
                     end
-                    if (l == LM && PIPELINE >= 4) begin : g_mid
-                        reg         vr;
-                        reg [l-1:0] ixr;
+                end
+                if (l == LM && PIPELINE >= 4) begin : g_o
+                    for (j = 0; j < (N >> l); j = j + 1) begin : g_n
+                        reg         vo;
+                        reg [l-1:0] ixo;
                         always @(posedge clk) begin
-                            vr  <= v;
-                            ixr <= ix;
+                            vo  <= g_c.g_n[j].v;
+                            ixo <= g_c.g_n[j].ix;
                         end
-                        assign vo  = vr;
-                        assign ixo = ixr;
-                    end else begin : g_pass   // no ws_pipe_reg: a module boundary per node
-                        assign vo  = v;       // would keep synthesis from merging the levels
-                        assign ixo = ix;
+                    end
+                end else begin : g_o   // no ws_pipe_reg: a module boundary per node would
+                    for (j = 0; j < (N >> l); j = j + 1) begin : g_n   // keep synthesis from
+                        wire         vo  = g_c.g_n[j].v;              // merging the levels
+                        wire [l-1:0] ixo = g_c.g_n[j].ix;
                     end
                 end
             end
@@ -135,10 +138,10 @@ module ws_fx_to_f32 #(
     endgenerate
     /* verilator tracing_on */
 
-    assign a_big = g_pe[0].g_lvl[IW].g_n[0].vo;
-    assign a_q   = g_pe[0].g_lvl[IW].g_n[0].ixo;
-    assign a_tz  = g_pe[1].g_lvl[IW].g_n[0].ixo;
-    wire   a_zero = !g_pe[1].g_lvl[IW].g_n[0].vo;  // fx == 0
+    assign a_big = g_pe[0].g_lvl[IW].g_o.g_n[0].vo;
+    assign a_q   = g_pe[0].g_lvl[IW].g_o.g_n[0].ixo;
+    assign a_tz  = g_pe[1].g_lvl[IW].g_o.g_n[0].ixo;
+    wire   a_zero = !g_pe[1].g_lvl[IW].g_o.g_n[0].vo;  // fx == 0
 
     // ------------------------------------------------------------------------------------
     // A -> B
