@@ -204,7 +204,9 @@ generate
         /* verilator lint_off UNUSEDSIGNAL */  // never full: the judge checks dc_space
         wire            ds_ready;
         /* verilator lint_on UNUSEDSIGNAL */
-        ws_fifo #(.WIDTH(DC_W), .DEPTH(DC_DEPTH)) decision_fifo (
+        // credit mode: a push is dc_push alone (the judge's dc_space is the credit), one gate
+        // less on the path from the judge's verdict to the count
+        ws_fifo #(.WIDTH(DC_W), .DEPTH(DC_DEPTH), .CREDIT(1)) decision_fifo (
             .clk(clk), .rst(rst),
             .s_data(dc_data), .s_valid(dc_push[ge]), .s_ready(ds_ready),
             .m_data(dd), .m_valid(dv), .m_ready(in_fire && in_last),

@@ -10,7 +10,10 @@
 // s_ready and count are registers; count is the number of words held (RAM + output register).
 module ws_fifo #(
     parameter WIDTH = 8,    // word width in bits (>= 1)
-    parameter DEPTH = 16    // RAM words, a power of two (>= 2)
+    parameter DEPTH = 16,   // RAM words, a power of two (>= 2)
+    parameter CREDIT = 0    // 1: the source pushes only into room it has counted (from count),
+                            // so a push is s_valid alone, not gated by s_ready (a word pushed
+                            // without room stops the simulation)
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -43,7 +46,7 @@ module ws_fifo #(
 
     wire [AW:0] ram_fill  = wr_ptr - rd_ptr;
     wire        ram_empty = (wr_ptr == rd_ptr);
-    wire        push      = s_valid && s_ready;
+    wire        push      = CREDIT != 0 ? s_valid : s_valid && s_ready;
     wire        pop_ram   = !ram_empty && (!m_valid || m_ready);   // RAM -> output register
     wire        pop_out   = m_valid && m_ready;                    // output register -> sink
 
@@ -86,6 +89,14 @@ module ws_fifo #(
             endcase
         end
     end
+
+`ifndef SYNTHESIS
+    always @(posedge clk)
+        if (CREDIT != 0 && !rst && s_valid && !s_ready) begin
+            $error("Error: ws_fifo %m: a word pushed without room (CREDIT = 1, count = %0d)", count);
+            $finish;
+        end
+`endif
 
     // datapath: RAM write port and registered read port (block-RAM inference)
     always @(posedge clk) begin

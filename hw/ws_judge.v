@@ -275,13 +275,22 @@ reg [Q_N-1:0]      busy_nz;     // busy != 0, registered with it
 
 reg [E*FC_W-1:0]   dec_cnt;     // decisions pushed per engine
 
-// job clear range: registers of ws_regs, compared with each pool slot's constant number
+// job clear range: registers of ws_regs; a pool slot is in it (clr_hit: each pool slot's
+// constant number against it)
+// (the range is an argument: a continuous assignment follows its arguments only)
+function in_clr(input [PS_W-1:0] p, input [SL_W-1:0] base, input [SL_W:0] last1);
+    reg [SL_W:0] q;
+    begin
+        q = {{(SL_W+1-PS_W){1'b0}}, p};
+        in_clr = q >= {1'b0, base} && q < last1;
+    end
+endfunction
 wire [P_N-1:0]  clr_hit;
 genvar gq;
 generate
     for (gq = 0; gq < P_N; gq = gq + 1) begin : g_clr
-        localparam [SL_W:0] QS = gq;
-        assign clr_hit[gq] = QS >= {1'b0, job_clear_base} && QS < job_clear_end;
+        localparam [PS_W-1:0] QS = gq;
+        assign clr_hit[gq] = in_clr(QS, job_clear_base, job_clear_end);
     end
 endgenerate
 
@@ -308,6 +317,13 @@ function [Q_W-1:0] hq_oth;
     input [HDR_W-1:0] h;
     hq_oth = {h[H_PSLOT +: PS_W], ~h[H_SET]};
 endfunction
+// the fields a frame must match in an open round, as st_fields holds them
+function [63+CN_W:0] hf;
+    /* verilator lint_off UNUSEDSIGNAL */  // the header's other fields
+    input [HDR_W-1:0] h;
+    /* verilator lint_on UNUSEDSIGNAL */
+    hf = {h[H_OFFSET +: 32], h[H_TENSOR +: 32], h[H_COUNT +: CN_W]};
+endfunction
 
 // the rows held in JA and JB
 reg              ja_complete, jb_complete;
@@ -326,6 +342,12 @@ reg              jb_empty;     // no bit is set
 reg              jb_full;      // with the rank's bit, every rank's is set
 reg              jb_one;       // the rank's bit alone is every rank's (a job of one worker)
 reg              jb_match;     // the frame's offset, tensor and count are the round's
+// the fields a frame must match in an open round (hf, below), compared a stage ahead so that
+// JB's match is an OR of register bits: JA's frame's fields XOR the round's as JA loaded them
+// (zero: equal), and JA's frame's against JB's (equal when JB writes JA's set)
+localparam MF_W = 64 + CN_W;
+reg  [MF_W-1:0]  ja_fx;
+reg              ab_fm;
 
 // JB: the verdict (docs/protocol.md section 5). Accept into a complete set only when no rank is
 // left in it (then neither duplicate nor early), into an open one when neither a duplicate nor
@@ -395,10 +417,8 @@ wire           z_same = b_wr && zb_eq;    // J0's set is the one JB writes
 wire           z_oth  = b_wr && zb_oth;
 wire [PS_W-1:0] a_p   = ja_h[H_PSLOT +: PS_W];
 // JA's and JB's pool slots in the range cleared (compared here, not selected from clr_hit)
-wire [SL_W:0]  a_pe  = {{(SL_W+1-PS_W){1'b0}}, a_p};
-wire [SL_W:0]  b_pe  = {{(SL_W+1-PS_W){1'b0}}, jp};
-wire           a_clr_q = a_pe >= {1'b0, job_clear_base} && a_pe < job_clear_end;
-wire           b_clr_q = b_pe >= {1'b0, job_clear_base} && b_pe < job_clear_end;
+wire           a_clr_q = in_clr(a_p, job_clear_base, job_clear_end);
+wire           b_clr_q = in_clr(jp, job_clear_base, job_clear_end);
 
 // JA: the rows of J0's pool slot (empty when cleared: j0_clr, below) and the set's fields, as
 // stored
@@ -433,10 +453,8 @@ wire            f_emp_n   = ja_row == {MW{1'b0}};
 wire            f_full_s  = (a_need & ~d_after) == {MW{1'b0}};
 wire            f_full_o  = (a_need & ~d_oth) == {MW{1'b0}};
 wire            f_full_n  = (a_need & ~ja_row) == {MW{1'b0}};
-wire            f_match_s = ja_h[H_OFFSET +: 32] == b_offset && ja_h[H_TENSOR +: 32] == b_tensor &&
-                            ja_h[H_COUNT +: CN_W] == b_count;
-wire            f_match_n = ja_h[H_OFFSET +: 32] == ja_offset && ja_h[H_TENSOR +: 32] == ja_tensor &&
-                            ja_h[H_COUNT +: CN_W] == ja_count;
+wire            f_match_s = ab_fm;
+wire            f_match_n = ja_fx == {MF_W{1'b0}};
 
 always @(posedge clk) begin
     if (rst) begin
@@ -456,6 +474,7 @@ always @(posedge clk) begin
     bz_hold <= busy_nz[jq] || (ev_c && ev_cq == jq) || (j_cmd && ab_eq);
     if (advance) begin
         ab_eq  <= z_q == a_q;
+        ab_fm  <= hf(j0_h) == hf(ja_h);
         ab_oth <= z_q == a_qo;
         zb_eq  <= s_eq[sel_e];
         zb_oth <= s_oth[sel_e];
@@ -472,6 +491,7 @@ always @(posedge clk) begin
         ja_count    <= z_same ? b_count   : z_fields[E+2 +: CN_W];
         ja_ecn      <= z_same ? d_ecn     : z_fields[E +: 2];
         ja_touched  <= z_same ? d_touched : z_fields[0 +: E];
+        ja_fx       <= hf(j0_h) ^ (z_same ? hf(jb_h) : z_fields[FD_W-1 -: MF_W]);
         ja_bit      <= z_bit;
         ja_need     <= z_all & ~z_bit;
         // JB: JA's rows, forwarded, and the facts about them
@@ -525,8 +545,7 @@ always @(*)
     for (sc1 = 0; sc1 < E; sc1 = sc1 + 1)
         s_clr[sc1] = st_clr[tf_data[sc1*TF_W + H_PSLOT +: PS_W]] &&
                      !(b_fw && tf_data[sc1*TF_W + H_PSLOT +: PS_W] == jp);
-wire [SL_W:0] z_pe    = {{(SL_W+1-PS_W){1'b0}}, z_p};
-wire          z_clr_q = z_pe >= {1'b0, job_clear_base} && z_pe < job_clear_end;
+wire          z_clr_q = in_clr(z_p, job_clear_base, job_clear_end);
 always @(posedge clk) begin
     if (advance)
         j0_clr <= s_clr[sel_e];

@@ -228,6 +228,7 @@ localparam DEC_W = 5 + 16 + 8;  // {kind, index in its table, byte offset in the
 // with each table's range and computes each table's index and offset (a subtraction each),
 // decode_b picks the table that matched. Together they are the map of docs/registers.md.
 localparam DA_W = 5 + 5 + 5*16 + 4*8;  // {kind of a fixed register, 5 hits, 5 indexes, 4 offsets}
+localparam DA_O_JOB = 3*8;             // o_job's bit in decode_a's {..., o_job, o_mem, o_pc, o_dc}
 
 /* verilator lint_off UNUSEDSIGNAL */  // address bits 1:0 are ignored; rel's high bits
 function [DA_W-1:0] decode_a(input [15:0] addr);
@@ -876,7 +877,7 @@ reg             rq_hi_hit;    // hi_idx is the counter read (R_FETCH)
 // offset is chosen for every job in R_DEC2 (rd_jf, from the offset in rdec_a), the job in R_FETCH
 wire [JI_W-1:0] rdec_job = rdec_idx[JI_W-1:0];
 wire [7:0]      rdec_off = rdec[7:0];
-wire [7:0]      rdec_a_off = rdec_a[3*8 +: 8];   // o_job in decode_a's {..., o_job, o_mem, o_pc, o_dc}
+wire [7:0]      rdec_a_off = rdec_a[DA_O_JOB +: 8];   // decode_a's o_job
 reg  [MAX_JOBS*16-1:0] rd_jf;
 reg  [31:0]     rd_job;
 integer         rp;

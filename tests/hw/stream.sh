@@ -23,6 +23,7 @@ mkdir -p "$out"
     done
     echo "verilator tb_ws_fifo -GDATA_WIDTH=256"
     echo "verilator tb_ws_fifo -GDATA_WIDTH=256 -GSKID=1"
+    echo "verilator tb_ws_fifo -GDATA_WIDTH=256 -GCREDIT=1"
     echo "verilator tb_ws_round_csum -GLANES=32"
     for l in 8 16 32; do echo "icarus tb_ws_round_csum -GLANES=$l"; done
     for w in 256 512 1024; do
@@ -36,6 +37,7 @@ mkdir -p "$out"
     echo "icarus tb_ws_rx_port -GDATA_WIDTH=256 -GMAX_FRAME=2000 -GFIFO_BYTES=4096"
     echo "icarus tb_ws_rx_port -GDATA_WIDTH=512 -GMAX_FRAME=1518 -GFIFO_BYTES=4096 -GPORT=0"
     echo "icarus tb_ws_fifo -GDATA_WIDTH=8 -GDEPTH=2"
+    echo "icarus tb_ws_fifo -GDATA_WIDTH=16 -GCREDIT=1"
     echo "icarus tb_ws_input_arbiter -GDATA_WIDTH=512 -GN_PORTS=3"
 } | grep "^${only}" > "$out/runs"
 

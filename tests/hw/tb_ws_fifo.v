@@ -1,5 +1,7 @@
 // tb_ws_fifo - ws_fifo (SKID = 0) or ws_skid (SKID = 1): order, count, capacity, full throughput
-// and random idle/backpressure.
+// and random idle/backpressure. CREDIT = 1: the FIFO in credit mode, fed by a source that pushes
+// only into the room it counts (the count, less its push of the cycle), as ws_judge feeds the
+// engines' decision FIFOs.
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -14,6 +16,7 @@ module tb_ws_fifo;
     parameter DATA_WIDTH = 256;     // word width
     parameter DEPTH      = 16;      // the FIFO's (SKID = 0)
     parameter SKID       = 0;       // 1: ws_skid instead
+    parameter CREDIT     = 0;       // 1: ws_fifo's credit mode, a credit-counting source
     parameter SEED       = 1;
     parameter N          = 1000;    // words per phase
 
@@ -44,7 +47,7 @@ module tb_ws_fifo;
             assign count = {CW{1'b0}};
             assign held  = dut.skid_valid;
         end else begin : g_fifo
-            ws_fifo #(.WIDTH (DATA_WIDTH), .DEPTH (DEPTH)) dut (
+            ws_fifo #(.WIDTH (DATA_WIDTH), .DEPTH (DEPTH), .CREDIT (CREDIT)) dut (
                 .clk (clk), .rst (rst),
                 .s_data (s_data), .s_valid (s_valid), .s_ready (s_ready),
                 .m_data (m_data), .m_valid (m_valid), .m_ready (m_ready),
@@ -86,9 +89,11 @@ module tb_ws_fifo;
         end else begin
             if (phase == 0 && s_valid && !s_ready) stalls0 = stalls0 + 1;
             if (s_valid && s_ready) in_n = in_n + 1;
-            if (!s_valid || s_ready) begin
+            // credit mode: every s_valid is a push, taken only with room for it and this cycle's
+            if (CREDIT || !s_valid || s_ready) begin
                 srs = xs(srs);
-                if (in_n < in_end && (srs % 100) >= idle_pct) begin
+                if (in_n < in_end && (srs % 100) >= idle_pct &&
+                    (!CREDIT || count + (s_valid ? 1 : 0) < D)) begin
                     s_valid <= 1'b1;
                     s_data  <= word(in_n);
                 end else begin
@@ -172,10 +177,12 @@ module tb_ws_fifo;
                 stop_out = 1'b1;
                 in_end   = in_end + D + 8;
                 repeat (D + 20) @(posedge clk);
-                if (in_n - out_n != D + 1 || s_ready || (!SKID && count != D + 1)) begin
+                // (a credit source stops a word short: it counts this cycle's push as taken)
+                if (CREDIT ? in_n - out_n != D || count != D :
+                    in_n - out_n != D + 1 || s_ready || (!SKID && count != D + 1)) begin
                     errors = errors + 1;
                     $display("FAIL capacity: %0d words taken, count %0d, s_ready %b (expected %0d, %0d, 0)",
-                             in_n - out_n, count, s_ready, D + 1, D + 1);
+                             in_n - out_n, count, s_ready, D + 1 - CREDIT, D + 1 - CREDIT);
                 end
                 stop_out = 1'b0;
             end else begin
