@@ -693,7 +693,8 @@ static ws_sim *sim_new(ws_sim_engine engine, unsigned width, int untraced, char 
                 size_t o = 0;
                 for (size_t i = 0; i < nb && i < 8 && o < sizeof list; i++)
                     o += (size_t)snprintf(list + o, sizeof list - o, " %u", built[i]);
-                set_err(err, errlen, "DATA_WIDTH %u is not built into this binary (built:%s)",
+                set_err(err, errlen, "DATA_WIDTH %u is not built into this binary (built:%s; "
+                        "`make` builds every width, `make demo` 256 alone)",
                         width, nb ? list : " none");
             }
             return NULL;

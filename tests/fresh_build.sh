@@ -9,6 +9,8 @@
 #   fresh-shim                      a real build of those first steps (the 256-bit model
 #                                   Verilated, the shim and the bridge compiled) through `make`
 #   fresh-jobs                      the second make runs as many jobs as the machine has cores
+#   fresh-demo-widths               `make demo` Verilates the 256-bit models alone, `make test`
+#                                   every width
 # Appends "fresh <case> <passed> <failed>" lines to the results file (tests/lib.sh).
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -90,6 +92,15 @@ for goal in demo test; do
     if good_log "dry-$goal" $vpi; then record "dry-$goal" 0
     else tail -n 20 "$tmp/dry-$goal.err"; record "dry-$goal" 1; fi
 done
+
+# the demo builds the 256-bit models alone (traced and untraced), the test every width
+if grep -q -- '-GDATA_WIDTH=256 ' "$tmp/dry-demo.out" &&
+   ! grep -q -- '-GDATA_WIDTH=\(512\|1024\) ' "$tmp/dry-demo.out" &&
+   grep -q -- '-GDATA_WIDTH=1024 ' "$tmp/dry-test.out"; then
+    record demo-widths 0
+else
+    grep -- '-GDATA_WIDTH=' "$tmp/dry-demo.out" "$tmp/dry-test.out" | head -n 6; record demo-widths 1
+fi
 
 # for real: the first steps of the build (one model, 256 bits, to keep it short)
 fresh shim WS_SIM_WIDTHS=256 WS_SIM_FAST_WIDTHS= \
