@@ -58,7 +58,7 @@ test:
 	+@mkdir -p $(BUILD); $(SUBMAKE) -k --output-sync=target test-build $(TEST_EARLY); \
 	  echo $$? >> $(BUILD)/suites.rc
 	+@$(SUBMAKE) test-build
-	+@$(SUBMAKE) -k --output-sync=target $(filter-out $(TEST_EARLY),$(TEST_SUITES)); \
+	+@$(SUBMAKE) -k --output-sync=target WS_MODELS_BUILT=1 $(filter-out $(TEST_EARLY),$(TEST_SUITES)); \
 	  echo $$? >> $(BUILD)/suites.rc
 	@sh tests/summary.sh $(BUILD)/results.txt && ! grep -qv '^0$$' $(BUILD)/suites.rc
 
