@@ -32,6 +32,7 @@ for w in 256 512 1024; do
 done
 tb regs tb_ws_regs icarus
 tb judge tb_ws_judge icarus
+tb judge-e4 tb_ws_judge icarus -GENGINES=4
 for w in 256 1024; do
     tb "rx-port-$w" tb_ws_rx_port icarus -GDATA_WIDTH="$w"
     tb "input-arbiter-$w" tb_ws_input_arbiter icarus -GDATA_WIDTH="$w"
@@ -42,4 +43,5 @@ for l in 8 32; do
 done
 tb fifo tb_ws_fifo icarus
 tb skid tb_ws_fifo icarus -GSKID=1
+tb fifo-credit tb_ws_fifo icarus -GCREDIT=1
 exit $rc

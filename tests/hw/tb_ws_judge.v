@@ -15,13 +15,17 @@
 // while the set's rows are still read, a round of one rank, and a job cleared while three of its
 // frames are held in J0, JA and JB (they are then judged against the cleared sets). Prints PASS
 // or FAIL.
-module tb_ws_judge;
+// ENGINES = 4 (tests/run_hw.sh runs both): rank r's frames come in on engine r mod ENGINES (its
+// first port), each announced by that port's frame_ready pulse as the arrival order wants; every
+// decision must go to its frame's engine, and each generator retires its own reads.
+module tb_ws_judge #(
+    parameter ENGINES = 1
+);
 
 import ws_regmap::*;
 
 localparam DATA_WIDTH  = 256;
 localparam N_PORTS     = 4;
-localparam ENGINES     = 1;
 localparam MAX_JOBS    = 2;
 localparam MAX_WORKERS = 4;
 localparam POOL_SLOTS  = 4;
@@ -41,20 +45,31 @@ always #5 clk = ~clk;
 
 reg                  tok_valid = 1'b0, tok_agg = 1'b0;
 reg  [HDR_W-1:0]     tok_hdr = {HDR_W{1'b0}};
-wire                 tok_ready;
+integer              tok_e = 0;                  // the token's engine
+wire [ENGINES-1:0]   tok_ready;
+reg  [N_PORTS-1:0]   frame_ready = {N_PORTS{1'b0}};
 reg                  job_clear = 1'b0;
 reg  [SL_W-1:0]      job_clear_base = 0;
 reg  [SL_W:0]        job_clear_end = 0;
-reg                  dc_space = 1'b1, cmd_space = 1'b1;
-wire                 dc_push;
+reg                  cmd_space = 1'b1;
+wire [ENGINES-1:0]   dc_push;
 wire [DC_W-1:0]      dc_data;
 wire                 k_cmd, k_comp;
 wire [CMD_W-1:0]     k_cmd_data;
 wire [CF_W-1:0]      k_comp_data;
 reg                  rd_o = 1'b0, frame_done = 1'b0;
 reg  [Q_W-1:0]       rd_oq = 0, frame_done_q = 0;
-wire                 stat_accepted, stat_drop;
-wire [WS_REASON_W-1:0] stat_drop_reason;
+wire [ENGINES-1:0]   stat_acc_e, stat_drop_e;
+wire [ENGINES*WS_REASON_W-1:0] stat_reason_e;
+wire                 stat_accepted = |stat_acc_e, stat_drop = |stat_drop_e;
+reg  [WS_REASON_W-1:0] stat_drop_reason;
+integer              se;
+always @(*) begin
+    stat_drop_reason = {WS_REASON_W{1'b0}};
+    for (se = 0; se < ENGINES; se = se + 1)
+        if (stat_acc_e[se] || stat_drop_e[se])
+            stat_drop_reason = stat_reason_e[se*WS_REASON_W +: WS_REASON_W];
+end
 
 ws_judge #(
     .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .ENGINES(ENGINES), .MAX_JOBS(MAX_JOBS),
@@ -62,16 +77,17 @@ ws_judge #(
     .FC_W(FC_W)
 ) dut (
     .clk(clk), .rst(rst),
-    .s_frame_ready({N_PORTS{1'b0}}),
-    .s_tok_valid(tok_valid), .s_tok_agg(tok_agg), .s_tok_hdr(tok_hdr), .s_tok_ready(tok_ready),
+    .s_frame_ready(frame_ready),
+    .s_tok_valid(tok_valid ? {{(ENGINES-1){1'b0}}, 1'b1} << tok_e : {ENGINES{1'b0}}),
+    .s_tok_agg({ENGINES{tok_agg}}), .s_tok_hdr({ENGINES{tok_hdr}}), .s_tok_ready(tok_ready),
     .job_clear(job_clear), .job_clear_base(job_clear_base), .job_clear_end(job_clear_end),
-    .dc_space(dc_space), .dc_push(dc_push), .dc_data(dc_data),
+    .dc_space({ENGINES{1'b1}}), .dc_push(dc_push), .dc_data(dc_data),
     .cmd_space(cmd_space), .k_cmd(k_cmd), .k_cmd_data(k_cmd_data),
     .k_comp(k_comp), .k_comp_data(k_comp_data),
     .rd_o(rd_o), .rd_oq(rd_oq),
-    .frame_done(frame_done), .frame_done_q(frame_done_q),
-    .skip_done(1'b0), .skip_done_q({Q_W{1'b0}}),
-    .stat_accepted(stat_accepted), .stat_drop(stat_drop), .stat_drop_reason(stat_drop_reason)
+    .frame_done({ENGINES{frame_done}}), .frame_done_q({ENGINES{frame_done_q}}),
+    .skip_done({ENGINES{1'b0}}), .skip_done_q({ENGINES*Q_W{1'b0}}),
+    .stat_accepted(stat_acc_e), .stat_drop(stat_drop_e), .stat_drop_reason(stat_reason_e)
 );
 
 integer errors = 0;
@@ -80,12 +96,15 @@ always @(posedge clk) cycle <= cycle + 1;
 
 // ---- expectations, in judgment order
 integer exp_v [0:255];
+integer exp_e [0:255];
 integer exp_n = 0, got_n = 0;
-reg [DC_W-1:0] dc_r;
-reg            dc_r_v = 1'b0;
+reg [DC_W-1:0]     dc_r;
+reg                dc_r_v = 1'b0;
+reg [ENGINES-1:0]  dc_r_e;
 always @(posedge clk) begin
     dc_r <= dc_data;
-    dc_r_v <= dc_push;
+    dc_r_v <= |dc_push;
+    dc_r_e <= dc_push;
     if (!rst && dc_r_v !== (stat_accepted || stat_drop)) begin
         $display("FAIL cycle %0d: a decision without its stat pulse (or the reverse)", cycle);
         errors = errors + 1;
@@ -95,6 +114,13 @@ always @(posedge clk) begin
             $display("FAIL cycle %0d: a judgment with none expected", cycle);
             errors = errors + 1;
         end else begin
+            if (dc_r_e != {{(ENGINES-1){1'b0}}, 1'b1} << exp_e[got_n] ||
+                stat_acc_e != (stat_accepted ? dc_r_e : {ENGINES{1'b0}}) ||
+                stat_drop_e != (stat_drop ? dc_r_e : {ENGINES{1'b0}})) begin
+                $display("FAIL cycle %0d: judgment %0d: decision to engines %b, stat pulses %b %b, expected engine %0d",
+                         cycle, got_n, dc_r_e, stat_acc_e, stat_drop_e, exp_e[got_n]);
+                errors = errors + 1;
+            end
             if (!check(exp_v[got_n])) begin
                 $display("FAIL cycle %0d: judgment %0d: expected verdict %0d, got accepted %b drop %b reason %0d last %b cmd %b retx %b comp %b",
                          cycle, got_n, exp_v[got_n], stat_accepted, stat_drop, stat_drop_reason,
@@ -124,7 +150,8 @@ function check(input integer v);
     end
 endfunction
 
-// ---- reads owed: retired a few cycles after each command, unless held
+// ---- reads owed: retired a few cycles after each command, unless held (each of the ENGINES
+// result generators retires its own: frame_done goes to all of them at once)
 reg     hold_reads = 1'b0;
 integer owed_o [0:Q_N-1];
 integer owed_f [0:Q_N-1];
@@ -160,10 +187,22 @@ always @(posedge clk) begin
 end
 
 // ---- tokens
-// frame JOB WORKER PSLOT SET OFFSET WORKERS VERDICT: an aggregation token (count 8, tensor 1)
+// arrive E: engine E's first port announces a whole frame (with several engines the judge takes
+// the engines' tokens in the order of these pulses)
+task arrive(input integer e);
+    begin
+        frame_ready[e * (N_PORTS / ENGINES)] = 1'b1;
+        @(posedge clk);
+        #1 frame_ready = {N_PORTS{1'b0}};
+        tok_e = e;
+    end
+endtask
+// frame JOB WORKER PSLOT SET OFFSET WORKERS VERDICT: an aggregation token (count 8, tensor 1),
+// on engine WORKER mod ENGINES
 task frame(input integer job, input integer worker, input integer pslot, input integer set,
            input integer offset, input integer workers, input integer v);
     begin
+        arrive(worker % ENGINES);
         tok_hdr = {HDR_W{1'b0}};
         tok_hdr[H_JOBIDX +: JI_W]   = job;
         tok_hdr[H_JOBID +: 16]      = 16'h100 + job;
@@ -179,19 +218,22 @@ task frame(input integer job, input integer worker, input integer pslot, input i
         tok_agg = 1'b1;
         tok_valid = 1'b1;
         exp_v[exp_n] = v;
+        exp_e[exp_n] = worker % ENGINES;
         exp_n = exp_n + 1;
         @(posedge clk);
-        while (!tok_ready) @(posedge clk);
+        while (!tok_ready[tok_e]) @(posedge clk);
         #1 tok_valid = 1'b0;
     end
 endtask
-// a bypass or drop token: no judgment
+// a bypass or drop token: no judgment (on the last engine)
 task other;
     begin
+        arrive(ENGINES - 1);
         tok_hdr = {HDR_W{1'b1}};
         tok_agg = 1'b0;
         tok_valid = 1'b1;
         @(posedge clk);
+        while (!tok_ready[tok_e]) @(posedge clk);
         #1 tok_valid = 1'b0;
     end
 endtask
