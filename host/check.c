@@ -11,6 +11,7 @@
 #include "wiresum/config.h"
 #include "trace.h"
 #include "wiresum/wire.h"
+#include "ws_grow.h"
 
 #define MAX_REPORTS 20
 
@@ -27,7 +28,7 @@ typedef struct {
     const char *dir, *prefix;
     ws_config cfg;
     tensor_t *t;
-    size_t nt;
+    size_t nt, tcap;
     ws_check_stats *st;
     FILE *log;
 } checker;
@@ -81,7 +82,7 @@ static int load_sums(checker *c, char *err, size_t errlen)
             rc = -1;
             break;
         }
-        tensor_t *nt = realloc(c->t, (c->nt + 1) * sizeof *nt);
+        tensor_t *nt = ws_grow(c->t, &c->tcap, c->nt + 1, sizeof *nt, 8);
         if (!nt) {
             fclose(f);
             snprintf(err, errlen, "out of memory");

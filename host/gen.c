@@ -40,6 +40,10 @@ typedef struct {
 } worker;
 
 typedef struct {
+    uint32_t a, b, r;
+} f32_vec;
+
+typedef struct {
     const ws_gen_opts *o;
     ws_gen_stats *st;
     ws_config cfg;
@@ -49,7 +53,7 @@ typedef struct {
     unsigned nw;
     uint64_t nch, total, step, timeout;
     ws_rng rng;
-    uint32_t *vec_a, *vec_b, *vec_r;
+    f32_vec *vec; /* --vectors: one f32_add case per element (A of worker 0, B of worker 1, R) */
     uint16_t disabled_job; /* id of the disabled job, or 0xffff-free marker */
     int has_disabled;
     char *err;
@@ -134,8 +138,8 @@ static uint32_t special_value(uint64_t h)
 
 static uint32_t value(const gen *g, unsigned j, unsigned t, unsigned w, uint64_t i)
 {
-    if (g->vec_a)
-        return w == 0 ? g->vec_a[i] : g->vec_b[i];
+    if (g->vec)
+        return w == 0 ? g->vec[i].a : g->vec[i].b;
     uint64_t h = ws_mix64(ws_mix64(ws_mix64(g->o->seed ^ ((uint64_t)j << 32 | t)) ^ w) ^ i);
     switch (g->o->values) {
     case WS_VALUES_NORMAL:
@@ -720,8 +724,8 @@ static int write_sums(gen *g, const char *dir)
             size_t n = 0;
             for (uint64_t i = 0; i < g->o->elems; i++) {
                 uint32_t s;
-                if (g->vec_r) {
-                    s = g->vec_r[i];
+                if (g->vec) {
+                    s = g->vec[i].r;
                 } else {
                     ws_xsum x;
                     ws_xsum_init(&x);
@@ -751,7 +755,8 @@ static int load_vectors(gen *g, const char *path, uint64_t *n_out)
     if (!f)
         return fail(g, "%s: %s", path, strerror(errno));
     char line[256];
-    uint64_t n = 0, cap = 0, lineno = 0;
+    uint64_t n = 0, lineno = 0;
+    size_t cap = 0;
     while (fgets(line, sizeof line, f)) {
         lineno++;
         char *p = line;
@@ -766,23 +771,15 @@ static int load_vectors(gen *g, const char *path, uint64_t *n_out)
             return fail(g, "%s:%llu: not an f32_add line (A B R flags, hex)", path,
                         (unsigned long long)lineno);
         }
-        if (n == cap) {
-            cap = cap ? cap * 2 : 1024;
-            uint32_t *na = realloc(g->vec_a, cap * 4), *nb = na ? realloc(g->vec_b, cap * 4) : NULL,
-                     *nr = nb ? realloc(g->vec_r, cap * 4) : NULL;
-            if (na)
-                g->vec_a = na;
-            if (nb)
-                g->vec_b = nb;
-            if (!nr) {
-                fclose(f);
-                return fail(g, "out of memory");
-            }
-            g->vec_r = nr;
+        f32_vec *nv = ws_grow(g->vec, &cap, (size_t)n + 1, sizeof *nv, 1024);
+        if (!nv) {
+            fclose(f);
+            return fail(g, "out of memory");
         }
-        g->vec_a[n] = a;
-        g->vec_b[n] = b;
-        g->vec_r[n] = ((r & 0x7f800000) == 0x7f800000 && (r & 0x7fffff)) ? WS_QNAN : r;
+        g->vec = nv;
+        g->vec[n].a = a;
+        g->vec[n].b = b;
+        g->vec[n].r = ((r & 0x7f800000) == 0x7f800000 && (r & 0x7fffff)) ? WS_QNAN : r;
         n++;
     }
     fclose(f);
@@ -883,9 +880,7 @@ int ws_gen(const char *dir, const ws_gen_opts *opts, ws_gen_stats *st, char *err
         free(g->w[i].dup);
     }
     free(g->w);
-    free(g->vec_a);
-    free(g->vec_b);
-    free(g->vec_r);
+    free(g->vec);
     ws_refdev_free(g->dev);
     free(g);
     return rc;
