@@ -34,6 +34,9 @@ static const char usage_gen[] =
     "  --vectors FILE   one two-worker job adding TestFloat f32_add lines: A from worker 0,\n"
     "                   B from worker 1, R (any NaN as 0x7fc00000) as the expected sum\n"
     "                   (not with --jobs, --workers, --elems, --tensors or --values)\n"
+    "  --from DIR       recorded gradients (scripts/record_gradients.py, docs/traces.md):\n"
+    "                   DIR/w<W>-s<S>.f32 of every worker W and step S; one job of those\n"
+    "                   workers, one tensor a step (not with the options --vectors excludes)\n"
     "faults, each a rate from 0 to 1 (default 0):\n"
     "  --loss R         DATA lost before the device, RESULT lost after it; the worker\n"
     "                   re-sends on timeout with RETX set (at most 0.5)\n"
@@ -54,7 +57,7 @@ int ws_cmd_gen(int argc, char **argv)
         {"values", 1, 0, 'v'},   {"vectors", 1, 0, 'V'}, {"loss", 1, 0, 'l'},
         {"dup", 1, 0, 'd'},      {"malformed", 1, 0, 'm'}, {"bypass", 1, 0, 'b'},
         {"ecn", 1, 0, 'E'},      {"quiet", 0, 0, 'q'},  {"help", 0, 0, 'h'},
-        {"json", 0, 0, 'J'},     {0, 0, 0, 0}};
+        {"json", 0, 0, 'J'},     {"from", 1, 0, 'F'},   {0, 0, 0, 0}};
     ws_gen_opts o;
     ws_gen_defaults(&o);
     int quiet = 0, json = 0, c, bad = 0;
@@ -79,6 +82,7 @@ int ws_cmd_gen(int argc, char **argv)
         case 'b': bad = ws_cli_rate("--bypass", optarg, &o.bypass); break;
         case 'E': bad = ws_cli_rate("--ecn", optarg, &o.ecn); break;
         case 'V': o.vectors = optarg; break;
+        case 'F': o.from = optarg; break;
         case 'v':
             if (!strcmp(optarg, "normal"))
                 o.values = WS_VALUES_NORMAL;
@@ -101,6 +105,11 @@ int ws_cmd_gen(int argc, char **argv)
         fprintf(stderr, "wiresum gen: %s cannot apply with --vectors, which makes one job of two "
                         "workers adding one tensor of the file's A and B (one element a line)\n",
                 shape);
+        bad = 1;
+    }
+    if (!bad && o.from && (shape || o.vectors)) {
+        fprintf(stderr, "wiresum gen: %s cannot apply with --from, which makes one job of the "
+                        "recording's workers, one tensor a step\n", shape ? shape : "--vectors");
         bad = 1;
     }
     const char *dir = bad ? NULL : ws_cli_one_dir(argc, argv, "gen");

@@ -1,6 +1,7 @@
 /* gen.c - trace generator: worker window protocol in closed loop with the reference device. */
 #include "gen.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -54,6 +55,7 @@ typedef struct {
     uint64_t nch, total, step, timeout;
     ws_rng rng;
     f32_vec *vec; /* --vectors: one f32_add case per element (A of worker 0, B of worker 1, R) */
+    uint32_t *rec; /* --from: [step][worker][element], the recorded gradients */
     uint16_t disabled_job; /* id of the disabled job, or 0xffff-free marker */
     int has_disabled;
     char *err;
@@ -140,6 +142,8 @@ static uint32_t value(const gen *g, unsigned j, unsigned t, unsigned w, uint64_t
 {
     if (g->vec)
         return w == 0 ? g->vec[i].a : g->vec[i].b;
+    if (g->rec)
+        return g->rec[(t * g->o->workers + w) * g->o->elems + i];
     uint64_t h = ws_mix64(ws_mix64(ws_mix64(g->o->seed ^ ((uint64_t)j << 32 | t)) ^ w) ^ i);
     switch (g->o->values) {
     case WS_VALUES_NORMAL:
@@ -747,6 +751,83 @@ static int write_sums(gen *g, const char *dir)
     return 0;
 }
 
+/* Recorded gradients (--from DIR, docs/traces.md): DIR/w<W>-s<S>.f32, binary32 big-endian, one
+ * file per worker W and step S, every worker of every step, all of one size; other files of DIR
+ * are not read. Sets the workers, the steps (tensors) and the elements. */
+static int load_recording(gen *g, const char *dir, unsigned *workers, unsigned *steps,
+                          uint64_t *elems)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return fail(g, "--from %s: %s", dir, strerror(errno));
+    unsigned nw = 0, ns = 0, files = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        unsigned w, st;
+        int len = 0;
+        if (sscanf(e->d_name, "w%u-s%u.f32%n", &w, &st, &len) != 2 || e->d_name[len] != 0)
+            continue;
+        if (w >= WS_LIMIT_WORKERS || st >= 65535) {
+            closedir(d);
+            return fail(g, "%s/%s: worker %u, step %u: the recording's workers are 0..%u, "
+                           "its steps 0..65534", dir, e->d_name, w, st, WS_LIMIT_WORKERS - 1);
+        }
+        nw = w + 1 > nw ? w + 1 : nw;
+        ns = st + 1 > ns ? st + 1 : ns;
+        files++;
+    }
+    closedir(d);
+    if (files == 0)
+        return fail(g, "--from %s: no recorded gradients (w<worker>-s<step>.f32, docs/traces.md)",
+                    dir);
+    char path[4096], first[4096];
+    uint64_t n = 0;
+    for (unsigned st = 0; st < ns; st++)
+        for (unsigned w = 0; w < nw; w++) {
+            snprintf(path, sizeof path, "%s/w%u-s%u.f32", dir, w, st);
+            struct stat sb;
+            if (stat(path, &sb) != 0)
+                return fail(g, "%s: %s (the recording has workers 0..%u and steps 0..%u: every "
+                               "one is needed)", path, strerror(errno), nw - 1, ns - 1);
+            if (sb.st_size <= 0 || sb.st_size % 4 != 0 || (uint64_t)sb.st_size / 4 > 0xffffffffu)
+                return fail(g, "%s: %lld bytes: not a positive multiple of 4 (binary32 elements)",
+                            path, (long long)sb.st_size);
+            if (n == 0) {
+                n = (uint64_t)sb.st_size / 4;
+                snprintf(first, sizeof first, "%s", path);
+            } else if ((uint64_t)sb.st_size / 4 != n) {
+                return fail(g, "%s: %lld bytes, but %s has %llu: every tensor of a recording has "
+                               "one size", path, (long long)sb.st_size, first,
+                            (unsigned long long)n * 4);
+            }
+        }
+    if ((uint64_t)nw * ns > SIZE_MAX / 4 / n)
+        return fail(g, "--from %s: too large", dir);
+    g->rec = malloc((size_t)nw * ns * n * 4);
+    uint8_t *buf = malloc(n * 4);
+    if (!g->rec || !buf) {
+        free(buf);
+        return fail(g, "out of memory");
+    }
+    for (unsigned st = 0; st < ns && !g->failed; st++)
+        for (unsigned w = 0; w < nw && !g->failed; w++) {
+            snprintf(path, sizeof path, "%s/w%u-s%u.f32", dir, w, st);
+            FILE *f = fopen(path, "rb");
+            if (!f || fread(buf, 4, n, f) != n)
+                fail(g, "%s: cannot read", path);
+            else
+                for (uint64_t i = 0; i < n; i++)
+                    g->rec[((uint64_t)st * nw + w) * n + i] = ws_get32(buf + 4 * i);
+            if (f)
+                fclose(f);
+        }
+    free(buf);
+    *workers = nw;
+    *steps = ns;
+    *elems = n;
+    return g->failed ? -1 : 0;
+}
+
 /* TestFloat f32_add lines (A B R flags, hex): worker 0 adds A, worker 1 adds B,
  * and the expected sum is R (any NaN as the canonical 0x7fc00000). */
 static int load_vectors(gen *g, const char *path, uint64_t *n_out)
@@ -812,6 +893,9 @@ int ws_gen(const char *dir, const ws_gen_opts *opts, ws_gen_stats *st, char *err
             o.tensors = 1;
             o.elems = n;
         }
+    } else if (o.from) {
+        if (load_recording(g, o.from, &o.workers, &o.tensors, &o.elems) == 0)
+            o.jobs = 1;
     }
     if (!g->failed && (o.tensors < 1 || o.tensors > 65535))
         fail(g, "--tensors %u: must be 1..65535", o.tensors);
@@ -881,6 +965,7 @@ int ws_gen(const char *dir, const ws_gen_opts *opts, ws_gen_stats *st, char *err
     }
     free(g->w);
     free(g->vec);
+    free(g->rec);
     ws_refdev_free(g->dev);
     free(g);
     return rc;

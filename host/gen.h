@@ -29,6 +29,8 @@ typedef struct {
     ws_values values;
     double dup, loss, malformed, bypass, ecn; /* rates, 0..1 */
     const char *vectors; /* TestFloat f32_add file: one two-worker job, or NULL */
+    const char *from;    /* recorded gradients (docs/traces.md): w<W>-s<S>.f32 of each worker W
+                          * and step S; one job, a tensor a step; or NULL */
 } ws_gen_opts;
 
 typedef struct {

@@ -64,6 +64,29 @@ record testfloat-empty $st
 
 roundtrip vectors-2-workers  "$ws" --vectors "$tmp/vectors.txt" --count 256 --loss 0.05 --dup 0.05
 
+# recorded gradients (scripts/record_gradients.py: 4 workers training on scikit-learn's digits)
+rec=tests/data/grad-digits
+roundtrip recorded-digits    "$ws" --from "$rec" --count 64 --slots 8 --loss 0.05 --dup 0.05 --malformed 0.05
+roundtrip asan-recorded      "$asan" --from "$rec" --count 100 --slots 4 --dup 0.1
+# a recording with a file missing, files of two sizes, none at all, or --from with a shape option:
+# an error naming the file (or the option), exit 1 (2 for the options), no trace
+ok=0
+from_err() { # CASE-DIR EXPECTED-TEXT [EXIT]
+    "$asan" gen "$tmp/from-out" --from "$1" > "$tmp/from.log" 2>&1
+    st=$?
+    [ "$st" -eq "${3:-1}" ] && grep -q "$2" "$tmp/from.log" || { echo "gen --from $1: exit $st"; cat "$tmp/from.log"; ok=1; }
+}
+rm -rf "$tmp/rec-miss" "$tmp/rec-size" "$tmp/rec-none" && mkdir -p "$tmp/rec-none" &&
+    cp -r "$rec" "$tmp/rec-miss" && cp -r "$rec" "$tmp/rec-size" || ok=1
+rm -f "$tmp/rec-miss/w2-s1.f32"
+head -c 400 "$rec/w1-s0.f32" > "$tmp/rec-size/w1-s0.f32"
+from_err "$tmp/rec-miss" "rec-miss/w2-s1.f32: No such file"
+from_err "$tmp/rec-size" "rec-size/w1-s0.f32: 400 bytes, but .*w0-s0.f32 has"
+from_err "$tmp/rec-none" "no recorded gradients"
+"$ws" gen "$tmp/from-out" --from "$rec" --workers 3 > "$tmp/from.log" 2>&1
+[ $? -eq 2 ] && grep -q -- "--workers cannot apply with --from" "$tmp/from.log" || { cat "$tmp/from.log"; ok=1; }
+record recorded-bad-input $ok
+
 # determinism: the same seed gives the same trace and the same expected outputs
 d1="$tmp/det1"; d2="$tmp/det2"
 ok=0

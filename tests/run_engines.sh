@@ -30,7 +30,7 @@ if [ "$e" != 4 ]; then
 fi
 
 RTL_TAG=e4 RTL_SMOKE=0 MODES="plain idle backpressure" \
-RTL_CASES="f32-add-vectors workers-1 workers-3 workers-8 workers-64 count-1 count-lanes+1 count-max jobs-share bypass-mix malformed loss-dup special everything" \
+RTL_CASES="f32-add-vectors workers-1 workers-3 workers-8 workers-64 count-1 count-lanes+1 count-max jobs-share bypass-mix malformed loss-dup special everything recorded-digits" \
     sh tests/run_rtl.sh "$ws" 256 || rc=1
 
 # closed loop with faults both ways

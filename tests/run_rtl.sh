@@ -78,6 +78,7 @@ for w in $widths; do
     one count-lanes+1   "$w" --workers 3 --elems 500 --count $((lanes + 1))
     one count-max       "$w" --workers 3 --elems 3000 --count 256 --slots 4
     one short-last      "$w" --workers 4 --elems 1001 --count 50 --tensors 2
+    one recorded-digits "$w" --from tests/data/grad-digits --count 64 --slots 8 --loss 0.05 --dup 0.05
     one jobs-share      "$w" --jobs 3 --workers 5 --slots 8 --tensors 2 --elems 1500 --count 32 --loss 0.03 --dup 0.03
     one bypass-mix      "$w" --workers 4 --elems 1500 --count 32 --bypass 0.2
     one malformed       "$w" --jobs 2 --workers 3 --elems 4000 --count 32 --slots 4 --malformed 0.3 --seed 8
