@@ -75,9 +75,11 @@ if [ "$MODE" = report ]; then
     n=$(($(wc -l < "$TSV") - 1))
     awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $c["count"] > 256 { f = 1 } END { exit !f }' "$TSV" || missing_mc=1
-    # the provenance of the measurements, not of this report
+    # the provenance of the measurements, not of this report: their date and the commit they
+    # ran at (lines.tsv.commit, written with them)
     DATE="$(date -u -r "$TSV" '+%Y-%m-%d %H:%M UTC') (measured), $(date -u '+%Y-%m-%d %H:%M UTC') (report)"
-    PROV="machine: $MACHINE; date: $DATE; commit: $commit (plus any uncommitted changes of the working tree)"
+    mcommit=$(cat "$TSV.commit" 2>/dev/null || echo unknown)
+    PROV="machine: $MACHINE; date: $DATE; commit: $mcommit (measured; plus any uncommitted changes of the working tree then), $commit (report)"
 else
     : > "$TSV.tmp"
 fi
@@ -112,6 +114,7 @@ for w in $WIDTHS; do
 done
 if [ "$MODE" != report ]; then
     mv "$TSV.tmp" "$TSV"
+    printf '%s\n' "$commit" > "$TSV.commit"
     rm -f "$B/one.tsv"
 fi
 
