@@ -37,6 +37,7 @@ typedef struct {
     size_t len;
     uint64_t ts_ns;
     uint64_t index; /* 1-based frame number in its pcap */
+    unsigned port;  /* an input: its ingress port */
     uint64_t cycle; /* an RTL output: the cycle of its last beat */
     size_t cause;   /* a reference output: the input (global order, 0-based) that made it;
                      * NO_CAUSE if unknown */
@@ -60,7 +61,8 @@ static int list_add(frame_list *l, const uint8_t *data, size_t len, uint64_t ts_
     if (!copy)
         return -1;
     memcpy(copy, data, len);
-    l->f[l->n] = (frame){copy, len, ts_ns, l->n + 1, 0, NO_CAUSE};
+    l->f[l->n] = (frame){.data = copy, .len = len, .ts_ns = ts_ns, .index = l->n + 1,
+                         .cause = NO_CAUSE};
     l->n++;
     return 0;
 }
@@ -90,7 +92,6 @@ typedef struct {
     double ns_per_cycle;
     /* the inputs in global order, each with its port, and per port in order (by_port) */
     frame_list inputs;
-    unsigned *in_port;
     size_t *by_port, port_off[WS_SIM_MAX_PORTS + 1];
     uint64_t exp_total;
     frame_list exp[WS_SIM_MAX_PORTS]; /* expected<P>.pcap */
@@ -241,7 +242,7 @@ static int pass(run *r, int write_out, const char *trace, uint64_t from, uint64_
                  : o->idle_pct ? "--idle" : o->bp_pct ? "--backpressure" : "");
     uint64_t polls = 0;
     for (size_t i = 0; i < r->inputs.n; i++) {
-        unsigned p = r->in_port[i];
+        unsigned p = r->inputs.f[i].port;
         while (!ws_session_ready(r->sim, p)) {
             if (step(r, 1))
                 return -1;
@@ -361,7 +362,7 @@ static void first_missing(comparer *c, unsigned port, const char *cls, size_t i,
         snprintf(c->first.what, sizeof c->first.what,
                  "port %u, %s #%zu (missing): expected%u.pcap frame %llu, caused by in%u.pcap "
                  "frame %llu, wholly in at cycle %llu", port, cls, i + 1, port,
-                 (unsigned long long)e->index, r->in_port[k],
+                 (unsigned long long)e->index, r->inputs.f[k].port,
                  (unsigned long long)r->inputs.f[k].index, (unsigned long long)r->in_done[k]);
         return;
     }
@@ -385,7 +386,7 @@ static void first_missing(comparer *c, unsigned port, const char *cls, size_t i,
                 snprintf(c->first.what, sizeof c->first.what,
                          "port %u, %s #%zu (missing): expected%u.pcap frame %llu; the last "
                          "input, in%u.pcap frame %llu, was wholly in at cycle %llu", port, cls,
-                         i + 1, port, (unsigned long long)e->index, r->in_port[j],
+                         i + 1, port, (unsigned long long)e->index, r->inputs.f[j].port,
                          (unsigned long long)r->inputs.f[j].index,
                          (unsigned long long)r->in_done[j]);
             }
@@ -470,7 +471,8 @@ static uint32_t member_of(const frame *f)
 
 static unsigned ingress_of(const run *r, const frame *e)
 {
-    return e->cause != NO_CAUSE && e->cause < r->inputs.n ? r->in_port[e->cause] : UNKNOWN_PORT;
+    return e->cause != NO_CAUSE && e->cause < r->inputs.n ? r->inputs.f[e->cause].port
+                                                          : UNKNOWN_PORT;
 }
 
 static int same_frame(const frame *a, const frame *b)
@@ -809,7 +811,6 @@ static int load(run *r)
         return -1;
     frame_list refout[WS_SIM_MAX_PORTS];
     memset(refout, 0, sizeof refout);
-    size_t in_cap = 0;
     ws_pkt pkt;
     int got, rc = -1;
     while ((got = ws_trace_next(in, &pkt, err, errlen)) == 1) {
@@ -821,11 +822,7 @@ static int load(run *r)
         if (list_add(&r->inputs, pkt.data, pkt.len, pkt.ts_ns))
             goto oom;
         r->inputs.f[r->inputs.n - 1].index = pkt.index;
-        unsigned *np = ws_grow(r->in_port, &in_cap, r->inputs.n, sizeof *np, 256);
-        if (!np)
-            goto oom;
-        r->in_port = np;
-        r->in_port[r->inputs.n - 1] = pkt.port;
+        r->inputs.f[r->inputs.n - 1].port = pkt.port;
         /* what the reference sends for it, stamped with the input's time and number */
         if (ws_session_push(r->ref, pkt.port, pkt.data, pkt.len)) {
             snprintf(err, errlen, "%s/in%u.pcap: frame %llu: %s", r->dir, pkt.port,
@@ -849,11 +846,11 @@ static int load(run *r)
         goto oom;
     size_t fill[WS_SIM_MAX_PORTS + 1] = {0};
     for (size_t i = 0; i < r->inputs.n; i++)
-        r->port_off[r->in_port[i] + 1]++;
+        r->port_off[r->inputs.f[i].port + 1]++;
     for (unsigned p = 0; p < WS_SIM_MAX_PORTS; p++)
         r->port_off[p + 1] += r->port_off[p];
     for (size_t i = 0; i < r->inputs.n; i++) {
-        unsigned p = r->in_port[i];
+        unsigned p = r->inputs.f[i].port;
         r->by_port[r->port_off[p] + fill[p]++] = i;
     }
     if (!r->o->quiet)
@@ -1131,7 +1128,6 @@ done:
     for (unsigned p = 0; p < WS_SIM_MAX_PORTS; p++)
         list_free(&r->exp[p]);
     list_free(&r->inputs);
-    free(r->in_port);
     free(r->by_port);
     free(r);
     return rc;
