@@ -29,7 +29,7 @@ except ImportError as e:
              "and run this script with /usr/bin/python3" % e)
 
 
-def positive(lo, hi):
+def int_in(lo, hi):
     def parse(s):
         try:
             v = int(s)
@@ -46,12 +46,12 @@ def main():
                                  description="record per-worker gradients of a small network "
                                              "trained on scikit-learn's digits")
     ap.add_argument("out", help="directory to write w<W>-s<S>.f32 into (created if missing)")
-    ap.add_argument("--workers", type=positive(1, 64), default=4)
-    ap.add_argument("--steps", type=positive(1, 65535), default=2)
-    ap.add_argument("--hidden", type=positive(1, 4096), default=16)
-    ap.add_argument("--batch", type=positive(1, 1797), default=64)
+    ap.add_argument("--workers", type=int_in(1, 64), default=4)
+    ap.add_argument("--steps", type=int_in(1, 65535), default=2)
+    ap.add_argument("--hidden", type=int_in(1, 4096), default=16)
+    ap.add_argument("--batch", type=int_in(1, 1797), default=64)
     ap.add_argument("--lr", type=float, default=0.1)
-    ap.add_argument("--seed", type=positive(0, 2**31 - 1), default=1)
+    ap.add_argument("--seed", type=int_in(0, 2**31 - 1), default=1)
     a = ap.parse_args()
     if a.batch % a.workers:
         ap.error("--batch %d is not a multiple of --workers %d" % (a.batch, a.workers))
