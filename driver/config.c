@@ -1,5 +1,6 @@
 /* config.c - job.ini parser (inih with a line-counting reader), checker and writer. */
 #include "wiresum/config.h"
+#include "wiresum/wire.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -283,18 +284,19 @@ enum dev_key {
     DK_POOL_SLOTS,
     DK_MAX_COUNT,
     DK_MAX_FRAME,
+    DK_PARTIAL,
     DK_COUNT
 };
 
-enum job_key { JK_WORKERS, JK_SLOTS, JK_MAX_COUNT, JK_SLOT_BASE, JK_ENABLE, JK_COUNT };
+enum job_key { JK_WORKERS, JK_SLOTS, JK_MAX_COUNT, JK_SLOT_BASE, JK_ENABLE, JK_PARENT, JK_COUNT };
 
 static const char *const dev_key_name[DK_COUNT] = {
     "mac",      "ip",          "udp_port",   "bypass",    "ports",
-    "max_jobs", "max_workers", "pool_slots", "max_count", "max_frame",
+    "max_jobs", "max_workers", "pool_slots", "max_count", "max_frame", "partial",
 };
 
 static const char *const job_key_name[JK_COUNT] = {
-    "workers", "slots", "max_count", "slot_base", "enable",
+    "workers", "slots", "max_count", "slot_base", "enable", "parent",
 };
 
 typedef struct {
@@ -494,6 +496,44 @@ static int check_members(const ws_config *cfg, const cfg_lines *ln, unsigned j, 
     return 0;
 }
 
+/* A job's parent, and the frames a device that takes PARTIALs must be able to receive. */
+static int check_hierarchy(const ws_config *cfg, const cfg_lines *ln, unsigned j, err_sink *s)
+{
+    const ws_job *job = &cfg->job[j];
+    size_t longest = ws_partial_max_len(job->max_count);
+
+    if (cfg->partial && longest > ws_config_max_frame(cfg))
+        return report(s, job_line(ln, j, JK_MAX_COUNT), "job %u: max_count %u: a PARTIAL of that "
+                      "many elements takes up to %zu bytes, longer than the device's max_frame "
+                      "%u (a device with partial = 1 must take them)", job->id, job->max_count,
+                      longest, ws_config_max_frame(cfg));
+    if (!job->has_parent)
+        return 0;
+    unsigned line = job_line(ln, j, JK_PARENT);
+    const ws_member *p = &job->parent;
+    char text[18];
+    if (!cfg->partial)
+        return report(s, line, "job %u: parent: the device does not take PARTIAL frames "
+                      "(partial = 1 in [device] is needed for a job with a parent)", job->id);
+    if (mac_is_multicast(p->mac)) {
+        ws_format_mac(p->mac, text);
+        return report(s, line, "job %u: parent: MAC %s is multicast", job->id, text);
+    }
+    if (p->udp_port == 0)
+        return report(s, line, "job %u: parent: UDP port 0 out of range 1..65535", job->id);
+    if (p->port >= cfg->n_ports)
+        return report(s, line, "job %u: parent: device port %u out of range 0..%u (ports = %u)",
+                      job->id, p->port, cfg->n_ports - 1, cfg->n_ports);
+    if (p->ip == cfg->ip) {
+        ws_format_ipv4(p->ip, text);
+        return report(s, line, "job %u: parent: IP %s is the device's own", job->id, text);
+    }
+    if (job->parent_rank >= WS_LIMIT_WORKERS)
+        return report(s, line, "job %u: parent: rank %u out of range 0..%u", job->id,
+                      job->parent_rank, WS_LIMIT_WORKERS - 1);
+    return 0;
+}
+
 static int check_jobs(const ws_config *cfg, const cfg_lines *ln, err_sink *s)
 {
     if (cfg->n_jobs > WS_LIMIT_JOBS)
@@ -505,7 +545,7 @@ static int check_jobs(const ws_config *cfg, const cfg_lines *ln, err_sink *s)
     }
     for (unsigned j = 0; j < cfg->n_jobs; j++)
         if (check_job_values(cfg, ln, j, s) || check_job_vs_earlier(cfg, ln, j, s) ||
-            check_members(cfg, ln, j, s))
+            check_members(cfg, ln, j, s) || check_hierarchy(cfg, ln, j, s))
             return -1;
     return 0;
 }
@@ -824,6 +864,10 @@ static void device_key(parse_ctx *c, enum dev_key k, const char *value)
         if (key_uint(c, "max_frame", value, WS_MIN_MAX_FRAME, WS_LIMIT_FRAME, &v) == 0)
             cfg->max_frame = (unsigned)v;
         return;
+    case DK_PARTIAL:
+        if (key_uint(c, "partial", value, 0, 1, &v) == 0)
+            cfg->partial = v == 1;
+        return;
     case DK_COUNT:
         break;
     }
@@ -861,6 +905,38 @@ static void handle_device(parse_ctx *c, const char *name, const char *value)
         device_key(c, (enum dev_key)k, value);
 }
 
+/* "MAC IP UDP-port device-port job rank": the parent device of the current job. */
+static void parent_value(parse_ctx *c, const char *value)
+{
+    ws_job *job = &c->cfg->job[c->job];
+    char f[7][TOKEN_MAX];
+    unsigned long v;
+    int n = 0;
+
+    while (n < 7 && next_token(&value, f[n]))
+        n++;
+    if (n != 6) {
+        perr(c, "parent: expected 6 fields 'MAC IP UDP-port device-port job rank', got %s%d",
+             n > 6 ? "more than " : "", n > 6 ? 6 : n);
+        return;
+    }
+    if (key_mac(c, "parent", f[0], job->parent.mac) || key_ip(c, "parent", f[1], &job->parent.ip))
+        return;
+    if (key_uint(c, "parent: UDP port", f[2], 1, 65535, &v))
+        return;
+    job->parent.udp_port = (uint16_t)v;
+    if (key_uint(c, "parent: device port", f[3], 0, WS_LIMIT_PORTS - 1, &v))
+        return;
+    job->parent.port = (uint8_t)v;
+    if (key_uint(c, "parent: job", f[4], 0, 65535, &v))
+        return;
+    job->parent_job = (uint16_t)v;
+    if (key_uint(c, "parent: rank", f[5], 0, WS_LIMIT_WORKERS - 1, &v))
+        return;
+    job->parent_rank = (uint16_t)v;
+    job->has_parent = true;
+}
+
 static void job_key(parse_ctx *c, enum job_key k, const char *value)
 {
     ws_job *job = &c->cfg->job[c->job];
@@ -886,6 +962,9 @@ static void job_key(parse_ctx *c, enum job_key k, const char *value)
     case JK_ENABLE:
         if (key_uint(c, "enable", value, 0, 1, &v) == 0)
             job->enable = v == 1;
+        return;
+    case JK_PARENT:
+        parent_value(c, value);
         return;
     case JK_COUNT:
         break;
@@ -1113,6 +1192,8 @@ static void write_device(const ws_config *cfg, FILE *f)
     write_build_param(f, "max_count", cfg->max_count, WS_DEFAULT_MAX_COUNT);
     if (cfg->max_frame)
         fprintf(f, "max_frame = %u\n", cfg->max_frame);
+    if (cfg->partial)
+        fputs("partial = 1\n", f);
 }
 
 static void write_job(const ws_job *job, unsigned default_base, FILE *f)
@@ -1129,6 +1210,13 @@ static void write_job(const ws_job *job, unsigned default_base, FILE *f)
         ws_format_mac(m->mac, mac);
         ws_format_ipv4(m->ip, ip);
         fprintf(f, "member%u = %s %s %u %u\n", k, mac, ip, m->udp_port, m->port);
+    }
+    if (job->has_parent) {
+        char mac[18], ip[16];
+        ws_format_mac(job->parent.mac, mac);
+        ws_format_ipv4(job->parent.ip, ip);
+        fprintf(f, "parent = %s %s %u %u %u %u\n", mac, ip, job->parent.udp_port,
+                job->parent.port, job->parent_job, job->parent_rank);
     }
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "wiresum/regmap.h"
+#include "wiresum/wire.h" /* regmap.def's protocol constants */
 
 static int wr(const ws_regbus *bus, uint32_t addr, uint32_t data, const char *what, char *err,
               size_t errlen)

@@ -110,6 +110,12 @@ ws_worker *ws_worker_new(const ws_worker_cfg *c, char *err, size_t errlen)
         snprintf(err, errlen, "worker: count %u not in 1..%d", c->count, WS_LIMIT_COUNT);
         return NULL;
     }
+    if (c->shards > WS_MAX_SHARDS || (c->shards > 1 && c->shard >= c->shards) ||
+        (c->shards <= 1 && c->shard != 0)) {
+        snprintf(err, errlen, "worker: shard %u of %u: want shard < shards <= %d", c->shard,
+                 c->shards, WS_MAX_SHARDS);
+        return NULL;
+    }
     if (c->rto_min == 0 || c->rto_min > c->rto_max || c->rto < c->rto_min || c->rto > c->rto_max) {
         snprintf(err, errlen, "worker: timeouts must satisfy 0 < rto_min <= rto <= rto_max");
         return NULL;
@@ -220,7 +226,8 @@ static void fill_slot(ws_worker *w, unsigned k, uint64_t now)
     if (c == NO_CHUNK || ready_at(w, k) > now)
         return;
     uint64_t S = w->cfg.slots;
-    uint64_t off = (c - w->base) * w->cfg.count;
+    uint64_t T = w->cfg.shards > 1 ? w->cfg.shards : 1;
+    uint64_t off = (w->cfg.shard + T * (c - w->base)) * w->cfg.count; /* chunk shard + T*j */
     s->chunk = c;
     s->offset = (uint32_t)off;
     s->count = (uint16_t)(w->n - off < w->cfg.count ? w->n - off : w->cfg.count);
@@ -267,10 +274,11 @@ int ws_worker_start(ws_worker *w, const float *in, float *out, size_t n, uint64_
     w->out = out;
     w->n = n;
     w->base = w->next_base;
-    w->nch = (n + w->cfg.count - 1) / w->cfg.count;
+    uint64_t all = (n + w->cfg.count - 1) / w->cfg.count, T = w->cfg.shards > 1 ? w->cfg.shards : 1;
+    w->nch = all > w->cfg.shard ? (all - w->cfg.shard + T - 1) / T : 0; /* this device's share */
     w->got = 0;
     w->active = 1;
-    if (n == 0) {
+    if (w->nch == 0) {
         finish(w);
         return 0;
     }

@@ -1,4 +1,4 @@
-/* wire.c - codec for wire protocol v1: checksums, build, parse, classify, validate. */
+/* wire.c - codec for wire protocol v2: checksums, build, parse, classify, validate. */
 #include "wiresum/wire.h"
 
 #include <string.h>
@@ -106,9 +106,9 @@ void ws_fix_checksums(uint8_t *f, size_t len)
     ws_put16(udp + 6, ws_udp_checksum(ws_get32(ip + 12), ws_get32(ip + 16), udp, ulen));
 }
 
-size_t ws_build(uint8_t *f, const ws_hdr *h, const uint32_t *elems)
+/* Everything of a frame of len bytes but its payload and UDP checksum. */
+static void put_headers(uint8_t *f, const ws_hdr *h, size_t len)
 {
-    size_t len = ws_frame_len(h->count);
     memcpy(f, h->dst_mac, 6);
     memcpy(f + 6, h->src_mac, 6);
     ws_put16(f + 12, WS_ETHERTYPE_IPV4);
@@ -141,12 +141,57 @@ size_t ws_build(uint8_t *f, const ws_hdr *h, const uint32_t *elems)
     ws_put16(a + 10, h->count);
     ws_put32(a + 12, h->offset);
     ws_put32(a + 16, h->tensor);
-    ws_put16(a + 20, 0);
+    ws_put16(a + 20, h->type == WS_TYPE_PARTIAL ? h->ext : 0);
+}
+
+static void put_udp_checksum(uint8_t *f, const ws_hdr *h, size_t len)
+{
+    uint8_t *udp = f + WS_OFF_UDP;
+    ws_put16(udp + 6, ws_udp_checksum(h->src_ip, h->dst_ip, udp, len - WS_OFF_UDP));
+}
+
+size_t ws_build(uint8_t *f, const ws_hdr *h, const uint32_t *elems)
+{
+    size_t len = ws_frame_len(h->count);
+    put_headers(f, h, len);
     for (unsigned i = 0; i < h->count; i++)
         ws_put32(f + WS_OFF_ELEMS + 4 * i, elems[i]);
-
-    ws_put16(udp + 6, ws_udp_checksum(h->src_ip, h->dst_ip, udp, len - WS_OFF_UDP));
+    put_udp_checksum(f, h, len);
     return len;
+}
+
+size_t ws_build_partial(uint8_t *f, ws_hdr *h, const ws_xsum *acc)
+{
+    uint8_t *w = f + WS_OFF_ELEMS, *rec = w + 8 * (size_t)h->count;
+    unsigned ext = 0;
+    for (unsigned i = 0; i < h->count; i++) {
+        uint64_t word;
+        int r = ws_xsum_encode(&acc[i], &word, rec + WS_X64_RECORD * (size_t)ext);
+        if (r < 0)
+            return 0;
+        ext += (unsigned)r;
+        ws_put32(w + 8 * i, (uint32_t)(word >> 32));
+        ws_put32(w + 8 * i + 4, (uint32_t)word);
+    }
+    h->type = WS_TYPE_PARTIAL;
+    h->ext = (uint16_t)ext;
+    size_t len = ws_partial_len(h->count, ext);
+    put_headers(f, h, len);
+    put_udp_checksum(f, h, len);
+    return len;
+}
+
+void ws_partial_add(const uint8_t *f, const ws_hdr *h, ws_xsum *acc)
+{
+    const uint8_t *w = f + WS_OFF_ELEMS, *rec = w + 8 * (size_t)h->count;
+    unsigned k = 0;
+    for (unsigned i = 0; i < h->count; i++) {
+        uint64_t word = (uint64_t)ws_get32(w + 8 * i) << 32 | ws_get32(w + 8 * i + 4);
+        const uint8_t *r = NULL;
+        if ((word & WS_X64_ESC) && k < h->ext)
+            r = rec + WS_X64_RECORD * (size_t)k++;
+        ws_xsum_add_encoded(&acc[i], word, r);
+    }
 }
 
 void ws_parse(const uint8_t *f, ws_hdr *h)
@@ -172,6 +217,7 @@ void ws_parse(const uint8_t *f, ws_hdr *h)
     h->count = ws_get16(a + 10);
     h->offset = ws_get32(a + 12);
     h->tensor = ws_get32(a + 16);
+    h->ext = ws_get16(a + 20);
 }
 
 int ws_is_result(const uint8_t *f, size_t len, uint32_t dev_ip, uint16_t dev_port)
@@ -223,6 +269,34 @@ ws_class ws_classify(const uint8_t *f, size_t len, uint32_t dev_ip, uint16_t dev
     return ws_get16(f + uoff + 2) == dev_port ? WS_CLASS_AGG : WS_CLASS_BYPASS;
 }
 
+/* A RESULT to a device that takes PARTIALs: the RESULT of its parent for one of its jobs, found
+ * by the parent's address and job id; else still a RESULT sent to the device. */
+static ws_reason validate_parent_result(size_t len, const ws_config *cfg, const ws_hdr *h,
+                                        const ws_job **jobp)
+{
+    const ws_job *job = NULL;
+    for (unsigned j = 0; j < cfg->n_jobs && !job; j++) {
+        const ws_job *c = &cfg->job[j];
+        if (c->enable && c->has_parent && c->parent_job == h->job && c->parent.ip == h->src_ip &&
+            c->parent.udp_port == h->src_port)
+            job = c;
+    }
+    if (!job)
+        return WS_DROP_RESULT_TO_DEVICE;
+    if (h->worker != job->parent_rank)
+        return WS_DROP_BAD_RANK;
+    if (memcmp(h->src_mac, job->parent.mac, 6) != 0)
+        return WS_DROP_SPOOFED;
+    if (h->slot >= job->slots)
+        return WS_DROP_BAD_SLOT;
+    if (h->count == 0 || h->count > job->max_count)
+        return WS_DROP_BAD_COUNT;
+    if (len != ws_frame_len(h->count))
+        return WS_DROP_BAD_LENGTH;
+    *jobp = job;
+    return WS_OK;
+}
+
 ws_reason ws_validate(const uint8_t *f, size_t len, const ws_config *cfg, ws_hdr *h,
                       const ws_job **jobp)
 {
@@ -254,15 +328,19 @@ ws_reason ws_validate(const uint8_t *f, size_t len, const ws_config *cfg, ws_hdr
 
     /* Aggregation header. */
     const uint8_t *a = f + WS_OFF_AGG;
+    unsigned type = a[0] & 0x0fu;
     if (a[0] >> 4 != WS_VERSION)
         return WS_DROP_BAD_HEADER;
-    if ((a[0] & 0x0f) == WS_TYPE_RESULT)
+    if (type == WS_TYPE_RESULT && !cfg->partial)
         return WS_DROP_RESULT_TO_DEVICE;
-    if ((a[0] & 0x0f) != WS_TYPE_DATA || a[1] != WS_DTYPE_F32 || (a[2] & WS_FLAGS_RESERVED) ||
-        a[3] != 0 || ws_get16(a + 20) != 0)
+    int partial = type == WS_TYPE_PARTIAL && cfg->partial;
+    if ((type != WS_TYPE_DATA && type != WS_TYPE_RESULT && !partial) || a[1] != WS_DTYPE_F32 ||
+        (a[2] & WS_FLAGS_RESERVED) || a[3] != 0 || (!partial && ws_get16(a + 20) != 0))
         return WS_DROP_BAD_HEADER;
 
     ws_parse(f, h);
+    if (type == WS_TYPE_RESULT)
+        return validate_parent_result(len, cfg, h, jobp);
     const ws_job *job = ws_config_find_job(cfg, h->job);
     if (!job || !job->enable)
         return WS_DROP_UNKNOWN_JOB;
@@ -275,7 +353,7 @@ ws_reason ws_validate(const uint8_t *f, size_t len, const ws_config *cfg, ws_hdr
         return WS_DROP_BAD_SLOT;
     if (h->count == 0 || h->count > job->max_count)
         return WS_DROP_BAD_COUNT;
-    if (len != ws_frame_len(h->count))
+    if (len != (partial ? ws_partial_len(h->count, h->ext) : ws_frame_len(h->count)))
         return WS_DROP_BAD_LENGTH;
     *jobp = job;
     return WS_OK;

@@ -86,18 +86,34 @@ void ws_xsum_add(ws_xsum *x, uint32_t bits)
     }
 }
 
-void ws_xsum_merge(ws_xsum *x, const ws_xsum *y)
+/* x's integer += t, a 320-bit two's complement integer (wraps like the accumulator's register). */
+static void xs_add_limbs(ws_xsum *x, const uint64_t *t)
 {
     uint64_t c = 0;
     for (unsigned j = 0; j < WS_XSUM_LIMBS; j++) {
         uint64_t a = x->limb[j];
-        uint64_t s = a + y->limb[j];
+        uint64_t s = a + t[j];
         uint64_t c1 = s < a;
-        uint64_t t = s + c;
-        uint64_t c2 = t < s;
-        x->limb[j] = t;
+        uint64_t u = s + c;
+        uint64_t c2 = u < s;
+        x->limb[j] = u;
         c = c1 | c2;
     }
+}
+
+/* t = -t over n limbs. */
+static void xs_negate(uint64_t *t, unsigned n)
+{
+    uint64_t c = 1;
+    for (unsigned j = 0; j < n; j++) {
+        t[j] = ~t[j] + c;
+        c = c && t[j] == 0;
+    }
+}
+
+void ws_xsum_merge(ws_xsum *x, const ws_xsum *y)
+{
+    xs_add_limbs(x, y->limb);
     x->nan |= y->nan;
     x->pos_inf |= y->pos_inf;
     x->neg_inf |= y->neg_inf;
@@ -128,6 +144,25 @@ static int xs_any_below(const uint64_t *mag, unsigned pos)
     return off && (mag[i] & (((uint64_t)1 << off) - 1)) != 0;
 }
 
+/* |x's integer| into mag; 1 when it is negative. */
+static int xs_magnitude(const ws_xsum *x, uint64_t *mag)
+{
+    memcpy(mag, x->limb, sizeof x->limb);
+    if (!(x->limb[WS_XSUM_LIMBS - 1] & XS_SIGN_BIT))
+        return 0;
+    xs_negate(mag, WS_XSUM_LIMBS);
+    return 1;
+}
+
+/* Position of the top set bit of mag, -1 when it is zero. */
+static int xs_top_bit(const uint64_t *mag)
+{
+    int top = WS_XSUM_LIMBS - 1;
+    while (top >= 0 && mag[top] == 0)
+        top--;
+    return top < 0 ? -1 : top * 64 + 63 - __builtin_clzll(mag[top]);
+}
+
 uint32_t ws_xsum_round(const ws_xsum *x)
 {
     if (x->nan || (x->pos_inf && x->neg_inf))
@@ -138,24 +173,12 @@ uint32_t ws_xsum_round(const ws_xsum *x)
         return 0xff800000u;
 
     uint64_t mag[WS_XSUM_LIMBS];
-    uint32_t sign = (x->limb[WS_XSUM_LIMBS - 1] & XS_SIGN_BIT) ? 0x80000000u : 0;
-    if (sign) {
-        uint64_t c = 1;
-        for (unsigned j = 0; j < WS_XSUM_LIMBS; j++) {
-            mag[j] = ~x->limb[j] + c;
-            c = c && mag[j] == 0;
-        }
-    } else {
-        memcpy(mag, x->limb, sizeof mag);
-    }
-
-    int top = WS_XSUM_LIMBS - 1;
-    while (top >= 0 && mag[top] == 0)
-        top--;
+    uint32_t sign = xs_magnitude(x, mag) ? 0x80000000u : 0;
+    int top = xs_top_bit(mag);
     if (top < 0)
         return (x->n > 0 && !x->not_negzero) ? 0x80000000u : 0;
 
-    unsigned p = (unsigned)top * 64u + 63u - (unsigned)__builtin_clzll(mag[top]);
+    unsigned p = (unsigned)top;
     if (p <= 23) /* subnormal or smallest normal binade: exact, encoding is the integer */
         return sign | (uint32_t)mag[0];
 
@@ -170,6 +193,80 @@ uint32_t ws_xsum_round(const ws_xsum *x)
     if (enc >= 0x7f800000u)
         enc = 0x7f800000u;
     return sign | (uint32_t)enc;
+}
+
+int ws_xsum_encode(const ws_xsum *x, uint64_t *word, uint8_t rec[WS_X64_RECORD])
+{
+    if (x->nan || x->pos_inf || x->neg_inf) {
+        *word = (uint64_t)WS_X64_E_SPECIAL << WS_X64_E_SHIFT | (uint64_t)(x->nan != 0) << 2 |
+                (uint64_t)(x->neg_inf != 0) << 1 | (uint64_t)(x->pos_inf != 0);
+        return 0;
+    }
+    uint64_t mag[WS_XSUM_LIMBS];
+    uint64_t s = xs_magnitude(x, mag) ? WS_X64_NEG : 0;
+    int top = xs_top_bit(mag);
+    if (top < 0) { /* -0 only when every contribution was -0, as ws_xsum_round */
+        *word = (x->n > 0 && !x->not_negzero) ? WS_X64_NEG : 0;
+        return 0;
+    }
+    if (top <= 53) {
+        *word = s | mag[0];
+        return 0;
+    }
+    unsigned e = (unsigned)top - 53;
+    if (e >= WS_X64_E_SPECIAL)
+        return -1;
+    *word = s | (uint64_t)e << WS_X64_E_SHIFT | (xs_window(mag, e) & WS_X64_M_MASK);
+    if (!xs_any_below(mag, e))
+        return 0;
+    /* the escape: the bits below 2^E (e <= 254: they fit 255 bits and the sign) */
+    uint64_t r[4];
+    for (unsigned j = 0; j < 4; j++) {
+        unsigned lo = 64 * j;
+        r[j] = lo + 64 <= e ? mag[j] : lo < e ? mag[j] & (((uint64_t)1 << (e - lo)) - 1) : 0;
+    }
+    if (s)
+        xs_negate(r, 4);
+    for (unsigned j = 0; j < 4; j++)
+        for (unsigned b = 0; b < 8; b++)
+            rec[8 * (3 - j) + b] = (uint8_t)(r[j] >> (56 - 8 * b));
+    *word |= WS_X64_ESC;
+    return 1;
+}
+
+void ws_xsum_add_encoded(ws_xsum *x, uint64_t word, const uint8_t *rec)
+{
+    unsigned e = (unsigned)(word >> WS_X64_E_SHIFT) & 0xffu;
+    uint64_t m = word & WS_X64_M_MASK;
+    int neg = (word & WS_X64_NEG) != 0, esc = (word & WS_X64_ESC) != 0;
+
+    xs_count(x);
+    if (e == WS_X64_E_SPECIAL) {
+        x->pos_inf |= (uint8_t)(m & 1u);
+        x->neg_inf |= (uint8_t)(m >> 1 & 1u);
+        x->nan |= (uint8_t)(m >> 2 & 1u);
+        x->not_negzero = 1;
+    } else {
+        if (!(neg && m == 0 && !esc)) /* the word of an all -0 zero leaves the flag alone */
+            x->not_negzero = 1;
+        uint64_t t[WS_XSUM_LIMBS] = {0};
+        unsigned i = e >> 6, off = e & 63u; /* e <= 254: i <= 3 */
+        t[i] = m << off;
+        t[i + 1] = off ? m >> (64 - off) : 0;
+        if (neg)
+            xs_negate(t, WS_XSUM_LIMBS);
+        xs_add_limbs(x, t);
+    }
+    if (esc && rec) {
+        uint64_t t[WS_XSUM_LIMBS];
+        for (unsigned j = 0; j < 4; j++) {
+            t[j] = 0;
+            for (unsigned b = 0; b < 8; b++)
+                t[j] = t[j] << 8 | rec[8 * (3 - j) + b];
+        }
+        t[4] = (t[3] >> 63) ? UINT64_MAX : 0; /* sign extension */
+        xs_add_limbs(x, t);
+    }
 }
 
 uint32_t ws_sum_f32(const uint32_t *bits, unsigned n)

@@ -441,12 +441,12 @@ static size_t malformed_frame(gen *g, unsigned kind, uint8_t *f)
     case 7: /* UDP checksum: one payload bit flipped after it was computed */
         f[WS_OFF_AGG + 12 + r % (len - WS_OFF_AGG - 12)] ^= (uint8_t)(1u << (r >> 8) % 8);
         break;
-    case 8: /* header version */
-        a[0] = (uint8_t)((2 + r % 14) << 4 | WS_TYPE_DATA);
+    case 8: /* header version: any but WS_VERSION */
+        a[0] = (uint8_t)((WS_VERSION + 1 + r % 15) % 16 << 4 | WS_TYPE_DATA);
         ws_fix_checksums(f, len);
         break;
-    case 9: /* unknown type */
-        a[0] = (uint8_t)(WS_VERSION << 4 | (2 + r % 14));
+    case 9: /* unknown type (PARTIAL, 2, is known, though refused by a device without it) */
+        a[0] = (uint8_t)(WS_VERSION << 4 | (3 + r % 13));
         ws_fix_checksums(f, len);
         break;
     case 10: /* dtype */

@@ -298,9 +298,9 @@ wire not_other = f_vihl[7:4] != 4'd4 ||
 wire c_ipv4   = f_vihl != 8'h45 || !m_ip_ok || f_frag != 14'd0 || f_totlen != v0_ip_len;
 wire c_udp    = !v0_ge42 || f_udplen != v0_udp_len || (f_udpcsum != 16'd0 && !m_udp_ok);
 wire c_short  = !v0_ge64;
-wire c_ver    = f_vertype[7:4] != 4'd1;
-wire c_result = f_vertype[3:0] == 4'd1;
-wire c_rsvd   = f_vertype[3:0] != 4'd0 || f_dtype != 8'd0 || f_flags_rsv != 6'd0 ||
+wire c_ver    = f_vertype[7:4] != 4'(WS_PROTO_VERSION);
+wire c_result = f_vertype[3:0] == 4'(WS_PROTO_RESULT);
+wire c_rsvd   = f_vertype[3:0] != 4'(WS_PROTO_DATA) || f_dtype != 8'd0 || f_flags_rsv != 6'd0 ||
                 f_rsvd3 != 8'd0 || f_rsvd20 != 16'd0;
 wire c_len    = {2'b00, v0_len} != 18'd64 + {f_count, 2'b00};
 

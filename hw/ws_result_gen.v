@@ -74,7 +74,7 @@ module ws_result_gen #(
     output reg  [Q_W-1:0]         skip_done_q   // another port), and its set; never with FILTER = 0
 );
 
-import ws_regmap::*;  // WS_LIMIT_*
+import ws_regmap::*;  // WS_LIMIT_*, WS_PROTO_*
 
 `include "ws_widths.vh"   // BYTES, LANES, Q_W, JI_W, WK_W, CN_W, MA_W, HDR_BEATS, PAY_BEAT0, FRAME_BEATS, PAY_BEATS, RA_W
 `include "ws_tuser.vh"    // TUSER_* positions of tuser, tuser_pack()
@@ -264,8 +264,9 @@ reg  [15:0]      p2_dev_udp;
 // TTL/protocol 0x4011, source address.
 localparam [SUM_W-1:0] IP_CONST  = SUM_W'('h4500 + 'h4000 + 'h4011 + 50);
 // UDP: pseudo-header protocol 0x0011 and length 30+4c, UDP length 30+4c, agg ver_type/dtype
-// 0x1100; the count field adds c: 9c in all.
-localparam [SUM_W-1:0] UDP_CONST = SUM_W'('h0011 + 30 + 30 + 'h1100);
+// (RESULT of WS_PROTO_VERSION, binary32); the count field adds c: 9c in all.
+localparam [7:0]       VER_TYPE  = {4'(WS_PROTO_VERSION), 4'(WS_PROTO_RESULT)};
+localparam [SUM_W-1:0] UDP_CONST = SUM_W'('h0011 + 30 + 30) + SUM_W'({VER_TYPE, 8'h00});
 
 always @(posedge clk) begin
     p2_ip_part <= IP_CONST + SUM_W'(p1_ecn) + (SUM_W'(p1_count) << 2)
@@ -354,7 +355,7 @@ wire [511:0] p3_hdr_be = {
     8'h45, {6'd0, p3_ecn}, p3_len - 16'd14, 16'h0000, 16'h4000,         // IPv4
     8'd64, 8'd17, p3_ip_csum, p3_dev_ip, p3_mem_ip,
     p3_dev_udp, p3_mem_udp, p3_len - 16'd34, p3_udp_csum,               // UDP
-    8'h11, 8'h00, {6'd0, p3_retx, p3_set}, 8'h00,                      // agg: RESULT v1, flags
+    VER_TYPE, 8'h00, {6'd0, p3_retx, p3_set}, 8'h00,                   // agg: RESULT, flags
     p3_job_id, 16'(p3_rank), p3_slot, 16'(p3_count), p3_offset, p3_tensor, 16'h0000};
 wire [511:0] p3_hdr;  // byte k at [k*8 +: 8]
 genvar gk;

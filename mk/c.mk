@@ -121,7 +121,8 @@ install: library
 # whether one is up to date.
 REGMAP_GEN := vh:hw/ws_regmap.vh h:driver/wiresum/regmap.h md:docs/registers.md \
               gtkw-reason:sim/wiresum_reason.txt
-$(BUILD)/regmap_gen: tools/regmap_gen.c driver/regmap.def driver/wiresum/reasons.h driver/wiresum/config.h
+$(BUILD)/regmap_gen: tools/regmap_gen.c driver/regmap.def driver/wiresum/reasons.h driver/wiresum/config.h \
+                    driver/wiresum/wire.h driver/wiresum/xsum.h
 	@mkdir -p $(BUILD)
 	$(CC) $(STD) $(WARN) $(CFLAGS) $(INC) $< -o $@
 

@@ -8,7 +8,8 @@
 #include "wiresum/xsum.h"
 
 typedef struct {
-    uint8_t complete; /* 1: complete or never used; 0: accumulating */
+    uint8_t complete; /* 1: complete or never used; 0: accumulating or waiting */
+    uint8_t waiting;  /* complete here, PARTIAL sent: waiting for the parent's RESULT */
     uint8_t ecn;      /* OR of the ECN bits of the round's contributions */
     uint16_t count;
     uint64_t bitmap;
@@ -21,7 +22,7 @@ struct ws_refdev {
     ws_config cfg;
     set_state *sets[WS_LIMIT_JOBS]; /* per job: slots x 2 sets */
     ws_counters ctr;
-    uint8_t frame[WS_OFF_ELEMS + 4 * WS_LIMIT_COUNT];
+    uint8_t frame[WS_LIMIT_FRAME]; /* a RESULT or a PARTIAL being sent */
 };
 
 ws_refdev *ws_refdev_new(const ws_config *cfg, char *err, size_t errlen)
@@ -93,12 +94,22 @@ static decision decide(const ws_refdev *d, const uint8_t *f, size_t len)
     unsigned s = x.h.flags & WS_FLAG_SET;
     x.set = &d->sets[j][x.h.slot * 2 + s];
     x.other = &d->sets[j][x.h.slot * 2 + (s ^ 1)];
-    uint64_t bit = 1ull << x.h.worker;
     const set_state *st = x.set;
 
+    if (x.h.type == WS_TYPE_RESULT) { /* the parent's: only a round waiting for it takes it */
+        if (st->complete)
+            x.v.reason = WS_DROP_DUPLICATE;
+        else if (!st->waiting || x.h.offset != st->offset || x.h.tensor != st->tensor ||
+                 x.h.count != st->count)
+            x.v.reason = WS_DROP_MISMATCH;
+        else
+            x.v.kind = WS_V_FANOUT;
+        return x;
+    }
+    uint64_t bit = 1ull << x.h.worker;
     if (st->bitmap & bit) {
         x.v.reason = WS_DROP_DUPLICATE;
-        if (st->complete)
+        if (st->complete || st->waiting)
             x.v.kind = WS_V_RESEND;
         return x;
     }
@@ -159,6 +170,48 @@ static void send_result(ws_refdev *d, const ws_job *job, const ws_hdr *rq, const
     emit_frame(d, m->port, d->frame, len, emit, ctx);
 }
 
+/* The PARTIAL of set st to the job's parent (retx: re-sent for a duplicate). */
+static void send_partial(ws_refdev *d, const ws_job *job, const ws_hdr *rq, const set_state *st,
+                         int retx, ws_emit_fn emit, void *ctx)
+{
+    const ws_member *p = &job->parent;
+    ws_hdr h;
+    ws_hdr_init(&h);
+    memcpy(h.dst_mac, p->mac, 6);
+    memcpy(h.src_mac, d->cfg.mac, 6);
+    h.tos = st->ecn;
+    h.src_ip = d->cfg.ip;
+    h.dst_ip = p->ip;
+    h.src_port = d->cfg.udp_port;
+    h.dst_port = p->udp_port;
+    h.flags = (uint8_t)((rq->flags & WS_FLAG_SET) | (retx ? WS_FLAG_RETX : 0));
+    h.job = job->parent_job;
+    h.worker = job->parent_rank;
+    h.slot = rq->slot;
+    h.count = st->count;
+    h.offset = st->offset;
+    h.tensor = st->tensor;
+    size_t len = ws_build_partial(d->frame, &h, st->acc);
+    if (len == 0)
+        abort(); /* a sum of more than 2^31 binary32 values: impossible with 64 members of 2^24 */
+    emit_frame(d, p->port, d->frame, len, emit, ctx);
+}
+
+/* The parent's RESULT f of a round waiting for it: its sums are the round's result, sent to every
+ * member in rank order with the parent's ECN marks. */
+static void fanout(ws_refdev *d, const ws_job *job, const ws_hdr *rq, set_state *st,
+                   const uint8_t *f, ws_emit_fn emit, void *ctx)
+{
+    for (unsigned i = 0; i < st->count; i++)
+        st->result[i] = ws_elem(f, i);
+    st->ecn = rq->tos & 3;
+    st->waiting = 0;
+    st->complete = 1;
+    for (unsigned r = 0; r < job->workers; r++)
+        send_result(d, job, rq, st, r, 0, emit, ctx);
+    d->ctr.results += job->workers;
+}
+
 ws_verdict ws_refdev_rx(ws_refdev *d, unsigned port, const uint8_t *f, size_t len, ws_emit_fn emit,
                         void *ctx)
 {
@@ -182,7 +235,14 @@ ws_verdict ws_refdev_rx(ws_refdev *d, unsigned port, const uint8_t *f, size_t le
     case WS_V_RESEND:
         d->ctr.drop[x.v.reason]++;
         d->ctr.resends++;
-        send_result(d, x.job, &x.h, x.set, x.h.worker, 1, emit, ctx);
+        if (x.set->waiting)
+            send_partial(d, x.job, &x.h, x.set, 1, emit, ctx);
+        else
+            send_result(d, x.job, &x.h, x.set, x.h.worker, 1, emit, ctx);
+        return x.v;
+    case WS_V_FANOUT:
+        d->ctr.accepted++;
+        fanout(d, x.job, &x.h, x.set, f, emit, ctx);
         return x.v;
     case WS_V_ACCEPT:
     case WS_V_COMPLETE:
@@ -200,6 +260,7 @@ ws_verdict ws_refdev_rx(ws_refdev *d, unsigned port, const uint8_t *f, size_t le
         for (unsigned i = 0; i < x.h.count; i++)
             ws_xsum_init(&st->acc[i]);
         st->complete = 0;
+        st->waiting = 0;
         st->bitmap = 0;
         st->ecn = 0;
         st->offset = x.h.offset;
@@ -210,18 +271,27 @@ ws_verdict ws_refdev_rx(ws_refdev *d, unsigned port, const uint8_t *f, size_t le
     x.other->bitmap &= ~bit;
     st->bitmap |= bit;
     st->ecn |= x.h.tos & 3;
-    for (unsigned i = 0; i < x.h.count; i++)
-        ws_xsum_add(&st->acc[i], ws_elem(f, i));
+    if (x.h.type == WS_TYPE_PARTIAL)
+        ws_partial_add(f, &x.h, st->acc);
+    else
+        for (unsigned i = 0; i < x.h.count; i++)
+            ws_xsum_add(&st->acc[i], ws_elem(f, i));
     d->ctr.accepted++;
 
-    if (x.v.kind == WS_V_COMPLETE) {
-        for (unsigned i = 0; i < st->count; i++)
-            st->result[i] = ws_xsum_round(&st->acc[i]);
-        st->complete = 1;
-        for (unsigned r = 0; r < x.job->workers; r++)
-            send_result(d, x.job, &x.h, st, r, 0, emit, ctx);
-        d->ctr.results += x.job->workers;
+    if (x.v.kind != WS_V_COMPLETE)
+        return x.v;
+    if (x.job->has_parent) { /* the exact sums go up; the result comes back down */
+        st->waiting = 1;
+        send_partial(d, x.job, &x.h, st, 0, emit, ctx);
+        d->ctr.results++;
+        return x.v;
     }
+    for (unsigned i = 0; i < st->count; i++)
+        st->result[i] = ws_xsum_round(&st->acc[i]);
+    st->complete = 1;
+    for (unsigned r = 0; r < x.job->workers; r++)
+        send_result(d, x.job, &x.h, st, r, 0, emit, ctx);
+    d->ctr.results += x.job->workers;
     return x.v;
 }
 
@@ -233,6 +303,7 @@ int ws_refdev_set_state(const ws_refdev *d, uint16_t job, unsigned slot, unsigne
         return -1;
     const set_state *st = &d->sets[jb - d->cfg.job][slot * 2 + set];
     out->complete = st->complete;
+    out->waiting = st->waiting;
     out->bitmap = st->bitmap;
     out->offset = st->offset;
     out->tensor = st->tensor;

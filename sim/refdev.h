@@ -1,8 +1,8 @@
 /* refdev.h - the software reference of the device (docs/protocol.md).
  *
  * Owns: slot state (two sets per slot, worker bitmaps, round identity, exact
- * accumulators, the rounded result), the counters, and the frames the device
- * sends. It is written from the contract, independently of the RTL, and is the
+ * accumulators, the rounded result; with a parent device, the PARTIAL sent up and the
+ * parent's RESULT fanned out), the counters, and the frames the device sends. It is written from the contract, independently of the RTL, and is the
  * oracle every later stage is compared with. No I/O: frames come in through
  * ws_refdev_rx() and go out through a callback.
  */
@@ -24,12 +24,15 @@ typedef enum {
     WS_V_BYPASS,   /* sent unchanged to the bypass egress of its ingress port */
     WS_V_ACCEPT,   /* added to an open round (or opened one) */
     WS_V_COMPLETE, /* added, completed the round: one RESULT per member sent */
-    WS_V_RESEND,   /* duplicate of a complete round: RESULT re-sent to its worker */
+    WS_V_RESEND,   /* duplicate of a complete round: RESULT re-sent to its worker; of a round
+                    * waiting for its parent: the PARTIAL re-sent to the parent */
     WS_V_DROP,     /* dropped; see the reason */
-    WS_V_OVERSIZE  /* longer than the device's max_frame: dropped by its port before any rule,
+    WS_V_OVERSIZE, /* longer than the device's max_frame: dropped by its port before any rule,
                     * counted in oversize (no drop reason) */
+    WS_V_FANOUT    /* the parent's RESULT of a round waiting for it: stored, the round complete,
+                    * one RESULT per member sent */
 } ws_verdict_kind;
-#define WS_N_VERDICTS (WS_V_OVERSIZE + 1)
+#define WS_N_VERDICTS (WS_V_FANOUT + 1)
 
 typedef struct {
     ws_verdict_kind kind;
@@ -56,7 +59,8 @@ const ws_config *ws_refdev_config(const ws_refdev *d);
 
 /* Inspection for tests and the generator: state of (job, slot, set). */
 typedef struct {
-    int complete;       /* 1 complete (or never used), 0 accumulating */
+    int complete;       /* 1 complete (or never used), 0 accumulating or waiting */
+    int waiting;        /* 1: complete here, its PARTIAL sent, the parent's RESULT awaited */
     uint64_t bitmap;
     uint32_t offset, tensor;
     uint16_t count;

@@ -433,7 +433,7 @@ static void fail_unless_result_frame(const fx *x, const cap_frame *k, const ws_j
     assert_true(udp_csum_ok(f, k->len));
     assert_int_equal(be16(udp + 6), udp_csum_calc(f, k->len));
     /* aggregation header */
-    assert_int_equal(a[0], 0x11);
+    assert_int_equal(a[0], WS_VERSION << 4 | WS_TYPE_RESULT);
     assert_int_equal(a[1], 0);
     assert_int_equal(a[2] & 0xfe, retx ? 0x02 : 0x00);
     assert_int_equal(a[3], 0);
@@ -479,6 +479,7 @@ static void tally(fx *x, unsigned port, size_t len, ws_verdict v)
         t->accepted++;
         break;
     case WS_V_COMPLETE:
+    case WS_V_FANOUT:
         t->accepted++;
         t->results += x->cap.n;
         break;
@@ -703,15 +704,15 @@ static size_t mutate(const fx *x, uint8_t *f, size_t len, mutation m, ws_reason 
         *want = WS_DROP_BAD_UDP;
         return len;
     case M_VERSION:
-        a[0] = 0x20;
+        a[0] = (WS_VERSION + 1) << 4;
         *want = WS_DROP_BAD_HEADER;
         break;
     case M_TYPE_RESULT:
-        a[0] = 0x11;
+        a[0] = WS_VERSION << 4 | WS_TYPE_RESULT;
         *want = WS_DROP_RESULT_TO_DEVICE;
         break;
     case M_TYPE_OTHER:
-        a[0] = 0x12;
+        a[0] = WS_VERSION << 4 | WS_TYPE_PARTIAL; /* a device with partial = 0 */
         *want = WS_DROP_BAD_HEADER;
         break;
     case M_DTYPE:
@@ -1208,7 +1209,7 @@ static void test_two_workers_one_chunk(void **state)
         assert_int_equal(be16(udp + 4), 30 + 4 * N);
         assert_int_not_equal(be16(udp + 6), 0);
         assert_true(udp_csum_ok(f, k->len));
-        assert_int_equal(a[0], 0x11); /* version 1, RESULT */
+        assert_int_equal(a[0], WS_VERSION << 4 | WS_TYPE_RESULT);
         assert_int_equal(a[1], 0);    /* binary32 */
         assert_int_equal(a[2], 0x01); /* SET 1, no RETX */
         assert_int_equal(a[3], 0);

@@ -406,7 +406,8 @@ static void cap_tx(void *ctx, const uint8_t *f, size_t len)
     c->len[c->n++] = len;
 }
 
-static ws_worker *solo(capture *c, unsigned slots, unsigned count, uint64_t hold)
+static ws_worker *solo_shard(capture *c, unsigned slots, unsigned count, uint64_t hold,
+                             unsigned shard, unsigned shards)
 {
     ws_worker_cfg wc;
     ws_worker_cfg_init(&wc);
@@ -422,10 +423,17 @@ static ws_worker *solo(capture *c, unsigned slots, unsigned count, uint64_t hold
     wc.hold = hold;
     wc.tx = cap_tx;
     wc.tx_ctx = c;
+    wc.shard = shard;
+    wc.shards = shards;
     memset(c, 0, sizeof *c);
     ws_worker *w = ws_worker_new(&wc, err, sizeof err);
     assert_non_null(w);
     return w;
+}
+
+static ws_worker *solo(capture *c, unsigned slots, unsigned count, uint64_t hold)
+{
+    return solo_shard(c, slots, count, hold, 0, 1);
 }
 
 /* The RESULT the device would send to rank 1 for the DATA frame d, with these sums. */
@@ -492,6 +500,62 @@ static void test_sequence_and_sets(void **state)
     assert_int_equal(ws_worker_tensor(w), (7u << 16 | 1) + 5);
     assert_int_equal(ws_worker_get_stats(w)->allreduces, 5);
     ws_worker_free(w);
+    free(c);
+}
+
+/* Sharded over T devices: the worker of shard d sends chunks d, d+T, d+2T, ... of each tensor, at
+ * their offsets in the whole tensor, numbered on its own sequence (slot j mod S, SET (j div S)
+ * mod 2 for its j-th chunk); a shard with no chunk of a tensor is done at once. */
+static void test_shards(void **state)
+{
+    (void)state;
+    capture *c = malloc(sizeof *c);
+    assert_non_null(c);
+    const unsigned S = 2, K = 4, T = 3;
+    float buf[30] = {0};
+    uint32_t sums[4] = {1, 2, 3, 4};
+    uint8_t res[WS_OFF_ELEMS + 16];
+    for (unsigned d = 0; d < T; d++) {
+        ws_worker *w = solo_shard(c, S, K, 0, d, T);
+        unsigned j = 0; /* this shard's sequence, across tensors */
+        for (unsigned t = 0; t < 2; t++) {
+            size_t n = t == 0 ? 30 : 5; /* 8 chunks, then 2 */
+            unsigned nch = t == 0 ? (d < 2 ? 3 : 2) : (d < 2 ? 1 : 0);
+            assert_int_equal(ws_worker_start(w, buf, buf, n, 0), 0);
+            uint64_t done, total;
+            ws_worker_progress(w, &done, &total);
+            assert_int_equal(total, nch);
+            for (unsigned i = 0; i < nch; i++, j++) {
+                ws_hdr h;
+                assert_true(c->n >= 1);
+                ws_parse(c->f[0], &h);
+                unsigned chunk = d + T * i;
+                assert_int_equal(h.offset, chunk * K);
+                assert_int_equal(h.count, n - chunk * K < K ? n - chunk * K : K);
+                assert_int_equal(h.slot, j % S);
+                assert_int_equal(h.flags & WS_FLAG_SET, (j / S) % 2);
+                assert_int_equal(h.tensor, (7u << 16 | 1) + t);
+                size_t len = result_for(c->f[0], sums, res, 0);
+                memmove(&c->f[0], &c->f[1], (c->n - 1) * sizeof c->f[0]);
+                memmove(&c->len[0], &c->len[1], (c->n - 1) * sizeof c->len[0]);
+                c->n--;
+                assert_int_equal(ws_worker_rx(w, res, len, 1), WS_RX_RESULT);
+            }
+            assert_int_equal(c->n, 0);
+            assert_true(ws_worker_done(w));
+        }
+        ws_worker_free(w);
+    }
+    /* shard out of range */
+    ws_worker_cfg wc;
+    ws_worker_cfg_init(&wc);
+    wc.tx = cap_tx;
+    wc.tx_ctx = c;
+    wc.shard = 3;
+    wc.shards = 3;
+    char err[256];
+    assert_null(ws_worker_new(&wc, err, sizeof err));
+    assert_non_null(strstr(err, "shard 3 of 3"));
     free(c);
 }
 
@@ -987,6 +1051,7 @@ int main(void)
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_faults_both_ways),
         cmocka_unit_test(test_sequence_and_sets),
+        cmocka_unit_test(test_shards),
         cmocka_unit_test(test_retx_and_backoff),
         cmocka_unit_test(test_results_filtered),
         cmocka_unit_test(test_hold),

@@ -1,4 +1,4 @@
-/* test_wire.c - unit tests of the wire protocol v1 codec (driver/wire.c):
+/* test_wire.c - unit tests of the wire protocol v2 codec (driver/wire.c):
  * checksums, build/parse, classification, stateless validation, the reason
  * table, and a randomized robustness run checked against an independent model
  * of docs/protocol.md sections 2 to 5 written here from the specification.
@@ -315,8 +315,8 @@ static void test_build_known_frame(void **state)
     static const uint8_t want[72] = {
         0x02, 0x00, 0x00, 0x00, 0x00, 0xfe, 0x02, 0x10, 0x00, 0x00, 0x00, 0x01, 0x08, 0x00,
         0x45, 0x10, 0x00, 0x3a, 0xbe, 0xef, 0x40, 0x00, 0x40, 0x11, 0x66, 0xb3, 0x0a, 0x01,
-        0x00, 0x02, 0x0a, 0x00, 0x00, 0xfe, 0xc3, 0x51, 0xbf, 0x04, 0x00, 0x26, 0xdc, 0x09,
-        0x10, 0x00, 0x03, 0x00, 0x00, 0x07, 0x00, 0x01, 0x00, 0x05, 0x00, 0x02, 0x01, 0x02,
+        0x00, 0x02, 0x0a, 0x00, 0x00, 0xfe, 0xc3, 0x51, 0xbf, 0x04, 0x00, 0x26, 0xcc, 0x09,
+        0x20, 0x00, 0x03, 0x00, 0x00, 0x07, 0x00, 0x01, 0x00, 0x05, 0x00, 0x02, 0x01, 0x02,
         0x03, 0x04, 0xa1, 0xb2, 0xc3, 0xd4, 0x00, 0x00, 0x3f, 0x80, 0x00, 0x00, 0xc0, 0x49,
         0x0f, 0xdb,
     };
@@ -338,7 +338,7 @@ static void test_build_known_frame(void **state)
         assert_int_equal(buf_g[i], want[i]);
     }
     assert_int_equal(buf_g[72], 0xa5); /* nothing written past the frame */
-    assert_int_equal(buf_g[WS_OFF_AGG], 0x10);      /* ver_type at byte 42 */
+    assert_int_equal(buf_g[WS_OFF_AGG], WS_VERSION << 4); /* ver_type at byte 42 */
     assert_int_equal(buf_g[WS_OFF_ELEMS], 0x3f);    /* first element at 64, big-endian */
     assert_int_equal(ws_elem(buf_g, 1), 0xc0490fdbu);
     expect_reason(buf_g, len, cfg, WS_OK);
@@ -632,7 +632,7 @@ static void test_classify_agg(void **state)
     /* Valid DATA, and a RESULT / garbage header: classification looks at IP and UDP only. */
     expect_class(buf_g, len, WS_CLASS_AGG);
     memcpy(buf2_g, buf_g, len);
-    buf2_g[WS_OFF_AGG] = 0x11;
+    buf2_g[WS_OFF_AGG] = WS_VERSION << 4 | WS_TYPE_RESULT;
     expect_class(buf2_g, len, WS_CLASS_AGG);
     memset(buf2_g + WS_OFF_AGG, 0xff, len - WS_OFF_AGG);
     expect_class(buf2_g, len, WS_CLASS_AGG);
@@ -910,13 +910,14 @@ static void test_drop_bad_header(void **state)
     expect_reason(buf_g, len, cfg, WS_OK);
     const size_t A = WS_OFF_AGG;
 
-    /* Version 0, 2 .. 15 (type DATA). */
+    /* Every version but WS_VERSION (type DATA). */
     for (unsigned v = 0; v < 16; v++)
-        if (v != 1)
+        if (v != WS_VERSION)
             poke_expect(buf_g, len, cfg, A, (uint8_t)(v << 4), WS_DROP_BAD_HEADER, __LINE__);
-    /* Type 2 .. 15. */
+    /* Type 2 (PARTIAL, to a device with partial = 0) .. 15. */
     for (unsigned t = 2; t < 16; t++)
-        poke_expect(buf_g, len, cfg, A, (uint8_t)(0x10 | t), WS_DROP_BAD_HEADER, __LINE__);
+        poke_expect(buf_g, len, cfg, A, (uint8_t)(WS_VERSION << 4 | t), WS_DROP_BAD_HEADER,
+                    __LINE__);
     /* dtype 1 .. 255 (a few). */
     const uint8_t dts[] = {1, 2, 0x80, 0xff};
     for (size_t i = 0; i < sizeof dts; i++)
@@ -955,7 +956,8 @@ static void test_drop_result_to_device(void **state)
     expect_reason(buf_g, len, cfg, WS_DROP_RESULT_TO_DEVICE);
     /* Poked into a DATA frame. */
     len = build_valid(buf_g, cfg, 0, 0, 0, 1);
-    poke_expect(buf_g, len, cfg, WS_OFF_AGG, 0x11, WS_DROP_RESULT_TO_DEVICE, __LINE__);
+    poke_expect(buf_g, len, cfg, WS_OFF_AGG, WS_VERSION << 4 | WS_TYPE_RESULT,
+                WS_DROP_RESULT_TO_DEVICE, __LINE__);
 }
 
 static void test_drop_unknown_job(void **state)
@@ -1150,12 +1152,12 @@ static void test_drop_precedence(void **state)
     expect_reason(buf_g, 60, cfg, WS_DROP_BAD_UDP);
     /* short frame whose header would be wrong anyway -> bad_length */
     len = ws_build(buf_g, &h0, elems_g);
-    buf_g[WS_OFF_AGG] = 0x21;
+    buf_g[WS_OFF_AGG] = (WS_VERSION + 1) << 4 | WS_TYPE_RESULT;
     make_consistent(buf_g, 63);
     expect_reason(buf_g, 63, cfg, WS_DROP_BAD_LENGTH);
-    /* header version 2 + type RESULT -> bad_header */
+    /* header version WS_VERSION + 1 + type RESULT -> bad_header */
     h = h0;
-    h.version = 2;
+    h.version = WS_VERSION + 1;
     h.type = WS_TYPE_RESULT;
     len = ws_build(buf_g, &h, elems_g);
     expect_reason(buf_g, len, cfg, WS_DROP_BAD_HEADER);
@@ -1314,7 +1316,7 @@ static ws_reason model_validate(const uint8_t *f, size_t len, const ws_config *c
     if (len < 64)
         return WS_DROP_BAD_LENGTH;
     const uint8_t *a = f + 42;
-    if ((a[0] >> 4) != 1)
+    if ((a[0] >> 4) != 2) /* a device with partial = 0 */
         return WS_DROP_BAD_HEADER;
     if ((a[0] & 15) == 1)
         return WS_DROP_RESULT_TO_DEVICE;

@@ -408,6 +408,9 @@ static inline int wsp_ref_rx(ws_pair *p, unsigned port, const uint8_t *f, size_t
             return wsp_fail(p, "frame %llu: a duplicate changed the slot state",
                             (unsigned long long)p->frames);
         break;
+    case WS_V_FANOUT: /* the pair's configurations have no parent */
+        return wsp_fail(p, "frame %llu: taken as a parent's RESULT, but no job has a parent",
+                        (unsigned long long)p->frames);
     case WS_V_ACCEPT:
     case WS_V_COMPLETE:
         p->tally.accepted++;

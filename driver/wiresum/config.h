@@ -46,6 +46,13 @@ typedef struct {
     unsigned slot_base; /* first slot of the job's range in the device pool */
     unsigned max_count;
     ws_member member[WS_LIMIT_WORKERS];
+    /* hierarchy (docs/protocol.md, "Several devices"): the parent device, if any, with its
+     * MAC, IP, aggregation UDP port and this device's port towards it; the job's id there and
+     * this device's rank in it */
+    bool has_parent;
+    ws_member parent;
+    uint16_t parent_job;
+    uint16_t parent_rank;
 } ws_job;
 
 typedef struct {
@@ -57,6 +64,8 @@ typedef struct {
     /* build parameters of the device */
     unsigned max_jobs, max_workers, pool_slots, max_count;
     unsigned max_frame; /* MAX_FRAME; 0: not given, the device's (ws_config_max_frame) */
+    bool partial;       /* the build takes PARTIAL frames and jobs with a parent (the RTL: not
+                         * yet, so 0 by default) */
     unsigned n_jobs;
     ws_job job[WS_LIMIT_JOBS];
 } ws_config;

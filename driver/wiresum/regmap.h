@@ -12,6 +12,9 @@
 /* Constants */
 #define WS_ADDR_W 16u /* address bits of the AXI4-Lite interface */
 #define WS_ID_VALUE 0x57530001u /* value of ID: "WS" (0x5753) and register map version 1 */
+#define WS_PROTO_VERSION 2u /* aggregation header version (driver/wiresum/wire.h) */
+#define WS_PROTO_DATA 0u /* aggregation header type of a DATA frame */
+#define WS_PROTO_RESULT 1u /* aggregation header type of a RESULT frame */
 #define WS_CNT_DEV_BASE 0x0600u /* offset of the first device-wide counter */
 #define WS_CNT_DEV_COUNT 18u /* number of device-wide counters */
 #define WS_CNT_DROP_BASE 0x0628u /* offset of the drop counter of reason 1; reason r at CNT_DROP_BASE + 8*(r-1) */

@@ -1,4 +1,4 @@
-/* wiresum/transport.h - the worker side of wire protocol v1: the all-reduce transport.
+/* wiresum/transport.h - the worker side of wire protocol v2: the all-reduce transport.
  *
  * Owns: one worker's part of the SwitchML window protocol (docs/protocol.md section 5, docs/driver.md): cutting a tensor into chunks of `count` elements,
  * numbering them on one sequence that runs across the consecutive all-reduces of the worker
@@ -23,6 +23,7 @@
 #include "wiresum/config.h"
 
 #define WS_NO_DEADLINE UINT64_MAX
+#define WS_MAX_SHARDS 4096
 
 typedef struct ws_worker ws_worker;
 
@@ -42,6 +43,11 @@ typedef struct {
     uint32_t dev_ip;
     uint16_t dev_port;
     uint8_t tos;            /* DSCP and ECN bits of DATA frames */
+    /* sharding (docs/protocol.md section 9): a job over `shards` devices sends chunk i of a
+     * tensor to device i mod shards; this worker object serves device `shard` (its dev_*
+     * addresses), with its own window and timers. A worker of a sharded job is one object per
+     * device over the same buffers. 0 or 1 shards: not sharded (shard 0). */
+    unsigned shard, shards;
     uint32_t first_tensor;  /* tensor id of the first all-reduce; each next one takes +1 */
     /* timers, in the caller's time unit */
     uint64_t rto;           /* retransmission timeout of a chunk's first transmission */
@@ -108,10 +114,11 @@ ws_worker *ws_worker_new(const ws_worker_cfg *c, char *err, size_t errlen);
 void ws_worker_free(ws_worker *w);
 
 /* Start an all-reduce of n (0..2^32-1) binary32 values: in is this worker's contribution, out
- * receives the sums (out == in is allowed: each element is overwritten only when its sum
- * arrives, after which it is never sent again). Both stay the caller's and must live until
- * done. Sends the first chunks at once. -1 and ws_worker_error() if an all-reduce is under way,
- * the worker has failed, or n is too large. n = 0 completes at once (it takes a tensor id). */
+ * receives the sums (of a sharded worker: of its device's chunks only; out == in is allowed:
+ * each element is overwritten only when its sum arrives, after which it is never sent again).
+ * Both stay the caller's and must live until done. Sends the first chunks at once. -1 and
+ * ws_worker_error() if an all-reduce is under way, the worker has failed, or n is too large.
+ * n = 0, or a shard with no chunk of the tensor, completes at once (and takes a tensor id). */
 int ws_worker_start(ws_worker *w, const float *in, float *out, size_t n, uint64_t now);
 
 /* A frame from the network (anything: it is validated). May send the next chunk. */

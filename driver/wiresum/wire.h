@@ -1,4 +1,4 @@
-/* wiresum/wire.h - codec for wire protocol v1 (docs/protocol.md).
+/* wiresum/wire.h - codec for wire protocol v2 (docs/protocol.md).
  *
  * Owns: frame layout constants, big-endian field access, the IPv4 and UDP
  * checksums, building a frame, parsing one, classifying a frame as bypass or
@@ -13,6 +13,7 @@
 
 #include "wiresum/config.h"
 #include "wiresum/reasons.h"
+#include "wiresum/xsum.h"
 
 #define WS_ETH_LEN 14
 #define WS_IPV4_LEN 20
@@ -25,9 +26,10 @@
 #define WS_ETHERTYPE_IPV4 0x0800
 #define WS_IPPROTO_UDP 17
 
-#define WS_VERSION 1
+#define WS_VERSION 2
 #define WS_TYPE_DATA 0
 #define WS_TYPE_RESULT 1
+#define WS_TYPE_PARTIAL 2 /* a child device's exact partial sums, to its parent */
 #define WS_DTYPE_F32 0
 #define WS_FLAG_SET 0x01
 #define WS_FLAG_RETX 0x02
@@ -38,7 +40,7 @@
 #define WS_RESULT_FRAG 0x4000 /* DF, offset 0: an atomic datagram, so id 0 (RFC 6864) */
 #define WS_RESULT_IP_ID 0
 
-/* Every field of a frame of wire protocol v1, host byte order. */
+/* Every field of a frame of wire protocol v2, host byte order. */
 typedef struct {
     uint8_t dst_mac[6], src_mac[6];
     uint8_t tos;       /* DSCP and ECN */
@@ -47,12 +49,13 @@ typedef struct {
     uint8_t ttl;
     uint32_t src_ip, dst_ip;
     uint16_t src_port, dst_port;
-    uint8_t version;   /* aggregation header version, 1 */
-    uint8_t type;      /* WS_TYPE_DATA or WS_TYPE_RESULT */
+    uint8_t version;   /* aggregation header version, WS_VERSION */
+    uint8_t type;      /* WS_TYPE_DATA, WS_TYPE_RESULT or WS_TYPE_PARTIAL */
     uint8_t dtype;     /* WS_DTYPE_F32 */
     uint8_t flags;     /* WS_FLAG_SET, WS_FLAG_RETX */
     uint16_t job, worker, slot, count;
     uint32_t offset, tensor;
+    uint16_t ext;      /* PARTIAL: escape records after the elements; 0 in DATA and RESULT */
 } ws_hdr;
 
 static inline uint16_t ws_get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
@@ -76,6 +79,14 @@ static inline void ws_put32(uint8_t *p, uint32_t v)
 /* Length of a valid frame carrying count elements. */
 static inline size_t ws_frame_len(unsigned count) { return WS_OFF_ELEMS + 4u * (size_t)count; }
 
+/* Length of a PARTIAL of count elements (8 bytes each) and ext escape records. */
+static inline size_t ws_partial_len(unsigned count, unsigned ext)
+{
+    return WS_OFF_ELEMS + 8u * (size_t)count + (size_t)WS_X64_RECORD * ext;
+}
+/* The longest PARTIAL of count elements (every element escaped). */
+static inline size_t ws_partial_max_len(unsigned count) { return ws_partial_len(count, count); }
+
 /* A DATA header with sane IPv4 defaults (TTL 64, DF, id 0) and SET/RETX clear. */
 void ws_hdr_init(ws_hdr *h);
 
@@ -91,6 +102,15 @@ uint16_t ws_udp_checksum(uint32_t src_ip, uint32_t dst_ip, const uint8_t *udp, s
  * hold ws_frame_len(h->count) bytes. Returns the frame length. */
 size_t ws_build(uint8_t *buf, const ws_hdr *h, const uint32_t *elems);
 
+/* Write a PARTIAL: the headers of ws_build with type PARTIAL, the exact sums acc[0..h->count-1]
+ * as words (ws_xsum_encode), then the escape records in the order of their words; sets h->type
+ * and h->ext. buf must hold ws_partial_max_len(h->count) bytes. Returns the frame length, or 0
+ * when a sum is beyond the encoding's range (more than 2^31 binary32 values). */
+size_t ws_build_partial(uint8_t *buf, ws_hdr *h, const ws_xsum *acc);
+/* Add the h->count elements of a PARTIAL (parsed into h) to acc[0..h->count-1], each as one
+ * contribution: the k-th escaped word takes the k-th record when there is one (k < h->ext). */
+void ws_partial_add(const uint8_t *f, const ws_hdr *h, ws_xsum *acc);
+
 /* Recompute the IPv4 and UDP checksums of a frame of len bytes in place from
  * its own length fields (used to make deliberately broken frames consistent). */
 void ws_fix_checksums(uint8_t *f, size_t len);
@@ -100,14 +120,14 @@ void ws_parse(const uint8_t *f, ws_hdr *h);
 static inline uint32_t ws_elem(const uint8_t *f, unsigned i) { return ws_get32(f + WS_OFF_ELEMS + 4 * i); }
 
 /* A RESULT sent by the device with address dev_ip and port dev_port: IPv4 without options,
- * UDP from (dev_ip, dev_port), aggregation header version 1 type RESULT, at least 64 bytes.
- * Nothing else of the frame is checked. */
+ * UDP from (dev_ip, dev_port), aggregation header version WS_VERSION type RESULT, at least 64
+ * bytes. Nothing else of the frame is checked. */
 int ws_is_result(const uint8_t *f, size_t len, uint32_t dev_ip, uint16_t dev_port);
 
 /* Validation of a RESULT as a worker receives it: untagged IPv4 without options, header checksum
  * right, not a fragment, IPv4 total length and UDP length matching len, UDP checksum non-zero and
- * right, aggregation header version 1 type RESULT, dtype binary32, reserved bits and bytes zero,
- * count 1.. and len exactly 64 + 4*count. Returns 0 and fills *h when all holds, -1 otherwise.
+ * right, aggregation header version WS_VERSION type RESULT, dtype binary32, reserved bits and
+ * bytes zero, count 1.. and len exactly 64 + 4*count. Returns 0 and fills *h when all holds, -1 otherwise.
  * Addresses (who sent it, to whom) are the caller's to check against *h. */
 int ws_result_check(const uint8_t *f, size_t len, ws_hdr *h);
 
