@@ -104,6 +104,11 @@ int ws_dev_configure(const ws_regbus *bus, const ws_config *cfg, char *err, size
                  p.pool, p.count);
         return -1;
     }
+    if (cfg->partial) { /* no register says so: this RTL has none of it */
+        snprintf(err, errlen, "the configuration takes PARTIAL frames (partial = 1, a job with a "
+                 "parent or children; docs/protocol.md section 9); this device does not");
+        return -1;
+    }
     if (cfg->max_frame && cfg->max_frame != p.max_frame) {
         snprintf(err, errlen, "the configuration's max_frame is %u bytes; the device's MAX_FRAME "
                  "is %u (the ports decide which frames are oversize)", cfg->max_frame,

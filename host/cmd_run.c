@@ -22,8 +22,16 @@ static const char usage_run[] =
     "Exit 0 only if every tensor is exact and every check passes. docs/driver.md.\n"
     "\n"
     "device:\n"
-    "  --device D       rtl (the Verilator model, default) or ref (the software reference\n"
-    "                   with a timing model: one beat per cycle in, fast)\n"
+    "  --device D       rtl (the Verilator model, default), ref (the software reference\n"
+    "                   with a timing model: one beat per cycle in, fast) or mix (with\n"
+    "                   --shards: RTL models and references alternate, shard by shard)\n"
+    "  --shards T       the job over T devices (or trees): chunk i of a tensor to shard i mod T,\n"
+    "                   a window and retransmissions per shard (docs/protocol.md section 9)\n"
+    "  --tree F[xG..]   each shard a tree of devices: --tree 4 a root with 4 leaves, --tree 2x4\n"
+    "                   a root with 2 children of 4 leaves each; the workers spread evenly\n"
+    "                   over the leaves; the leaves send PARTIALs up, the root rounds (the\n"
+    "                   reference only: needs --device ref). Faults apply on every link; every\n"
+    "                   RESULT and PARTIAL a device sends is checked against the exact sums\n"
     "  --width W        DATA_WIDTH: 256 (default), 512 or 1024\n"
     "  --clock MHZ      clock for times and rates (default 200)\n"
     "job:\n"
@@ -50,7 +58,9 @@ static const char usage_run[] =
     "  --record DIR     write the trace of the run (job.ini, in<P>.pcap: what entered each port\n"
     "                   in order; expected<P>.pcap: what the device sent; sum-*.f32) into a new\n"
     "                   DIR, which `wiresum sim DIR` replays and `wiresum check` checks\n"
-    "                   with the device counters in DIR/counters.txt\n"
+    "                   with the device counters in DIR/counters.txt; with several devices,\n"
+    "                   one such directory per device, DIR/<device> (s0, s0.1, ...), and the\n"
+    "                   sums in DIR\n"
     "  --trace FILE.fst FST waveform of the model; --trace-from C, --trace-to C: a window\n"
     "  --plot FILE.png  utilization (beats per cycle in and out of the device, windows of\n"
     "                   1000 cycles) and latency per chunk (first transmission to result at\n"
@@ -72,7 +82,7 @@ int ws_cmd_run(int argc, char **argv)
         {"rto", 1, 0, 'R'},        {"max-retries", 1, 0, 'M'}, {"record", 1, 0, 'o'},
         {"max-cycles", 1, 0, 'm'}, {"no-progress", 0, 0, 'n'}, {"quiet", 0, 0, 'q'},
         {"help", 0, 0, 'h'},       {"plot", 1, 0, 'P'},        {"counters", 0, 0, 'K'},
-        {"json", 0, 0, 'J'},
+        {"json", 0, 0, 'J'},       {"shards", 1, 0, 'T'},      {"tree", 1, 0, 'G'},
         {0, 0, 0, 0}};
     ws_run_opts o;
     ws_run_defaults(&o);
@@ -88,12 +98,16 @@ int ws_cmd_run(int argc, char **argv)
                 o.device = WS_RUN_RTL;
             else if (!strcmp(optarg, "ref"))
                 o.device = WS_RUN_REF;
+            else if (!strcmp(optarg, "mix"))
+                o.device = WS_RUN_MIX;
             else {
-                fprintf(stderr, "wiresum: --device %s: expected rtl or ref\n", optarg);
+                fprintf(stderr, "wiresum: --device %s: expected rtl, ref or mix\n", optarg);
                 bad = 1;
             }
             break;
         case 'e': bad = ws_cli_u64("--elems", optarg, 1, 0xffffffffu, &o.elems); break;
+        case 'T': bad = ws_cli_uint("--shards", optarg, 1, 64, &o.shards); break;
+        case 'G': o.tree = optarg; break;
         case 'i': bad = ws_cli_uint("--iters", optarg, 1, 65535, &o.iters); break;
         case 'S': bad = ws_cli_u64("--seed", optarg, 0, UINT64_MAX, &o.seed); break;
         case 'l': bad = ws_cli_rate("--loss", optarg, &o.loss); break;
@@ -172,7 +186,8 @@ int ws_cmd_run(int argc, char **argv)
         double secs = (double)st.cycles / ((double)o.clock_mhz * 1e6);
         json_t *js = json_pack(
             "{s:s, s:s, s:i, s:i, s:i, s:I, s:i, s:i, s:i, s:f, s:I, s:I, s:f, s:f, s:f}",
-            "command", "run", "device", o.device == WS_RUN_RTL ? "rtl" : "ref",
+            "command", "run", "device",
+            o.device == WS_RUN_RTL ? "rtl" : o.device == WS_RUN_REF ? "ref" : "mix",
             "width", (int)o.width, "workers", (int)o.workers, "ports", (int)o.ports,
             "elems", (json_int_t)o.elems, "iters", (int)o.iters, "count", (int)o.count,
             "slots", (int)o.slots, "clock_mhz", o.clock_mhz, "cycles", (json_int_t)st.cycles,
@@ -203,6 +218,8 @@ int ws_cmd_run(int argc, char **argv)
                                                         "corrupted_bypassed",
                                                         (json_int_t)st.corrupt_bypassed));
             json_object_set_new(js, "counters", ws_json_counters(&st.ctr, o.ports));
+            json_object_set_new(js, "shards", json_integer(o.shards ? o.shards : 1));
+            json_object_set_new(js, "tree", o.tree ? json_string(o.tree) : json_null());
             json_object_set_new(js, "tensors", json_integer((json_int_t)st.tensors));
             json_object_set_new(js, "tensors_exact", json_integer((json_int_t)st.tensors_exact));
             json_object_set_new(js, "check_failures", json_integer((json_int_t)st.check_failures));

@@ -131,11 +131,11 @@ static const uint32_t specials[] = {
     0x7fc00000, 0x7f800001, 0xffc00001,
 };
 
-static uint32_t value_bits(const run *r, unsigned iter, unsigned w, uint64_t i)
+uint32_t ws_run_value(const ws_run_opts *o, unsigned iter, unsigned w, uint64_t i)
 {
-    uint64_t h = ws_mix64(ws_mix64(r->o.seed ^ ((uint64_t)iter << 32 | w) ^ 0x72756e) ^ i);
-    int special = r->o.values == WS_RUN_SPECIAL ||
-                  (r->o.values == WS_RUN_MIXED && (h >> 58) == 0); /* 1 in 64 */
+    uint64_t h = ws_mix64(ws_mix64(o->seed ^ ((uint64_t)iter << 32 | w) ^ 0x72756e) ^ i);
+    int special = o->values == WS_RUN_SPECIAL ||
+                  (o->values == WS_RUN_MIXED && (h >> 58) == 0); /* 1 in 64 */
     uint64_t h2 = ws_mix64(h);
     if (special) {
         switch (h2 % 8) {
@@ -151,6 +151,11 @@ static uint32_t value_bits(const run *r, unsigned iter, unsigned w, uint64_t i)
     uint32_t sign = (uint32_t)(h >> 63) << 31;
     uint32_t e = (uint32_t)(127 - 3 - (h2 % 28));
     return sign | e << 23 | ((uint32_t)h & 0x7fffff);
+}
+
+static uint32_t value_bits(const run *r, unsigned iter, unsigned w, uint64_t i)
+{
+    return ws_run_value(&r->o, iter, w, i);
 }
 
 static int write_sum(run *r, unsigned iter, const uint32_t *sum)
@@ -887,6 +892,8 @@ static void print_report(run *r, double secs)
 
 int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size_t errlen)
 {
+    if (opts->shards > 1 || opts->tree || opts->device == WS_RUN_MIX)
+        return ws_fabric_run(opts, st, out, err, errlen);
     run *r = calloc(1, sizeof *r);
     if (!r) {
         snprintf(err, errlen, "out of memory");

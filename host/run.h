@@ -19,11 +19,14 @@
 
 #include "wiresum/counters.h"
 
-typedef enum { WS_RUN_RTL, WS_RUN_REF } ws_run_device;
+typedef enum { WS_RUN_RTL, WS_RUN_REF, WS_RUN_MIX } ws_run_device;
 typedef enum { WS_RUN_NORMAL, WS_RUN_SPECIAL, WS_RUN_MIXED } ws_run_values;
 
 typedef struct {
-    ws_run_device device;
+    ws_run_device device;  /* mix: RTL models and references alternate, device by device */
+    unsigned shards;       /* devices (trees) the job is sharded over; 0 or 1: one */
+    const char *tree;      /* "F" or "FxG..": a tree of devices per shard (fan-outs from the
+                            * root down; host/fabric.c); NULL: one device per shard */
     unsigned width;        /* DATA_WIDTH of the RTL model; beat size of the reference's timing */
     unsigned workers;      /* 1..64 */
     unsigned ports;        /* device ports used, 1..16 (the model's at most) */
@@ -62,6 +65,12 @@ typedef struct {
 } ws_run_stats;
 
 void ws_run_defaults(ws_run_opts *o);
+
+/* The value worker w contributes to element i in all-reduce iter (the same in every run). */
+uint32_t ws_run_value(const ws_run_opts *o, unsigned iter, unsigned w, uint64_t i);
+
+/* ws_run with several devices (shards > 1, a tree, or device mix): host/fabric.c. */
+int ws_fabric_run(const ws_run_opts *o, ws_run_stats *st, FILE *out, char *err, size_t errlen);
 
 /* 0 when every tensor is exact and every check passes, 1 otherwise (reported on out), -1 on an
  * error (err). */

@@ -1,14 +1,14 @@
 # mk/tests.mk - the suites of `make test` (Makefile), each a target that can also run alone.
 # Each appends "suite case passed failed" lines to build/results.txt.
 
-.PHONY: test-build unit unit-asan e2e rtl engines hw hwtest regmap-check wave wave-check wave-picture runloop \
+.PHONY: test-build unit unit-asan e2e rtl engines hw hwtest regmap-check wave wave-check wave-picture runloop tree \
         stress fuzz fuzz-short dissector ux docs-check bench-tools fresh-build lib json
 
 # the suites, in the order make test starts them: the longest first (seconds alone on the 2-core
 # machine of 2026-11-26: engines 130, fuzz-short 100, rtl 85, hw 70, lint 40, unit-asan 25,
 # stress 25, unit 20, the others under 15), so that two at a time end together
 TEST_SUITES := $(if $(WS_HAVE_TOP),engines fuzz-short rtl hw lint) unit-asan $(if $(WS_HAVE_TOP),stress) \
-               unit $(if $(WS_HAVE_TOP),runloop) fresh-build dissector $(if $(WS_HAVE_TOP),ux) bench-tools \
+               unit $(if $(WS_HAVE_TOP),runloop tree) fresh-build dissector $(if $(WS_HAVE_TOP),ux) bench-tools \
                $(if $(WS_HAVE_TOP),json lib) e2e $(if $(WS_HAVE_TOP),wave-check regmap-check) docs-check
 # the suites that build no model: make test runs them beside the build
 TEST_EARLY  := docs-check bench-tools fresh-build $(if $(WS_HAVE_TOP),lint regmap-check)
@@ -81,6 +81,10 @@ ux: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
 # closed loop: workers running the driver's transport against the model, with faults
 runloop: deps $(BUILD)/wiresum $(BUILD)/allreduce
 	@sh tests/run_run.sh $(BUILD)/wiresum
+
+# several devices: shards, trees of references, RTL models mixed in; recordings replayed
+tree: deps $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS)
+	@sh tests/run_tree.sh $(BUILD)/wiresum $(BUILD)/asan/wiresum
 
 # randomized stress over seeds: mixed jobs, faults, idle insertion and backpressure
 STRESS_SEEDS ?= 12

@@ -1,0 +1,105 @@
+#!/bin/sh
+# run_tree.sh WIRESUM [ASAN-WIRESUM] - `wiresum run` over several devices (host/fabric.c,
+# docs/protocol.md section 9): jobs sharded over devices, trees of two and three levels,
+# references and RTL models mixed, with loss, duplication, reordering and corruption on every
+# link. Each run must end with every tensor exact, every RESULT and PARTIAL the devices sent
+# equal to the oracle's (the run checks them as they leave), and the counters adding up; a
+# recorded run must replay bit for bit, device by device (`wiresum sim` for a device the RTL can
+# be, `wiresum ref` for one that takes PARTIALs). Bad options are refused with a message.
+# Appends "tree <case> <passed> <failed>" lines to the results file (tests/lib.sh).
+set -u
+ws=$1
+asan=${2:-}
+. "$(dirname "$0")/lib.sh"
+tmp=$WS_BUILD/tree
+rm -rf "$tmp"
+mkdir -p "$tmp"
+pass=0; fail=0
+ok()  { ws_record tree "$1" 0; pass=$((pass + 1)); }
+bad() { tail -n 25 "$tmp/$1.log"; ws_record tree "$1" 1; fail=$((fail + 1)); }
+
+# one NAME JQ ARGS...: a run that must pass, every tensor exact, and JQ hold of its summary
+one() {
+    name=$1; cond=$2; shift 2
+    if "$ws" run --no-progress --json "$@" > "$tmp/$name.json" 2> "$tmp/$name.log" &&
+       ws_json_true "$tmp/$name.json" ".exact and .ok and .check_failures == 0 and $cond"; then
+        ok "$name"
+    else
+        bad "$name"
+    fi
+}
+
+refuse() {
+    name=$1; pat=$2; shift 2
+    "$ws" run --no-progress "$@" > "$tmp/$name.log" 2>&1; rc=$?
+    if [ $rc -ne 0 ] && grep -q -- "$pat" "$tmp/$name.log"; then ok "$name"; else
+        echo "(exit $rc, expected a message matching '$pat')" >> "$tmp/$name.log"; bad "$name"; fi
+}
+
+F10="--loss 0.1 --dup 0.1 --reorder 0.1 --corrupt 0.02"
+# shellcheck disable=SC2086
+{
+one shards-4-ref     '.shards == 4 and .tensors == 24' --device ref --shards 4 --workers 8 --elems 3000 --iters 3 $F10 --seed 1
+one tree-4           '.tree == "4" and .tensors == 16' --device ref --tree 4 --workers 8 --elems 2000 --iters 2 $F10 --seed 2
+one tree-2x4-shards  '.shards == 2 and .tensors == 32' --device ref --shards 2 --tree 2x4 --workers 16 --elems 3000 --iters 2 $F10 --seed 3
+one tree-3-levels    '.tensors == 24' --device ref --shards 3 --tree 2x2x2 --workers 12 --elems 2000 --iters 2 $F10 --seed 4
+one tree-specials    '.tensors == 18' --device ref --tree 3 --workers 9 --elems 1000 --iters 2 --values special $F10 --seed 5
+one tree-uneven      '.tensors == 14' --device ref --tree 3 --workers 7 --elems 777 --count 13 --slots 3 --iters 2 $F10 --seed 6
+one tree-count-1024  '.tensors == 8' --device ref --tree 2 --workers 4 --elems 5000 --count 1024 --slots 2 --iters 2 --loss 0.05 --seed 7
+one mix-shards       '.device == "mix" and .tensors == 12' --device mix --shards 2 --workers 6 --elems 2000 --iters 2 $F10 --seed 8
+one rtl-shards-3     '.tensors == 8' --device rtl --shards 3 --workers 4 --elems 2000 --iters 2 $F10 --seed 9
+}
+if [ -n "$asan" ] && [ -x "$asan" ]; then
+    # shellcheck disable=SC2086
+    if "$asan" run --no-progress --device ref --shards 2 --tree 2x2 --workers 8 --elems 700 --iters 2 \
+           $F10 --seed 10 > "$tmp/asan-tree.log" 2>&1; then ok asan-tree; else bad asan-tree; fi
+fi
+
+# a recorded run, replayed device by device, bit for bit
+d=$tmp/rec
+# shellcheck disable=SC2086
+if "$ws" run --no-progress --device mix --shards 2 --workers 6 --elems 1500 --iters 2 $F10 \
+       --seed 11 --record "$d" > "$tmp/record-shards.log" 2>&1 &&
+   [ -f "$d/sum-7-458753.f32" ] && [ -f "$d/sum-7-458754.f32" ] &&
+   "$ws" sim "$d/s0" --json > "$tmp/s0.json" 2>> "$tmp/record-shards.log" &&
+   ws_json_true "$tmp/s0.json" '.mismatches == 0 and .counters_differ == 0' &&
+   "$ws" sim "$d/s1" --json > "$tmp/s1.json" 2>> "$tmp/record-shards.log" &&
+   ws_json_true "$tmp/s1.json" '.mismatches == 0 and .counters_differ == 0'; then
+    ok record-shards
+else
+    bad record-shards
+fi
+# a tree: the RTL refuses its devices (they take PARTIALs); the reference replays each one
+d=$tmp/rec-tree
+tool=$WS_BUILD/tests/tool_pcap_edit
+same=1
+# shellcheck disable=SC2086
+if "$ws" run --no-progress --device ref --tree 2x2 --workers 8 --elems 1200 --iters 2 $F10 \
+       --seed 12 --record "$d" > "$tmp/record-tree.log" 2>&1; then
+    for dev in s0 s0.0 s0.1 s0.0.0 s0.0.1 s0.1.0 s0.1.1; do
+        "$ws" ref "$d/$dev" --out replay -q >> "$tmp/record-tree.log" 2>&1 || same=0
+        for p in 0 1 2 3; do
+            "$tool" list "$d/$dev/expected$p.pcap" | cut -d' ' -f2- > "$tmp/want" &&
+            "$tool" list "$d/$dev/replay$p.pcap" | cut -d' ' -f2- > "$tmp/got" &&
+            cmp -s "$tmp/want" "$tmp/got" ||
+                { echo "device $dev port $p: the replay differs" >> "$tmp/record-tree.log"; same=0; }
+        done
+    done
+    [ "$("$tool" count "$d/s0.0.0/expected3.pcap")" -gt 0 ] || same=0 # PARTIALs went up
+    "$ws" sim "$d/s0" > "$tmp/sim-tree.log" 2>&1 && same=0
+    grep -q "takes PARTIAL frames" "$tmp/sim-tree.log" || same=0
+else
+    same=0
+fi
+if [ $same = 1 ]; then ok record-tree; else bad record-tree; fi
+
+refuse tree-rtl      "needs --device ref" --device rtl --tree 2 --workers 4 --elems 10
+refuse tree-leaves   "leaves some without a worker" --device ref --tree 2x4 --workers 4 --elems 10
+refuse tree-syntax   "fan-outs" --device ref --tree 2y3 --elems 10
+refuse tree-zero     "fan-outs" --device ref --tree 0 --elems 10
+refuse shards-65     "--shards 65" --device ref --shards 65 --elems 10
+refuse shards-bypass "--bypass: not with several devices" --device ref --shards 2 --bypass 0.1 --elems 10
+refuse device-bad    "rtl, ref or mix" --device fpga
+
+echo "tree: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
