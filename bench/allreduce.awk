@@ -56,7 +56,7 @@ END {
     print "- **Ring** all-reduce (reduce-scatter then all-gather): 2(N-1)/N x 8B / L + 2(N-1) x alpha, at the raw link rate (no header overhead charged to the ring: favourable to it)."
     print "- Device: 10 Gb/s links with DATA_WIDTH 256 at 200 MHz (51.2 Gb/s, NetFPGA-SUME class) and 256 elements per packet; 100 Gb/s links with DATA_WIDTH 1024 at 340 MHz (348 Gb/s) and " SK[2] " elements per packet."
     print ""
-    print "With one engine the device's capacity is shared by all N workers, so past N = capacity / link rate (5 at 10 Gb/s, 3.5 at 100 Gb/s) the in-network time grows linearly with N while the ring's bandwidth term stays near 2B/L: the speedup falls below 1 for large N. Where it wins is few workers per engine, small tensors (one step of latency against 2(N-1)), and it halves the bytes each link carries against the ring's 2(N-1)/N. The ENGINES parameter (docs/architecture.md section 9; section 6 below) is what would lift the device bound."
+    print "With one engine the device's capacity is shared by all N workers, so past N = capacity / link rate (5 at 10 Gb/s, 3.5 at 100 Gb/s) the in-network time grows linearly with N while the ring's bandwidth term stays near 2B/L: the speedup falls below 1 for large N. Where it wins is few workers per engine, small tensors (one step of latency against 2(N-1)), and it halves the bytes each link carries against the ring's 2(N-1)/N. The ENGINES parameter (docs/architecture.md section 9; section 6 below) and several devices per job (the second table, and section 8) lift the device bound."
     print ""
     print "| link | N | tensor | bound | per-worker Gb/s | in-network | ring | speedup |"
     print "|---:|---:|---:|---|---:|---:|---:|---:|"
@@ -90,5 +90,33 @@ END {
     close(plotdat)
     print ""
     print "![all-reduce speedup](perf/allreduce.png)"
+    print ""
+    print "**Several devices** (section 8, docs/protocol.md section 9): the same model with the job sharded over T devices, T the fewest whose shared capacity lifts the device bound above the link's (T = ceil(N x link bound / (G x DATA_WIDTH x f_clk))): each device then serves every worker for 1/T of the chunks, so the device bound becomes T x G x DATA_WIDTH x f_clk / N. Section 8 measures, on the devices' timing model, how the capacity of shards and trees adds up, every result exact."
+    print ""
+    print "| link | N | tensor | devices T | bound | per-worker Gb/s | in-network | ring | speedup |"
+    print "|---:|---:|---:|---:|---|---:|---:|---:|---:|"
+    for (s = 1; s <= ns; s++) {
+        for (z = 2; z <= 3; z++) {
+            for (j = 1; j <= nn; j++) {
+                n = NN[j]
+                r = pick(SW[s], SK[s], n)
+                if (!r) continue
+                k = SK[s]
+                t_dev = (LF[r] + n * BT[r]) / SF[s]
+                rl = L[s] * WL[r]
+                one = GP[r] * SW[s] * SF[s]
+                T = int(n * rl / one); if (T * one < n * rl) T++
+                if (T < 1) T = 1
+                rd = T * one / n
+                rw = slots * 4 * k * 8 / (2 * alpha + t_dev)
+                rate = min2(rl, min2(rd, rw))
+                bound = rate == rl ? "link" : (rate == rd ? "device" : "window")
+                b = SZ[z]
+                t_in = 8 * b / rate + 2 * alpha + t_dev
+                t_ring = 2 * (n - 1) / n * 8 * b / L[s] + 2 * (n - 1) * alpha
+                printf "| %d Gb/s | %d | %s | %d | %s | %.2f | %s | %s | %.2f |\n", L[s] / 1e9, n, SZN[z], T, bound, rate / 1e9, fmt_t(t_in), fmt_t(t_ring), t_ring / t_in
+            }
+        }
+    }
     print ""
 }

@@ -219,6 +219,8 @@ int ws_cmd_run(int argc, char **argv)
                                                         (json_int_t)st.corrupt_bypassed));
             json_object_set_new(js, "counters", ws_json_counters(&st.ctr, o.ports));
             json_object_set_new(js, "shards", json_integer(o.shards ? o.shards : 1));
+            json_object_set_new(js, "worker_bytes", json_integer((json_int_t)st.worker_bytes));
+            json_object_set_new(js, "uplink_bytes", json_integer((json_int_t)st.uplink_bytes));
             json_object_set_new(js, "tree", o.tree ? json_string(o.tree) : json_null());
             json_object_set_new(js, "tensors", json_integer((json_int_t)st.tensors));
             json_object_set_new(js, "tensors_exact", json_integer((json_int_t)st.tensors_exact));

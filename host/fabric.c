@@ -417,6 +417,7 @@ static void route(fabric *f, unsigned k, unsigned p, const uint8_t *fr, size_t l
     check_output(f, k, fr, len);
     if (n->parent >= 0 && p == UP_PORT) {
         node *up = &f->d[n->parent];
+        f->st->uplink_bytes += len;
         if (ws_net_send(&up->in, 0, member_port(up, n->rank), fr, len, t))
             fail(f, "out of memory");
         return;
@@ -500,6 +501,7 @@ static void worker_tx(void *ctx, const uint8_t *fr, size_t len)
     tx_ctx *c = ctx;
     fabric *f = c->f;
     node *leaf = &f->d[f->w[c->w].leaf[c->shard]];
+    f->st->worker_bytes += len;
     if (ws_net_send(&leaf->in, 0, member_port(leaf, f->w[c->w].rank), fr, len, f->now))
         fail(f, "out of memory");
 }
@@ -836,6 +838,8 @@ static void print_report(fabric *f, double secs)
             (unsigned long long)s->bad_frames);
     fprintf(f->out, "  oracle: %llu RESULTs and %llu PARTIALs checked as they left their device\n",
             (unsigned long long)f->checked_results, (unsigned long long)f->checked_partials);
+    fprintf(f->out, "  bytes: %llu sent by the workers, %llu by devices to their parents\n",
+            (unsigned long long)s->worker_bytes, (unsigned long long)s->uplink_bytes);
     for (unsigned k = 0; k < f->nd; k++) {
         const node *n = &f->d[k];
         const ws_counters *c = &n->ctr;

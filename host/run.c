@@ -325,6 +325,7 @@ static void worker_tx(void *ctx, const uint8_t *f, size_t len)
 {
     tx_ctx *c = ctx;
     run *r = c->r;
+    r->st->worker_bytes += len;
     if (r->plot && len >= WS_OFF_ELEMS)
         ws_plot_sent(r->plot, c->w, plot_chunk(r, f), r->now);
     net_send(r, 0, r->w[c->w].port, f, len, r->now);

@@ -61,6 +61,8 @@ typedef struct {
     uint64_t bypass_sent, bypass_out, corrupt_bypassed;
     uint64_t frames_in, frames_out, results_out;
     uint64_t check_failures; /* bypass, counter and model checks that failed */
+    uint64_t worker_bytes, uplink_bytes; /* several devices: bytes the workers sent, and the
+                                          * devices to their parents (first copies, host/fabric.c) */
     ws_counters ctr;
 } ws_run_stats;
 
