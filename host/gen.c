@@ -138,14 +138,11 @@ static uint32_t special_value(uint64_t h)
     }
 }
 
-static uint32_t value(const gen *g, unsigned j, unsigned t, unsigned w, uint64_t i)
+uint32_t ws_gen_value(ws_values kind, uint64_t seed, unsigned j, unsigned t, unsigned w,
+                      uint64_t i)
 {
-    if (g->vec)
-        return w == 0 ? g->vec[i].a : g->vec[i].b;
-    if (g->rec)
-        return g->rec[(t * g->o->workers + w) * g->o->elems + i];
-    uint64_t h = ws_mix64(ws_mix64(ws_mix64(g->o->seed ^ ((uint64_t)j << 32 | t)) ^ w) ^ i);
-    switch (g->o->values) {
+    uint64_t h = ws_mix64(ws_mix64(ws_mix64(seed ^ ((uint64_t)j << 32 | t)) ^ w) ^ i);
+    switch (kind) {
     case WS_VALUES_NORMAL:
         return normal_value(h);
     case WS_VALUES_SPECIAL:
@@ -154,6 +151,15 @@ static uint32_t value(const gen *g, unsigned j, unsigned t, unsigned w, uint64_t
         break;
     }
     return h % 16 == 0 ? special_value(ws_mix64(h)) : normal_value(h);
+}
+
+static uint32_t value(const gen *g, unsigned j, unsigned t, unsigned w, uint64_t i)
+{
+    if (g->vec)
+        return w == 0 ? g->vec[i].a : g->vec[i].b;
+    if (g->rec)
+        return g->rec[(t * g->o->workers + w) * g->o->elems + i];
+    return ws_gen_value(g->o->values, g->o->seed, j, t, w, i);
 }
 
 /* ---- configuration ---------------------------------------------------------------------- */
@@ -751,15 +757,21 @@ static int write_sums(gen *g, const char *dir)
     return 0;
 }
 
-/* Recorded gradients (--from DIR, docs/traces.md): DIR/w<W>-s<S>.f32, binary32 big-endian, one
- * file per worker W and step S, every worker of every step, all of one size; other files of DIR
- * are not read. Sets the workers, the steps (tensors) and the elements. */
-static int load_recording(gen *g, const char *dir, unsigned *workers, unsigned *steps,
-                          uint64_t *elems)
+static uint32_t *rec_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+
+uint32_t *ws_gen_load_recording(const char *dir, unsigned *workers, unsigned *steps,
+                                uint64_t *elems, char *err, size_t errlen)
 {
     DIR *d = opendir(dir);
     if (!d)
-        return fail(g, "--from %s: %s", dir, strerror(errno));
+        return rec_fail(err, errlen, "--from %s: %s", dir, strerror(errno));
     unsigned nw = 0, ns = 0, files = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
@@ -769,8 +781,9 @@ static int load_recording(gen *g, const char *dir, unsigned *workers, unsigned *
             continue;
         if (w >= WS_LIMIT_WORKERS || st >= 65535) {
             closedir(d);
-            return fail(g, "%s/%s: worker %u, step %u: the recording's workers are 0..%u, "
-                           "its steps 0..65534", dir, e->d_name, w, st, WS_LIMIT_WORKERS - 1);
+            return rec_fail(err, errlen, "%s/%s: worker %u, step %u: the recording's workers "
+                            "are 0..%u, its steps 0..65534", dir, e->d_name, w, st,
+                            WS_LIMIT_WORKERS - 1);
         }
         nw = w + 1 > nw ? w + 1 : nw;
         ns = st + 1 > ns ? st + 1 : ns;
@@ -778,8 +791,8 @@ static int load_recording(gen *g, const char *dir, unsigned *workers, unsigned *
     }
     closedir(d);
     if (files == 0)
-        return fail(g, "--from %s: no recorded gradients (w<worker>-s<step>.f32, docs/traces.md)",
-                    dir);
+        return rec_fail(err, errlen, "--from %s: no recorded gradients (w<worker>-s<step>.f32, "
+                        "docs/traces.md)", dir);
     char path[4096], first[4096];
     uint64_t n = 0;
     for (unsigned st = 0; st < ns; st++)
@@ -787,45 +800,51 @@ static int load_recording(gen *g, const char *dir, unsigned *workers, unsigned *
             snprintf(path, sizeof path, "%s/w%u-s%u.f32", dir, w, st);
             struct stat sb;
             if (stat(path, &sb) != 0)
-                return fail(g, "%s: %s (the recording has workers 0..%u and steps 0..%u: every "
-                               "one is needed)", path, strerror(errno), nw - 1, ns - 1);
+                return rec_fail(err, errlen, "%s: %s (the recording has workers 0..%u and steps "
+                                "0..%u: every one is needed)", path, strerror(errno), nw - 1,
+                                ns - 1);
             if (sb.st_size <= 0 || sb.st_size % 4 != 0 || (uint64_t)sb.st_size / 4 > 0xffffffffu)
-                return fail(g, "%s: %lld bytes: not a positive multiple of 4 (binary32 elements)",
-                            path, (long long)sb.st_size);
+                return rec_fail(err, errlen, "%s: %lld bytes: not a positive multiple of 4 "
+                                "(binary32 elements)", path, (long long)sb.st_size);
             if (n == 0) {
                 n = (uint64_t)sb.st_size / 4;
                 snprintf(first, sizeof first, "%s", path);
             } else if ((uint64_t)sb.st_size / 4 != n) {
-                return fail(g, "%s: %lld bytes, but %s has %llu: every tensor of a recording has "
-                               "one size", path, (long long)sb.st_size, first,
-                            (unsigned long long)n * 4);
+                return rec_fail(err, errlen, "%s: %lld bytes, but %s has %llu: every tensor of a "
+                                "recording has one size", path, (long long)sb.st_size, first,
+                                (unsigned long long)n * 4);
             }
         }
     if ((uint64_t)nw * ns > SIZE_MAX / 4 / n)
-        return fail(g, "--from %s: too large", dir);
-    g->rec = malloc((size_t)nw * ns * n * 4);
+        return rec_fail(err, errlen, "--from %s: too large", dir);
+    uint32_t *rec = malloc((size_t)nw * ns * n * 4);
     uint8_t *buf = malloc(n * 4);
-    if (!g->rec || !buf) {
+    if (!rec || !buf) {
+        free(rec);
         free(buf);
-        return fail(g, "out of memory");
+        return rec_fail(err, errlen, "out of memory");
     }
-    for (unsigned st = 0; st < ns && !g->failed; st++)
-        for (unsigned w = 0; w < nw && !g->failed; w++) {
+    for (unsigned st = 0; st < ns && rec; st++)
+        for (unsigned w = 0; w < nw && rec; w++) {
             snprintf(path, sizeof path, "%s/w%u-s%u.f32", dir, w, st);
             FILE *f = fopen(path, "rb");
-            if (!f || fread(buf, 4, n, f) != n)
-                fail(g, "%s: cannot read", path);
-            else
+            if (!f || fread(buf, 4, n, f) != n) {
+                free(rec);
+                rec = rec_fail(err, errlen, "%s: cannot read", path);
+            } else {
                 for (uint64_t i = 0; i < n; i++)
-                    g->rec[((uint64_t)st * nw + w) * n + i] = ws_get32(buf + 4 * i);
+                    rec[((uint64_t)st * nw + w) * n + i] = ws_get32(buf + 4 * i);
+            }
             if (f)
                 fclose(f);
         }
     free(buf);
-    *workers = nw;
-    *steps = ns;
-    *elems = n;
-    return g->failed ? -1 : 0;
+    if (rec) {
+        *workers = nw;
+        *steps = ns;
+        *elems = n;
+    }
+    return rec;
 }
 
 /* TestFloat f32_add lines (A B R flags, hex): worker 0 adds A, worker 1 adds B,
@@ -894,8 +913,11 @@ int ws_gen(const char *dir, const ws_gen_opts *opts, ws_gen_stats *st, char *err
             o.elems = n;
         }
     } else if (o.from) {
-        if (load_recording(g, o.from, &o.workers, &o.tensors, &o.elems) == 0)
+        g->rec = ws_gen_load_recording(o.from, &o.workers, &o.tensors, &o.elems, err, errlen);
+        if (g->rec)
             o.jobs = 1;
+        else
+            g->failed = 1;
     }
     if (!g->failed && (o.tensors < 1 || o.tensors > 65535))
         fail(g, "--tensors %u: must be 1..65535", o.tensors);

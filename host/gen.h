@@ -4,7 +4,8 @@
  * against the reference device in closed loop, fault injection (loss with
  * RETX retransmission, network duplicates, malformed and bypass frames), and
  * writing a trace directory: job.ini, in<P>.pcap and the exact sum of every
- * job's tensors (sum-<job>-<tensor>.f32).
+ * job's tensors (sum-<job>-<tensor>.f32). Also the inputs other tools take from it: the value
+ * distributions and the reader of recorded gradients (`wiresum numerics`, host/numerics.c).
  */
 #ifndef WS_GEN_H
 #define WS_GEN_H
@@ -46,6 +47,18 @@ typedef struct {
 } ws_gen_stats;
 
 void ws_gen_defaults(ws_gen_opts *o);
+
+/* The binary32 (bits) that gen writes for element i of tensor t (0, 1, ...) of job j (0, 1, ...)
+ * from worker w with --values kind and --seed seed: a function of these alone. */
+uint32_t ws_gen_value(ws_values kind, uint64_t seed, unsigned j, unsigned t, unsigned w,
+                      uint64_t i);
+
+/* Recorded gradients (`gen --from DIR`, docs/traces.md): DIR/w<W>-s<S>.f32, binary32 big-endian,
+ * one file per worker W and step S, every worker of every step, all of one size; other files of
+ * DIR are not read. Returns the values, [step][worker][element] (malloc'd), and sets the
+ * workers, the steps and the elements of a tensor; or NULL with err naming the file. */
+uint32_t *ws_gen_load_recording(const char *dir, unsigned *workers, unsigned *steps,
+                                uint64_t *elems, char *err, size_t errlen);
 
 /* Write a trace into dir (created if missing), after removing the files of any previous trace
  * there (ws_trace_clear: its outputs would not belong to the new inputs). Returns 0, or -1
