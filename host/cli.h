@@ -58,5 +58,6 @@ int ws_cmd_run(int argc, char **argv);
 int ws_cmd_bench(int argc, char **argv);
 int ws_cmd_counters(int argc, char **argv);
 int ws_cmd_testfloat(int argc, char **argv);
+int ws_cmd_numerics(int argc, char **argv);
 
 #endif

@@ -24,6 +24,8 @@ static const char usage_main[] =
     "  counters DIR   print the device counters a run saved in DIR/counters.txt\n"
     "  testfloat      check the exact adder on Berkeley TestFloat f32_add lines (stdin)\n"
     "  bench          line rate and latency of the RTL under saturating closed-loop load\n"
+    "  numerics       what binary32 sums in arrival order, an adder tree or SwitchML's int32\n"
+    "                 quantization cost against the exact sum (gen's values, recordings)\n"
     "\n"
     "`wiresum <command> --help` explains each command. The trace directory format is in\n"
     "docs/traces.md, the wire protocol in docs/protocol.md.\n";
@@ -38,6 +40,7 @@ int main(int argc, char **argv)
                 {"run", ws_cmd_run},
                 {"counters", ws_cmd_counters},
                 {"bench", ws_cmd_bench},
+                {"numerics", ws_cmd_numerics},
                 {"testfloat", ws_cmd_testfloat}};
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
         !strcmp(argv[1], "help")) {

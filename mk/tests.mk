@@ -1,7 +1,8 @@
 # mk/tests.mk - the suites of `make test` (Makefile), each a target that can also run alone.
 # Each appends "suite case passed failed" lines to build/results.txt.
 
-.PHONY: test-build unit unit-asan e2e rtl engines hw hwtest regmap-check wave wave-check wave-picture runloop tree \
+.PHONY: test-build unit unit-asan e2e numerics rtl engines hw hwtest regmap-check wave wave-check wave-picture \
+        runloop tree \
         stress fuzz fuzz-short dissector ux docs-check bench-tools fresh-build lib json
 
 # the suites, in the order make test starts them: the longest first (seconds alone on the 2-core
@@ -9,7 +10,7 @@
 # stress 25, unit 20, the others under 15), so that two at a time end together
 TEST_SUITES := $(if $(WS_HAVE_TOP),engines fuzz-short rtl hw lint) unit-asan $(if $(WS_HAVE_TOP),stress) \
                unit $(if $(WS_HAVE_TOP),runloop tree) fresh-build dissector $(if $(WS_HAVE_TOP),ux) bench-tools \
-               $(if $(WS_HAVE_TOP),json lib) e2e $(if $(WS_HAVE_TOP),wave-check regmap-check) docs-check
+               $(if $(WS_HAVE_TOP),json lib) e2e numerics $(if $(WS_HAVE_TOP),wave-check regmap-check) docs-check
 # the suites that build no model: make test runs them beside the build
 TEST_EARLY  := docs-check bench-tools fresh-build $(if $(WS_HAVE_TOP),lint regmap-check)
 
@@ -26,6 +27,10 @@ unit-asan: deps $(ASAN_TESTS)
 
 e2e: deps $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS)
 	@sh tests/run_e2e.sh $(BUILD)/wiresum $(BUILD)/asan/wiresum
+
+# `wiresum numerics` on hand-made recordings with known answers, gen's distributions, bad input
+numerics: deps $(BUILD)/wiresum $(BUILD)/asan/wiresum
+	@sh tests/run_numerics.sh $(BUILD)/wiresum $(BUILD)/asan/wiresum
 
 # RTL regression: traces through the Verilator model at 256 and 512 bits, a smoke run at 1024;
 # tests/run_order.sh: the order kept per stream, several ports onto one egress (also at E = 4)
