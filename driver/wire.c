@@ -144,6 +144,14 @@ static void put_headers(uint8_t *f, const ws_hdr *h, size_t len)
     ws_put16(a + 20, h->type == WS_TYPE_PARTIAL ? h->ext : 0);
 }
 
+static void put64(uint8_t *p, uint64_t v)
+{
+    ws_put32(p, (uint32_t)(v >> 32));
+    ws_put32(p + 4, (uint32_t)v);
+}
+
+static uint64_t get64(const uint8_t *p) { return (uint64_t)ws_get32(p) << 32 | ws_get32(p + 4); }
+
 static void put_udp_checksum(uint8_t *f, const ws_hdr *h, size_t len)
 {
     uint8_t *udp = f + WS_OFF_UDP;
@@ -165,13 +173,13 @@ size_t ws_build_partial(uint8_t *f, ws_hdr *h, const ws_xsum *acc)
     uint8_t *w = f + WS_OFF_ELEMS, *rec = w + 8 * (size_t)h->count;
     unsigned ext = 0;
     for (unsigned i = 0; i < h->count; i++) {
-        uint64_t word;
-        int r = ws_xsum_encode(&acc[i], &word, rec + WS_X64_RECORD * (size_t)ext);
-        if (r < 0)
+        uint64_t words[WS_X64_MAX_WORDS];
+        int n = ws_xsum_encode(&acc[i], words);
+        if (n < 0)
             return 0;
-        ext += (unsigned)r;
-        ws_put32(w + 8 * i, (uint32_t)(word >> 32));
-        ws_put32(w + 8 * i + 4, (uint32_t)word);
+        put64(w + 8 * i, words[0]);
+        for (int k = 1; k < n; k++)
+            put64(rec + 8 * (size_t)ext++, words[k]);
     }
     h->type = WS_TYPE_PARTIAL;
     h->ext = (uint16_t)ext;
@@ -186,11 +194,12 @@ void ws_partial_add(const uint8_t *f, const ws_hdr *h, ws_xsum *acc)
     const uint8_t *w = f + WS_OFF_ELEMS, *rec = w + 8 * (size_t)h->count;
     unsigned k = 0;
     for (unsigned i = 0; i < h->count; i++) {
-        uint64_t word = (uint64_t)ws_get32(w + 8 * i) << 32 | ws_get32(w + 8 * i + 4);
-        const uint8_t *r = NULL;
-        if ((word & WS_X64_ESC) && k < h->ext)
-            r = rec + WS_X64_RECORD * (size_t)k++;
-        ws_xsum_add_encoded(&acc[i], word, r);
+        uint64_t word = get64(w + 8 * i);
+        ws_xsum_add_word(&acc[i], word, 1);
+        while ((word & WS_X64_ESC) && k < h->ext) { /* the element goes on in the records */
+            word = get64(rec + 8 * (size_t)k++);
+            ws_xsum_add_word(&acc[i], word, 0);
+        }
     }
 }
 

@@ -195,78 +195,60 @@ uint32_t ws_xsum_round(const ws_xsum *x)
     return sign | (uint32_t)enc;
 }
 
-int ws_xsum_encode(const ws_xsum *x, uint64_t *word, uint8_t rec[WS_X64_RECORD])
+int ws_xsum_encode(const ws_xsum *x, uint64_t words[WS_X64_MAX_WORDS])
 {
     if (x->nan || x->pos_inf || x->neg_inf) {
-        *word = (uint64_t)WS_X64_E_SPECIAL << WS_X64_E_SHIFT | (uint64_t)(x->nan != 0) << 2 |
-                (uint64_t)(x->neg_inf != 0) << 1 | (uint64_t)(x->pos_inf != 0);
-        return 0;
+        words[0] = (uint64_t)WS_X64_E_SPECIAL << WS_X64_E_SHIFT | (uint64_t)(x->nan != 0) << 2 |
+                   (uint64_t)(x->neg_inf != 0) << 1 | (uint64_t)(x->pos_inf != 0);
+        return 1;
     }
     uint64_t mag[WS_XSUM_LIMBS];
     uint64_t s = xs_magnitude(x, mag) ? WS_X64_NEG : 0;
     int top = xs_top_bit(mag);
     if (top < 0) { /* -0 only when every contribution was -0, as ws_xsum_round */
-        *word = (x->n > 0 && !x->not_negzero) ? WS_X64_NEG : 0;
-        return 0;
+        words[0] = (x->n > 0 && !x->not_negzero) ? WS_X64_NEG : 0;
+        return 1;
     }
-    if (top <= 53) {
-        *word = s | mag[0];
-        return 0;
+    int n = 0;
+    while (top >= 0) {
+        unsigned e = top > 53 ? (unsigned)top - 53 : 0;
+        if (e >= WS_X64_E_SPECIAL || n == WS_X64_MAX_WORDS)
+            return -1;
+        uint64_t m = xs_window(mag, e) & WS_X64_M_MASK;
+        for (unsigned j = 0; j < WS_XSUM_LIMBS; j++) { /* what is left: the bits below 2^e */
+            unsigned lo = 64 * j;
+            mag[j] = lo + 64 <= e ? mag[j] : lo < e ? mag[j] & (((uint64_t)1 << (e - lo)) - 1) : 0;
+        }
+        top = xs_top_bit(mag);
+        words[n++] = s | (uint64_t)e << WS_X64_E_SHIFT | m | (top >= 0 ? WS_X64_ESC : 0);
     }
-    unsigned e = (unsigned)top - 53;
-    if (e >= WS_X64_E_SPECIAL)
-        return -1;
-    *word = s | (uint64_t)e << WS_X64_E_SHIFT | (xs_window(mag, e) & WS_X64_M_MASK);
-    if (!xs_any_below(mag, e))
-        return 0;
-    /* the escape: the bits below 2^E (e <= 254: they fit 255 bits and the sign) */
-    uint64_t r[4];
-    for (unsigned j = 0; j < 4; j++) {
-        unsigned lo = 64 * j;
-        r[j] = lo + 64 <= e ? mag[j] : lo < e ? mag[j] & (((uint64_t)1 << (e - lo)) - 1) : 0;
-    }
-    if (s)
-        xs_negate(r, 4);
-    for (unsigned j = 0; j < 4; j++)
-        for (unsigned b = 0; b < 8; b++)
-            rec[8 * (3 - j) + b] = (uint8_t)(r[j] >> (56 - 8 * b));
-    *word |= WS_X64_ESC;
-    return 1;
+    return n;
 }
 
-void ws_xsum_add_encoded(ws_xsum *x, uint64_t word, const uint8_t *rec)
+void ws_xsum_add_word(ws_xsum *x, uint64_t word, int first)
 {
     unsigned e = (unsigned)(word >> WS_X64_E_SHIFT) & 0xffu;
     uint64_t m = word & WS_X64_M_MASK;
-    int neg = (word & WS_X64_NEG) != 0, esc = (word & WS_X64_ESC) != 0;
+    int neg = (word & WS_X64_NEG) != 0;
 
-    xs_count(x);
+    if (first)
+        xs_count(x);
     if (e == WS_X64_E_SPECIAL) {
         x->pos_inf |= (uint8_t)(m & 1u);
         x->neg_inf |= (uint8_t)(m >> 1 & 1u);
         x->nan |= (uint8_t)(m >> 2 & 1u);
         x->not_negzero = 1;
-    } else {
-        if (!(neg && m == 0 && !esc)) /* the word of an all -0 zero leaves the flag alone */
-            x->not_negzero = 1;
-        uint64_t t[WS_XSUM_LIMBS] = {0};
-        unsigned i = e >> 6, off = e & 63u; /* e <= 254: i <= 3 */
-        t[i] = m << off;
-        t[i + 1] = off ? m >> (64 - off) : 0;
-        if (neg)
-            xs_negate(t, WS_XSUM_LIMBS);
-        xs_add_limbs(x, t);
+        return;
     }
-    if (esc && rec) {
-        uint64_t t[WS_XSUM_LIMBS];
-        for (unsigned j = 0; j < 4; j++) {
-            t[j] = 0;
-            for (unsigned b = 0; b < 8; b++)
-                t[j] = t[j] << 8 | rec[8 * (3 - j) + b];
-        }
-        t[4] = (t[3] >> 63) ? UINT64_MAX : 0; /* sign extension */
-        xs_add_limbs(x, t);
-    }
+    if (!(first && neg && m == 0 && !(word & WS_X64_ESC))) /* the all -0 zero leaves the flag */
+        x->not_negzero = 1;
+    uint64_t t[WS_XSUM_LIMBS] = {0};
+    unsigned i = e >> 6, off = e & 63u; /* e <= 254: i <= 3 */
+    t[i] = m << off;
+    t[i + 1] = off ? m >> (64 - off) : 0;
+    if (neg)
+        xs_negate(t, WS_XSUM_LIMBS);
+    xs_add_limbs(x, t);
 }
 
 uint32_t ws_sum_f32(const uint32_t *bits, unsigned n)

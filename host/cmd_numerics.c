@@ -108,10 +108,13 @@ static json_t *row_json(const char *input, const ws_num_row *r)
     json_object_set_new(seq, "distinct_mean",
                         json_real(r->elems ? (double)r->distinct_sum / r->elems : 0));
     json_object_set_new(sw, "overflows", json_integer((json_int_t)r->switchml_overflow));
-    return json_pack("{s:s, s:i, s:I, s:o, s:o, s:o, s:o}", "input", input,
+    json_t *pa = json_pack("{s:I, s:I, s:f}", "escaped", (json_int_t)r->partial_escaped,
+                           "words", (json_int_t)r->partial_words, "bytes_per_element",
+                           r->elems ? 8.0 * (double)r->partial_words / (double)r->elems : 0.0);
+    return json_pack("{s:s, s:i, s:I, s:o, s:o, s:o, s:o, s:o}", "input", input,
                      "workers", (int)r->workers, "elements", (json_int_t)r->elems,
                      "sequential", seq, "tree", err_json(&r->tree), "switchml", sw,
-                     "wiresum", err_json(&r->wiresum));
+                     "wiresum", err_json(&r->wiresum), "partial", pa);
 }
 
 static void print_err(const char *method, const ws_num_err *e, FILE *out)
@@ -133,6 +136,9 @@ static void print_row(const char *input, const ws_num_row *r, FILE *out)
     print_err("tree", &r->tree, out);
     print_err("switchml", &r->switchml, out);
     print_err("wiresum", &r->wiresum, out);
+    fprintf(out, "  %-10s %.4f bytes per element as a PARTIAL (%llu of %llu take more than one "
+            "word)\n", "partial", r->elems ? 8.0 * (double)r->partial_words / (double)r->elems : 0.0,
+            (unsigned long long)r->partial_escaped, (unsigned long long)r->elems);
 }
 
 int ws_cmd_numerics(int argc, char **argv)

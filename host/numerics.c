@@ -190,6 +190,12 @@ static int element(ctx *c, const uint32_t *x, uint32_t r, float scale, uint64_t 
         }
     }
     judge(&row->tree, t[0], r);
+    uint64_t words[WS_X64_MAX_WORDS]; /* the exact sum of the n workers as a PARTIAL carries it */
+    int nw = ws_xsum_encode(&acc[0], words);
+    if (nw < 0)
+        return wiresum_differs(c, "(beyond the PARTIAL encoding)", g, 0, r);
+    row->partial_words += (uint64_t)nw;
+    row->partial_escaped += nw > 1;
     uint32_t d = ws_xsum_round(&acc[0]);
     judge(&row->wiresum, d, r);
     if (d != r)

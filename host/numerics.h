@@ -6,7 +6,7 @@
  * of a balanced binary adder tree in worker order (PANAMA's FPGA adder tree), of SwitchML's
  * int32 block quantization with its per-chunk scale, and of wiresum itself (exact sum, one
  * rounding, in the same orders and as a tree of partial accumulators: 0 by construction,
- * checked).
+ * checked), and the size of the exact sum in a PARTIAL frame (8-byte words per element).
  *
  * The error of a finite result x in ulps is |x - r| / ulp(r), ulp(r) = 2^(max(E,1) - 150) the
  * spacing of binary32 in r's binade (E its exponent field): 0 exactly when x = r. A result is
@@ -43,6 +43,9 @@ typedef struct {
     uint64_t distinct_sum;     /* over elements: distinct results of the sequential sum */
     unsigned distinct_max;
     uint64_t switchml_overflow; /* integer sums beyond int32 (wrapped, as the switch's ALU) */
+    uint64_t partial_words;     /* 8-byte words of the exact sums in a PARTIAL frame (the
+                                 * encoding of docs/protocol.md section 9) */
+    uint64_t partial_escaped;   /* sums that take more than one word */
 } ws_num_row;
 
 void ws_num_row_init(ws_num_row *row, unsigned workers);

@@ -39,23 +39,30 @@ static uint32_t any_bits(ws_rng *r, int specials)
     }
 }
 
-static void encode(const ws_xsum *x, uint64_t *word, uint8_t *rec, int *esc)
+/* x's words, at least one */
+static int encode(const ws_xsum *x, uint64_t *w)
 {
-    *esc = ws_xsum_encode(x, word, rec);
-    assert_true(*esc == 0 || *esc == 1);
+    int n = ws_xsum_encode(x, w);
+    assert_in_range(n, 1, WS_X64_MAX_WORDS);
+    for (int k = 0; k < n; k++) /* X on every word but the last */
+        assert_int_equal(!!(w[k] & WS_X64_ESC), k + 1 < n);
+    return n;
+}
+
+static void add_words(ws_xsum *x, const uint64_t *w, int n)
+{
+    for (int k = 0; k < n; k++)
+        ws_xsum_add_word(x, w[k], k == 0);
 }
 
 /* x re-read from its encoding: the same integer, flags and result. */
 static void expect_round_trip(const ws_xsum *x)
 {
-    uint64_t word;
-    uint8_t rec[WS_X64_RECORD];
-    int esc;
-    encode(x, &word, rec, &esc);
-    assert_int_equal(esc, (word & WS_X64_ESC) != 0);
+    uint64_t w[WS_X64_MAX_WORDS];
+    int n = encode(x, w);
     ws_xsum y;
     ws_xsum_init(&y);
-    ws_xsum_add_encoded(&y, word, esc ? rec : NULL);
+    add_words(&y, w, n);
     assert_int_equal(ws_xsum_round(&y), ws_xsum_round(x));
     if (!x->nan && !x->pos_inf && !x->neg_inf)
         assert_memory_equal(y.limb, x->limb, sizeof x->limb);
@@ -68,58 +75,63 @@ static void test_encoding_known_words(void **state)
 {
     (void)state;
     ws_xsum x;
-    uint64_t word;
-    uint8_t rec[WS_X64_RECORD];
-    int esc;
+    uint64_t w[WS_X64_MAX_WORDS];
 
     ws_xsum_init(&x);
     ws_xsum_add(&x, 0x3f800000u); /* 1.0 = 2^149 units: top bit 149, E = 96, M = 2^53 */
-    encode(&x, &word, rec, &esc);
-    assert_int_equal(esc, 0);
-    assert_int_equal(word, (uint64_t)96 << 54 | (uint64_t)1 << 53);
+    assert_int_equal(encode(&x, w), 1);
+    assert_int_equal(w[0], (uint64_t)96 << 54 | (uint64_t)1 << 53);
 
     ws_xsum_add(&x, 0xbf800000u); /* 1 - 1: +0, a contribution that was not -0 */
-    encode(&x, &word, rec, &esc);
-    assert_int_equal(word, 0);
+    assert_int_equal(encode(&x, w), 1);
+    assert_int_equal(w[0], 0);
 
     ws_xsum_init(&x);
     ws_xsum_add(&x, 0x80000000u);
     ws_xsum_add(&x, 0x80000000u); /* all -0 */
-    encode(&x, &word, rec, &esc);
-    assert_int_equal(word, WS_X64_NEG);
+    encode(&x, w);
+    assert_int_equal(w[0], WS_X64_NEG);
 
     ws_xsum_init(&x);
     ws_xsum_add(&x, 0x80000003u); /* -3 units: fits M with E = 0 */
-    encode(&x, &word, rec, &esc);
-    assert_int_equal(word, WS_X64_NEG | 3);
+    encode(&x, w);
+    assert_int_equal(w[0], WS_X64_NEG | 3);
 
     ws_xsum_init(&x);
     ws_xsum_add(&x, 0x7f800000u);
     ws_xsum_add(&x, 0x7fc00000u);
-    encode(&x, &word, rec, &esc);
-    assert_int_equal(word, (uint64_t)255 << 54 | 5); /* NaN and +Inf flags */
+    assert_int_equal(encode(&x, w), 1);
+    assert_int_equal(w[0], (uint64_t)255 << 54 | 5); /* NaN and +Inf flags */
 
-    /* 2^100 + 2^-149: 250 significant bits, the escape holds the bit below 2^E */
+    /* 2^100 + 2^-149: 250 significant bits, but two set: two words */
     ws_xsum_init(&x);
     ws_xsum_add(&x, 0x71800000u);
     ws_xsum_add(&x, 0x00000001u);
-    encode(&x, &word, rec, &esc);
-    assert_int_equal(esc, 1);
-    assert_int_equal(word, WS_X64_ESC | (uint64_t)(249 - 53) << 54 | (uint64_t)1 << 53);
-    for (unsigned b = 0; b < WS_X64_RECORD - 1; b++)
-        assert_int_equal(rec[b], 0);
-    assert_int_equal(rec[WS_X64_RECORD - 1], 1);
+    assert_int_equal(encode(&x, w), 2);
+    assert_int_equal(w[0], WS_X64_ESC | (uint64_t)(249 - 53) << 54 | (uint64_t)1 << 53);
+    assert_int_equal(w[1], 1);
     expect_round_trip(&x);
 
-    /* the same negated: the record is negative too */
+    /* the same negated: every word carries the sign */
     ws_xsum_init(&x);
     ws_xsum_add(&x, 0xf1800000u);
     ws_xsum_add(&x, 0x80000001u);
-    encode(&x, &word, rec, &esc);
-    assert_int_equal(esc, 1);
-    assert_true(word & WS_X64_NEG);
-    for (unsigned b = 0; b < WS_X64_RECORD; b++)
-        assert_int_equal(rec[b], 0xff);
+    assert_int_equal(encode(&x, w), 2);
+    assert_int_equal(w[0], WS_X64_NEG | WS_X64_ESC | (uint64_t)(249 - 53) << 54 | (uint64_t)1 << 53);
+    assert_int_equal(w[1], WS_X64_NEG | 1);
+    expect_round_trip(&x);
+
+    /* bits 276, 222, 168, 114, 60 and 6 (2^127, 2^73, 2^19, 2^-35, 2^-89, 2^-143): each 54 below
+     * the last, so each starts a word of its own: the most words */
+    static const uint32_t six[] = {0x7f000000u, 0x64000000u, 0x49000000u,
+                                   0x2e000000u, 0x13000000u, 0x00000040u};
+    ws_xsum_init(&x);
+    for (unsigned k = 0; k < 6; k++)
+        ws_xsum_add(&x, six[k]);
+    assert_int_equal(encode(&x, w), WS_X64_MAX_WORDS);
+    for (unsigned k = 0; k < 6; k++)
+        assert_int_equal(w[k] & ~WS_X64_ESC, (uint64_t)(k < 5 ? 223 - 54 * k : 0) << 54 |
+                                                 (k < 5 ? (uint64_t)1 << 53 : 64));
     expect_round_trip(&x);
 }
 
@@ -127,7 +139,7 @@ static void test_encoding_round_trip(void **state)
 {
     (void)state;
     ws_rng r = {0x7ee5eedu};
-    unsigned escapes = 0;
+    unsigned longer = 0;
     for (unsigned t = 0; t < 20000; t++) {
         ws_xsum x;
         ws_xsum_init(&x);
@@ -135,14 +147,11 @@ static void test_encoding_round_trip(void **state)
         int specials = t % 4 == 0;
         for (unsigned k = 0; k < n; k++)
             ws_xsum_add(&x, any_bits(&r, specials));
-        uint64_t word;
-        uint8_t rec[WS_X64_RECORD];
-        int esc;
-        encode(&x, &word, rec, &esc);
-        escapes += (unsigned)esc;
+        uint64_t w[WS_X64_MAX_WORDS];
+        longer += encode(&x, w) > 1;
         expect_round_trip(&x);
     }
-    assert_true(escapes > 1000); /* the wide mixes do take the escape */
+    assert_true(longer > 1000); /* the wide mixes do take more words */
 }
 
 /* Partials of any split of the contributions, added at a parent, give the flat sum's bits. */
@@ -164,17 +173,14 @@ static void test_partials_merge_exactly(void **state)
                 ws_xsum_add(&child, b);
                 ws_xsum_add(&flat, b);
             }
-            uint64_t word;
-            uint8_t rec[WS_X64_RECORD];
-            int esc;
-            encode(&child, &word, rec, &esc);
-            ws_xsum_add_encoded(&parent, word, esc ? rec : NULL);
+            uint64_t w[WS_X64_MAX_WORDS];
+            add_words(&parent, w, encode(&child, w));
         }
         assert_int_equal(ws_xsum_round(&parent), ws_xsum_round(&flat));
     }
 }
 
-/* Any word and record decode without harm: the decoding has no invalid input. */
+/* Any words decode without harm: the decoding has no invalid input. */
 static void test_decoding_is_total(void **state)
 {
     (void)state;
@@ -182,11 +188,8 @@ static void test_decoding_is_total(void **state)
     for (unsigned t = 0; t < 20000; t++) {
         ws_xsum x;
         ws_xsum_init(&x);
-        uint8_t rec[WS_X64_RECORD];
-        for (unsigned b = 0; b < WS_X64_RECORD; b++)
-            rec[b] = (uint8_t)ws_rng_next(&r);
         for (unsigned k = 0; k < 64; k++)
-            ws_xsum_add_encoded(&x, ws_rng_next(&r), k % 2 ? rec : NULL);
+            ws_xsum_add_word(&x, ws_rng_next(&r), k % 3 == 0);
         (void)ws_xsum_round(&x);
     }
 }
@@ -506,7 +509,7 @@ static void test_partial_validation(void **state)
     const out_frame *pa = &t.out[0];
     ws_hdr h;
     ws_parse(pa->f, &h);
-    assert_true(h.ext > 0); /* these values need the escape */
+    assert_true(h.ext > 0); /* these values need more than one word */
     assert_int_equal(pa->len, ws_partial_len(N_EL, h.ext));
 
     memcpy(f, pa->f, pa->len);
@@ -584,11 +587,11 @@ static void test_parent_config(void **state)
                         "parent = 02:00:00:00:00:aa 10.0.0.254 48900 1 7 5\n",
                         "is the device's own");
     expect_config_error(DEV "partial = 2\n", "t.ini:5: partial 2 out of range 0..1");
-    /* a device that takes PARTIALs must take its jobs' longest: 64 + 40 * 256 > 9216 */
+    /* a device that takes PARTIALs must take its jobs' longest: 64 + 48 * 256 > 9216 */
     expect_config_error(DEV "partial = 1\n[job 3]\nworkers = 1\nslots = 2\nmax_count = 256\n"
                         "member0 = 02:00:00:00:01:00 10.0.1.1 40000 0\n",
                         "t.ini:9: job 3: max_count 256: a PARTIAL of that many elements takes up "
-                        "to 10304 bytes");
+                        "to 12352 bytes");
 }
 
 int main(void)

@@ -55,7 +55,7 @@ typedef struct {
     uint8_t flags;     /* WS_FLAG_SET, WS_FLAG_RETX */
     uint16_t job, worker, slot, count;
     uint32_t offset, tensor;
-    uint16_t ext;      /* PARTIAL: escape records after the elements; 0 in DATA and RESULT */
+    uint16_t ext;      /* PARTIAL: record words after the elements; 0 in DATA and RESULT */
 } ws_hdr;
 
 static inline uint16_t ws_get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
@@ -79,13 +79,16 @@ static inline void ws_put32(uint8_t *p, uint32_t v)
 /* Length of a valid frame carrying count elements. */
 static inline size_t ws_frame_len(unsigned count) { return WS_OFF_ELEMS + 4u * (size_t)count; }
 
-/* Length of a PARTIAL of count elements (8 bytes each) and ext escape records. */
+/* Length of a PARTIAL of count elements and ext record words (8 bytes each). */
 static inline size_t ws_partial_len(unsigned count, unsigned ext)
 {
-    return WS_OFF_ELEMS + 8u * (size_t)count + (size_t)WS_X64_RECORD * ext;
+    return WS_OFF_ELEMS + 8u * ((size_t)count + ext);
 }
-/* The longest PARTIAL of count elements (every element escaped). */
-static inline size_t ws_partial_max_len(unsigned count) { return ws_partial_len(count, count); }
+/* The longest PARTIAL of count elements (every one WS_X64_MAX_WORDS words). */
+static inline size_t ws_partial_max_len(unsigned count)
+{
+    return ws_partial_len(count, (WS_X64_MAX_WORDS - 1) * count);
+}
 
 /* A DATA header with sane IPv4 defaults (TTL 64, DF, id 0) and SET/RETX clear. */
 void ws_hdr_init(ws_hdr *h);
@@ -102,13 +105,14 @@ uint16_t ws_udp_checksum(uint32_t src_ip, uint32_t dst_ip, const uint8_t *udp, s
  * hold ws_frame_len(h->count) bytes. Returns the frame length. */
 size_t ws_build(uint8_t *buf, const ws_hdr *h, const uint32_t *elems);
 
-/* Write a PARTIAL: the headers of ws_build with type PARTIAL, the exact sums acc[0..h->count-1]
- * as words (ws_xsum_encode), then the escape records in the order of their words; sets h->type
- * and h->ext. buf must hold ws_partial_max_len(h->count) bytes. Returns the frame length, or 0
+/* Write a PARTIAL: the headers of ws_build with type PARTIAL, the first word of each exact sum
+ * acc[0..h->count-1] (ws_xsum_encode), then the further words of the sums that have them, in
+ * element order (the records); sets h->type and h->ext. buf must hold ws_partial_max_len(h->count) bytes. Returns the frame length, or 0
  * when a sum is beyond the encoding's range (more than 2^31 binary32 values). */
 size_t ws_build_partial(uint8_t *buf, ws_hdr *h, const ws_xsum *acc);
 /* Add the h->count elements of a PARTIAL (parsed into h) to acc[0..h->count-1], each as one
- * contribution: the k-th escaped word takes the k-th record when there is one (k < h->ext). */
+ * contribution: an element whose word has X set goes on in the next record word, and so on while
+ * X is set and records are left (h->ext of them). */
 void ws_partial_add(const uint8_t *f, const ws_hdr *h, ws_xsum *acc);
 
 /* Recompute the IPv4 and UDP checksums of a frame of len bytes in place from

@@ -32,25 +32,25 @@ void ws_xsum_merge(ws_xsum *x, const ws_xsum *y);
  * +-Inf on overflow. With no contribution at all the result is +0. */
 uint32_t ws_xsum_round(const ws_xsum *x);
 
-/* The exact partial sum of a PARTIAL frame (docs/protocol.md, "PARTIAL encoding"): a 64-bit word
- * X S E(8) M(54) worth (-1)^S * M * 2^E (units of 2^-149) for E < 255; E = 255 carries the NaN,
- * -Inf and +Inf flags in M bits 2, 1 and 0; the word S=1, E<255, M=0, X=0 is the zero of
- * contributions that were all -0. X (escape) means the value goes on in a record of
- * WS_X64_RECORD bytes: a 256-bit two's complement integer in the same units, big-endian. */
-#define WS_X64_RECORD 32
+/* The exact partial sum of a PARTIAL frame (docs/protocol.md, "PARTIAL encoding"): 64-bit words
+ * X S E(8) M(54), each worth (-1)^S * M * 2^E (units of 2^-149) for E < 255; E = 255 carries the
+ * NaN, -Inf and +Inf flags in M bits 2, 1 and 0. An element is one word, or, when X is set, that
+ * word plus the next record word, and so on while X is set; its value is their sum. The first
+ * word S=1, E<255, M=0, X=0 is the zero of contributions that were all -0. */
 #define WS_X64_ESC ((uint64_t)1 << 63)
 #define WS_X64_NEG ((uint64_t)1 << 62)
 #define WS_X64_E_SHIFT 54
 #define WS_X64_E_SPECIAL 255u
 #define WS_X64_M_MASK (((uint64_t)1 << 54) - 1)
-/* Encode x: the word, and the record when the value needs more than 54 significant bits
- * (the escape: returns 1 and fills rec). Canonical: E = 0 if the value fits M, else E puts the
- * value's top bit at bit 53 of M; the record holds the bits below 2^E. Returns -1 (nothing
- * written) when |x| >= 2^308, a sum of more than 2^31 binary32 values. */
-int ws_xsum_encode(const ws_xsum *x, uint64_t *word, uint8_t rec[WS_X64_RECORD]);
-/* Add, as one contribution, the value a word stands for plus rec's (NULL: no record). Every
- * word and record has a value: the decoding has no invalid input. */
-void ws_xsum_add_encoded(ws_xsum *x, uint64_t word, const uint8_t *rec);
+#define WS_X64_MAX_WORDS 6 /* of one sum below 2^308 (54 significant bits a word) */
+/* Encode x into words[0..n-1], returning n: the first word holds the top 54 bits of |x| from its
+ * top set bit (E = 0 when it has no more than 54), each next word the top 54 bits of what is left
+ * below the previous word's 2^E, X set on every word but the last (canonical: one encoding per
+ * value). -1 (nothing meaningful written) when |x| >= 2^308, a sum of more than 2^31 binary32. */
+int ws_xsum_encode(const ws_xsum *x, uint64_t words[WS_X64_MAX_WORDS]);
+/* Add the value of one word of an element; first: the element's first word, which counts as
+ * one contribution (and carries the -0 rule). Every word has a value: no input is invalid. */
+void ws_xsum_add_word(ws_xsum *x, uint64_t word, int first);
 
 /* Convenience: the correctly rounded sum of n values. */
 uint32_t ws_sum_f32(const uint32_t *bits, unsigned n);

@@ -12,7 +12,8 @@
 --   0 ver_type (version 7..4, type 3..0)  1 dtype  2 flags (SET bit 0, RETX bit 1)  3 reserved
 --   4 job  6 worker  8 slot  10 count  12 offset  16 tensor  20 ext (PARTIAL; else reserved)
 --   22.. count binary32 elements; a PARTIAL: count 8-byte words (X 63, S 62, E 61..54,
---   M 53..0: (-1)^S * M * 2^(E-149), E 255 the NaN/-Inf/+Inf flags), then ext 32-byte records
+--   M 53..0: (-1)^S * M * 2^(E-149), E 255 the NaN/-Inf/+Inf flags), then ext record words of
+--   the same format (an element with X goes on in the next one)
 -- Malformed headers (the stateless checks of docs/protocol.md section 4) raise expert info.
 -- As root, tshark loads Lua scripts only if init.lua sets run_user_scripts_when_superuser = true
 -- (Debian's does). docs/debugging.md section 6 has the fields and filters; tests/run_dissector.sh
@@ -45,13 +46,13 @@ local f = {
     offset = ProtoField.uint32("wiresum.offset", "Offset (elements)", base.DEC),
     tensor = ProtoField.uint32("wiresum.tensor", "Tensor", base.HEX),
     reserved2 = ProtoField.uint16("wiresum.reserved2", "Reserved (bytes 20-21)", base.HEX),
-    ext = ProtoField.uint16("wiresum.ext", "Escape records (ext)", base.DEC),
+    ext = ProtoField.uint16("wiresum.ext", "Record words (ext)", base.DEC),
     word = ProtoField.uint64("wiresum.word", "Partial word", base.HEX),
     word_x = ProtoField.bool("wiresum.word.escape", "X (escape, bit 63)"),
     word_s = ProtoField.bool("wiresum.word.sign", "S (negative, bit 62)"),
     word_e = ProtoField.uint8("wiresum.word.exp", "E (bits 61..54)", base.DEC),
     word_m = ProtoField.uint64("wiresum.word.mag", "M (bits 53..0)", base.HEX),
-    record = ProtoField.bytes("wiresum.record", "Escape record (256-bit two's complement)"),
+    record = ProtoField.uint64("wiresum.record", "Record word", base.HEX),
     elems = ProtoField.none("wiresum.elems", "Elements"),
     elem = ProtoField.float("wiresum.elem", "Element"),
     elem_index = ProtoField.uint32("wiresum.elem.index", "Index", base.DEC),
@@ -73,7 +74,7 @@ local e = {
     bad_reserved = ProtoExpert.new("wiresum.bad_reserved", "Reserved bytes not zero", MAL, ERR),
     bad_count = ProtoExpert.new("wiresum.bad_count", "Count is 0", MAL, ERR),
     bad_length = ProtoExpert.new("wiresum.bad_length",
-                                 "Length is not 64 + 4*count (PARTIAL: 64 + 8*count + 32*ext)", MAL, ERR),
+                                 "Length is not 64 + 4*count (PARTIAL: 64 + 8*(count + ext))", MAL, ERR),
     retx = ProtoExpert.new("wiresum.retx", "Retransmission (RETX)", expert.group.SEQUENCE, NOTE),
 }
 ws.experts = { e.truncated, e.bad_version, e.bad_type, e.bad_dtype, e.bad_flags, e.bad_reserved,
@@ -187,7 +188,7 @@ function ws.dissector(tvb, pinfo, tree)
 
     -- elements: as many whole ones as the frame holds, at most count
     local want = HDR_LEN + 4 * count
-    if partial then want = HDR_LEN + 8 * count + 32 * tvb(20, 2):uint() end
+    if partial then want = HDR_LEN + 8 * (count + tvb(20, 2):uint()) end
     local n = math.min(count, math.floor((cap - HDR_LEN) / (partial and 8 or 4)))
     if partial and count > 0 and len > HDR_LEN then
         local ext = tvb(20, 2):uint()
@@ -210,7 +211,7 @@ function ws.dissector(tvb, pinfo, tree)
                 what = "special " .. (#fl > 0 and table.concat(fl, "+") or "(no flag)")
             else
                 what = string.format("%s%s", sg and "-" or "", fmt_float(m * 2.0 ^ (ex - 149)))
-                if x then what = what .. " + escape record" end
+                if x then what = what .. " + record words" end
             end
             it:set_text(string.format("[%d] %s (0x%08x%08x)", i, what, hi, lo))
             it:add(f.elem_index, r, i):set_generated()
@@ -220,9 +221,9 @@ function ws.dissector(tvb, pinfo, tree)
             it:add(f.word_m, r(1, 7), UInt64.new(lo, hi % 0x400000))
         end
         for k = 0, ext - 1 do
-            local off = HDR_LEN + 8 * count + 32 * k
-            if cap < off + 32 then break end
-            root:add(f.record, tvb(off, 32)):prepend_text(string.format("[%d] ", k))
+            local off = HDR_LEN + 8 * (count + k)
+            if cap < off + 8 then break end
+            root:add(f.record, tvb(off, 8)):prepend_text(string.format("[%d] ", k))
         end
         n = 0 -- no binary32 elements
     end
@@ -244,8 +245,8 @@ function ws.dissector(tvb, pinfo, tree)
         local what = len < want and "elements missing (truncated)" or "trailing bytes"
         root:add_proto_expert_info(e.bad_length, string.format(
             "Length is not %s: UDP payload of %d bytes, count %d needs %s = %d: %s",
-            partial and "64 + 8*count + 32*ext" or "64 + 4*count", len, count,
-            partial and "22 + 8*count + 32*ext" or "22 + 4*count", want, what))
+            partial and "64 + 8*(count + ext)" or "64 + 4*count", len, count,
+            partial and "22 + 8*(count + ext)" or "22 + 4*count", want, what))
     elseif len ~= HDR_LEN and count == 0 then
         root:add_proto_expert_info(e.bad_length, string.format(
             "Length is not 64 + 4*count: UDP payload of %d bytes with count 0", len))
