@@ -101,6 +101,14 @@ overflows=$(cat $recorded "$D/gen.json" | jq -s '[.[].rows[].switchml.overflows]
         "${recorded##* }" "$D/gen.json" 2> /dev/null | head -n 1 |
     awk -F'\t' -v rec="$recorded" '{ printf "\nIn short, at %s workers on %s: binary32 summation in arrival order gives a result other than the correctly rounded sum %.0f %% of the time, and one element takes up to %s different results (%.1f on average) depending on the order the packets arrive in; a fixed adder tree is wrong for %.0f %% of the elements, SwitchML'"'"'s quantization for %.0f %%; wiresum'"'"'s %s results are all the correctly rounded sum.\n",
         $2, rec == "" ? "gen'"'"'s " $1 " values" : "real gradients", 100 * $3, $4, $5, 100 * $6, 100 * $7, $8 }'
+    printf '\n**The size of exact partial sums.** A device below a parent sends each round'"'"'s exact sums up in a PARTIAL frame (docs/protocol.md section 9): one 8-byte word per element holding 54 significant bits from the sum'"'"'s top set bit, and more words only for a sum whose set bits span more. The same runs encode the exact sum of the N values of every element as a PARTIAL would carry it (`wiresum numerics`, "partial"), against the 4 bytes of binary32:\n\n'
+    printf '| input | workers | bytes per element | sums longer than one word |\n|---|---:|---:|---:|\n'
+    for f in $recorded; do
+        jq -r '.rows[] | ["digits MLP (recorded)", .workers, .partial.bytes_per_element, .partial.escaped / .elements] | @tsv' "$f"
+    done | awk -F'\t' '{ printf "| %s | %s | %.3f | %.3f %% |\n", $1, $2, $3, 100 * $4 }'
+    jq -r '.rows[] | [.input, .workers, .partial.bytes_per_element, .partial.escaped / .elements] | @tsv' "$D/gen.json" |
+        awk -F'\t' '{ printf "| %s | %s | %.3f | %.3f %% |\n", $1, $2, $3, 100 * $4 }'
+    printf '\nOn real gradients every partial sum fits one word: 8 bytes an element, twice binary32, the target. gen'"'"'s normal values are wider on purpose (28 binades, outliers 2^24 larger), its mixed and special ones mix zeros, subnormals and values near overflow: there the words that follow cost 8 bytes per further 54-bit run.\n'
     printf '\nMachine: %s; date: %s; commit: %s (plus any uncommitted changes of the working tree); %s s for the section. Commands (`make bench` runs `sh bench/numerics.sh`):\n\n```\n' "$MACHINE" "$DATE" "$commit" "$secs"
     cat "$CMDS"
     printf '```\n'

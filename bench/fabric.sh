@@ -1,0 +1,55 @@
+#!/bin/sh
+# bench/fabric.sh - several devices per job (docs/protocol.md section 9, host/fabric.c): the
+# aggregate capacity of one job through 1, 2 and 4 sharded devices, a two-level tree (a root and
+# 4 leaves) and 4 such trees, for 8 to 64 workers, in cycles of the devices' timing model (the
+# reference at one beat of DATA_WIDTH per cycle in, as the RTL: `wiresum run --device ref`), and
+# the bytes on the uplinks (leaves to root) against the bytes the workers send. No faults, one
+# all-reduce of FABRIC_ELEMS elements (default 65536), count 256, 16 slots, 400-cycle links.
+# Writes build/bench/fabric.md (a fragment that bench/run.sh includes) and the runs' JSON
+# summaries to build/bench/fabric.jsonl.
+set -eu
+WS=${WS:-build/wiresum}
+ELEMS=${FABRIC_ELEMS:-65536}
+B=build/bench
+mkdir -p "$B"
+OUT=$B/fabric.md
+JS=$B/fabric.jsonl
+[ -x "$WS" ] || { echo "bench/fabric.sh: $WS not built (make build/wiresum)" >&2; exit 1; }
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+MACHINE="$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?') cores, ${cpu:-unknown CPU}"
+DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+: > "$JS"
+for w in 8 16 32 64; do
+    for cfg in "1 -" "2 -" "4 -" "1 4" "4 4"; do
+        t=${cfg% *}; tree=${cfg#* }
+        args="run --device ref --workers $w --shards $t --elems $ELEMS --iters 1 --count 256 --slots 16"
+        [ "$tree" = - ] || args="$args --tree $tree"
+        echo "bench/fabric.sh: $WS $args" >&2
+        # shellcheck disable=SC2086
+        if ! "$WS" $args --no-progress --json 2> "$B/fabric.err" > "$B/fabric.one" ||
+           ! jq -e '.exact and .ok' "$B/fabric.one" > /dev/null; then
+            echo "bench/fabric.sh: $args failed:" >&2
+            cat "$B/fabric.err" >&2
+            exit 1
+        fi
+        jq -c --arg tree "$tree" '. + {tree_spec: $tree}' "$B/fabric.one" >> "$JS"
+    done
+done
+rm -f "$B/fabric.one" "$B/fabric.err"
+{
+    printf '## 8. Several devices: shards and trees\n\n'
+    printf 'One job over several devices (docs/protocol.md section 9): sharded over T devices (chunk i to device i mod T), or each shard a two-level tree (a root and 4 leaves, the workers spread evenly over the leaves; the leaves send their exact partial sums up in PARTIAL frames, the root rounds once). Every device is the reference with the timing model of the RTL (one beat of 256 bits per cycle into a device, results serialized per egress port), every link a 400-cycle latency; one all-reduce of %s elements (%s KiB) per worker, 256 elements per packet, 16 slots, no faults; every tensor exact. Capacity is the gradient all workers send, over the simulated time, at 200 MHz; *speedup* is against one device with the same workers. *Uplink bytes* are what the leaves send their root (PARTIALs, 8 bytes an element on these values), beside what the workers send (DATA, 4 bytes an element).\n\n' "$ELEMS" "$((ELEMS * 4 / 1024))"
+    printf '| workers | devices | cycles | capacity (Gb/s) | per worker (Gb/s) | speedup | worker bytes | uplink bytes |\n|---|---|---|---|---|---|---|---|\n'
+    jq -r '[.workers, .shards, .tree_spec, .cycles, .worker_bytes, .uplink_bytes] | @tsv' "$JS" |
+        awk -F'\t' -v e="$ELEMS" '{
+            what = ($2 == 1 ? "1 device" : $2 " shards");
+            if ($3 != "-") what = ($2 == 1 ? "tree: root + " $3 " leaves" : $2 " trees of root + " $3);
+            gb = $1 * e * 4 * 8 / ($4 / 200e6) / 1e9;
+            if ($2 == 1 && $3 == "-") base[$1] = $4;
+            sp = (base[$1] ? sprintf("%.2f", base[$1] / $4) : "-");
+            printf "| %s | %s | %s | %.1f | %.2f | %s | %s | %s |\n", $1, what, $4, gb, gb / $1, sp, $5, ($6 ? $6 : "-") }'
+    printf '\nOne device moves one beat a cycle: 51.2 Gb/s at 256 bits and 200 MHz for all its workers together. T shards give T times that; a tree gives each leaf the traffic of its share of the workers and its root one PARTIAL per leaf and round (twice binary32 per element), so the root'"'"'s input shrinks from W to 4 contributions per element. The time includes the window'"'"'s round trips through one or two levels of 400-cycle links.\n\n'
+    printf 'Machine: %s; date: %s; commit: %s. Command: `sh bench/fabric.sh` (runs `%s run --device ref --workers W --shards T [--tree 4] --elems %s --iters 1 --count 256 --slots 16 --json`).\n' "$MACHINE" "$DATE" "$commit" "$WS" "$ELEMS"
+} > "$OUT"
+echo "bench/fabric.sh: wrote $OUT" >&2
