@@ -2,9 +2,12 @@
 # run_dissector.sh [WIRESUM] - the Wireshark dissector host/wireshark/wiresum.lua against the C codec.
 #
 # Traces from `wiresum gen` (DATA frames with malformed ones, duplicates, retransmissions and bypass
-# frames) and the reference's RESULT frames (`wiresum ref`, expected<P>.pcap) are decoded by tshark
+# frames), the reference's RESULT frames (`wiresum ref`, expected<P>.pcap) and the PARTIALs of a
+# tree of devices (`wiresum run --tree 2 --record`: into its root, corrupted ones among them, and
+# out of a leaf) are decoded by tshark
 # with the dissector and by build/tests/tool_ws_fields (driver/wiresum/wire.h ws_parse, ws_elem); for every
-# frame, every header field, every element's index and raw word, and the set of wiresum expert
+# frame, every header field, every element's index and raw word (a PARTIAL's element and record
+# words), and the set of wiresum expert
 # infos must be the same (diff). Then: element floats, at least one expert info of each kind, the
 # port preference and "Decode As", the documented filter, and a broken copy of the dissector must
 # fail the comparison. Appends "dissector <case> <passed> <failed>" lines to the results file
@@ -36,7 +39,7 @@ record() { # name status [message]
 FIELDS="frame.number wiresum.ver_type wiresum.version wiresum.type wiresum.dtype wiresum.flags
         wiresum.flags.set wiresum.flags.retx wiresum.flags.reserved wiresum.reserved wiresum.job
         wiresum.worker wiresum.slot wiresum.count wiresum.offset wiresum.tensor wiresum.reserved2
-        wiresum.elem.index wiresum.elem.raw _ws.expert.message"
+        wiresum.ext wiresum.elem.index wiresum.elem.raw wiresum.word wiresum.record _ws.expert.message"
 # col FIELD: the column of FIELD in those files (awk reads the columns by these names)
 col() {
     i=0
@@ -94,7 +97,7 @@ gen() { # NAME GEN-ARGS...
         mergecap -a -F pcap -w "$d/in.pcap" "$d"/in[0-9]*.pcap >> "$d.log" 2>&1 &&
         mergecap -a -F pcap -w "$d/expected.pcap" "$d"/expected[0-9]*.pcap >> "$d.log" 2>&1
 }
-TRACES="mixed special count1"
+TRACES="mixed special count1 tree"
 ok=0
 gen mixed --ports 2 --jobs 2 --workers 3 --elems 1200 --count 24 --slots 4 --values mixed \
     --loss 0.05 --dup 0.1 --malformed 0.4 --bypass 0.3 --ecn 0.05 --seed 21 || ok=1
@@ -102,6 +105,12 @@ gen special --ports 1 --workers 2 --elems 5000 --count 2048 --slots 2 --values s
     --dup 0.2 --malformed 0.3 --bypass 0.2 --seed 22 || ok=1
 gen count1 --ports 3 --workers 4 --elems 40 --count 1 --slots 3 --loss 0.1 --malformed 0.4 \
     --seed 23 || ok=1
+# PARTIALs (corrupted ones among them) into a root, PARTIALs and RESULTs out of a leaf
+d=$tmp/tree; mkdir -p "$d"
+{ "$ws" run --device ref --tree 2 --workers 4 --elems 600 --count 40 --values special --loss 0.05 \
+      --corrupt 0.1 --seed 24 --no-progress -q --record "$d/run" &&
+  mergecap -a -F pcap -w "$d/in.pcap" "$d"/run/s0/in[0-9]*.pcap &&
+  mergecap -a -F pcap -w "$d/expected.pcap" "$d"/run/s0.0/expected[0-9]*.pcap; } > "$d.log" 2>&1 || ok=1
 if [ $ok -ne 0 ]; then
     for t in $TRACES; do cat "$tmp/$t.log"; done
     record gen 1 "wiresum gen/ref/mergecap failed"
@@ -133,7 +142,7 @@ done
 
 # no Lua error and no exception in the dissector (a read past the end of a short frame)
 bad=""
-for t in mixed count1; do
+for t in mixed count1 tree; do
     n=$(tshark -n -X lua_script:"$lua" -r "$tmp/$t/in.pcap" -T fields -e frame.number \
         -Y '_ws.lua.error || (wiresum && _ws.malformed.expert)' 2>> "$tmp/tshark.log" | tr '\n' ' ')
     [ -z "$n" ] || bad="$bad $t/in.pcap frames $n;"

@@ -19,8 +19,9 @@
  *
  * Columns: frame number, ver_type, version, type, dtype, flags, flags.set, flags.retx,
  * flags.reserved (bits 7..2, shifted down as Wireshark shows a masked field), reserved (byte 3),
- * job, worker, slot, count, offset, tensor, reserved2 (bytes 20-21), element indexes and raw
- * element words (each a ';'-separated list), and the expert infos the dissector must raise,
+ * job, worker, slot, count, offset, tensor, reserved2 (bytes 20-21) or, in a PARTIAL, ext,
+ * element indexes and raw binary32 elements, a PARTIAL's element words and record words (each a
+ * ';'-separated list, 64-bit words as 0x%016x), and the expert infos the dissector must raise,
  * by name, ';'-separated in a fixed order (see EXPERTS).
  *
  * --floats: instead, frame number and the elements as binary32 values ("%.9g", "nan", "inf"),
@@ -145,21 +146,33 @@ static void print_fields(unsigned long n, const uint8_t *canon, size_t plen)
     printf(HAVE(12, 4) ? "\t%lu" : "\t", (unsigned long)h.offset);
     printf(HAVE(16, 4) ? "\t0x%08lx" : "\t", (unsigned long)h.tensor);
     int full = HAVE(WS_AGG_LEN, 0);
-    printf(full ? "\t0x%04x" : "\t", rsvd2);
+    int partial = full && h.type == WS_TYPE_PARTIAL;
+    printf(full && !partial ? "\t0x%04x" : "\t", rsvd2);
+    printf(partial ? "\t%u" : "\t", rsvd2);
 #undef HAVE
 
-    /* elements: the whole ones present, at most count */
-    unsigned ne = 0;
+    /* elements: the whole ones present, at most count (a PARTIAL's: 8-byte words) */
+    unsigned ne = 0, size = partial ? 8 : 4;
     if (full && plen > WS_AGG_LEN) {
-        size_t room = (plen - WS_AGG_LEN) / 4;
+        size_t room = (plen - WS_AGG_LEN) / size;
         ne = h.count < room ? h.count : (unsigned)room;
     }
     printf("\t");
     for (unsigned i = 0; i < ne; i++)
         printf("%s%u", i ? ";" : "", i);
     printf("\t");
-    for (unsigned i = 0; i < ne; i++)
+    for (unsigned i = 0; i < ne && !partial; i++)
         printf("%s0x%08lx", i ? ";" : "", (unsigned long)ws_elem(canon, i));
+    const uint8_t *w = canon + WS_OFF_ELEMS;
+    printf("\t");
+    for (unsigned i = 0; i < ne && partial; i++)
+        printf("%s0x%08lx%08lx", i ? ";" : "", (unsigned long)ws_get32(w + 8 * i),
+               (unsigned long)ws_get32(w + 8 * i + 4));
+    printf("\t");
+    if (partial && ne == h.count) /* the record words present, at most ext */
+        for (unsigned k = 0; k < rsvd2 && WS_AGG_LEN + 8 * ((size_t)h.count + k + 1) <= plen; k++)
+            printf("%s0x%08lx%08lx", k ? ";" : "", (unsigned long)ws_get32(w + 8 * (h.count + k)),
+                   (unsigned long)ws_get32(w + 8 * (h.count + k) + 4));
 
     /* expert infos: docs/protocol.md section 4, the stateless header checks */
     unsigned ex = 0;
@@ -168,18 +181,19 @@ static void print_fields(unsigned long n, const uint8_t *canon, size_t plen)
     } else {
         if (h.version != WS_VERSION)
             ex |= 1u << E_BAD_VERSION;
-        if (h.type != WS_TYPE_DATA && h.type != WS_TYPE_RESULT)
+        if (h.type != WS_TYPE_DATA && h.type != WS_TYPE_RESULT && h.type != WS_TYPE_PARTIAL)
             ex |= 1u << E_BAD_TYPE;
         if (h.dtype != WS_DTYPE_F32)
             ex |= 1u << E_BAD_DTYPE;
         if (h.flags & WS_FLAGS_RESERVED)
             ex |= 1u << E_BAD_FLAGS;
-        if (rsvd || rsvd2)
+        if (rsvd || (rsvd2 && !partial))
             ex |= 1u << E_BAD_RESERVED;
         if (h.count == 0)
             ex |= 1u << E_BAD_COUNT;
-        /* a frame of exactly 64 + 4*count bytes, in the standard layout */
-        if (WS_OFF_AGG + plen != ws_frame_len(h.count))
+        /* a frame of exactly 64 + 4*count bytes (a PARTIAL: 64 + 8*(count + ext)), in the
+         * standard layout */
+        if (WS_OFF_AGG + plen != (partial ? ws_partial_len(h.count, rsvd2) : ws_frame_len(h.count)))
             ex |= 1u << E_BAD_LENGTH;
         if (h.flags & WS_FLAG_RETX)
             ex |= 1u << E_RETX;
@@ -193,8 +207,8 @@ static void print_floats(unsigned long n, const uint8_t *canon, size_t plen)
 {
     ws_hdr h;
     ws_parse(canon, &h);
-    if (plen < WS_AGG_LEN + 4 || h.count == 0)
-        return;
+    if (plen < WS_AGG_LEN + 4 || h.count == 0 || h.type == WS_TYPE_PARTIAL)
+        return; /* a PARTIAL's words are no binary32 */
     size_t room = (plen - WS_AGG_LEN) / 4;
     unsigned ne = h.count < room ? h.count : (unsigned)room;
     printf("%lu\t", n);
@@ -255,7 +269,7 @@ int main(int argc, char **argv)
         payload p;
         if (!locate(data, ph->caplen, &p)) {
             if (!floats)
-                printf("%lu\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\n", n);
+                printf("%lu\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\n", n); /* 22 empty fields */
             continue;
         }
         /* the standard layout: the payload at byte 42, zeros where the frame has no bytes */
