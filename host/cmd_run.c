@@ -32,6 +32,8 @@ static const char usage_run[] =
     "                   over the leaves; the leaves send PARTIALs up, the root rounds (the\n"
     "                   reference only: needs --device ref). Faults apply on every link; every\n"
     "                   RESULT and PARTIAL a device sends is checked against the exact sums\n"
+    "  --fabric FILE    the devices as FILE names them (fabric.ini: docs/traces.md), instead of\n"
+    "                   --shards and --tree; a recorded run writes its own as DIR/fabric.ini\n"
     "  --width W        DATA_WIDTH: 256 (default), 512 or 1024\n"
     "  --clock MHZ      clock for times and rates (default 200)\n"
     "job:\n"
@@ -83,6 +85,7 @@ int ws_cmd_run(int argc, char **argv)
         {"max-cycles", 1, 0, 'm'}, {"no-progress", 0, 0, 'n'}, {"quiet", 0, 0, 'q'},
         {"help", 0, 0, 'h'},       {"plot", 1, 0, 'P'},        {"counters", 0, 0, 'K'},
         {"json", 0, 0, 'J'},       {"shards", 1, 0, 'T'},      {"tree", 1, 0, 'G'},
+        {"fabric", 1, 0, 'F'},
         {0, 0, 0, 0}};
     ws_run_opts o;
     ws_run_defaults(&o);
@@ -108,6 +111,7 @@ int ws_cmd_run(int argc, char **argv)
         case 'e': bad = ws_cli_u64("--elems", optarg, 1, 0xffffffffu, &o.elems); break;
         case 'T': bad = ws_cli_uint("--shards", optarg, 1, 64, &o.shards); break;
         case 'G': o.tree = optarg; break;
+        case 'F': o.fabric = optarg; break;
         case 'i': bad = ws_cli_uint("--iters", optarg, 1, 65535, &o.iters); break;
         case 'S': bad = ws_cli_u64("--seed", optarg, 0, UINT64_MAX, &o.seed); break;
         case 'l': bad = ws_cli_rate("--loss", optarg, &o.loss); break;

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "counters.h"
+#include "fabric_cfg.h"
 #include "net.h"
 #include "rng.h"
 #include "run.h"
@@ -54,8 +55,11 @@ typedef struct {
     unsigned rank;      /* at the parent */
     unsigned shard;
     unsigned n_members;
-    int child[WS_LIMIT_WORKERS]; /* member r: a device, or -1 for worker first_worker + r */
+    int child[WS_LIMIT_WORKERS]; /* member r: a device, or -1 for worker w0 + r */
     unsigned w0, w1;    /* the workers below: [w0, w1) */
+    uint8_t mac[6];     /* its addresses (fabric.ini) */
+    uint32_t ip;
+    uint16_t udp_port;
     ws_net in;          /* frames on their way to this device (q[0]) */
     ws_frame_set bp;    /* frames corrupted on their way in: they may leave as bypass traffic */
     uint64_t cycle0, skipped, last_activity, beats;
@@ -70,8 +74,8 @@ typedef struct {
     float *buf;
     unsigned iter;
     int finished;
-    int leaf[MAX_SHARDS]; /* its leaf device per shard */
-    unsigned rank;         /* its rank at its leaves */
+    int leaf[MAX_SHARDS];      /* its leaf device per shard */
+    unsigned rank[MAX_SHARDS]; /* its rank there */
 } wkr;
 
 typedef struct {
@@ -84,6 +88,7 @@ typedef struct {
     unsigned reports;
 
     unsigned T, levels, fan[MAX_LEVELS], leaves; /* leaves per shard */
+    ws_fabric desc; /* the devices: from --fabric, or made from --shards and --tree */
     node *d;
     unsigned nd;
     wkr *w;
@@ -177,45 +182,62 @@ static unsigned member_port(const node *n, unsigned r)
     return r % (n->parent >= 0 ? DEV_PORTS - 1 : DEV_PORTS);
 }
 
-/* Device k (index in f->d) of shard s at depth `level` with position `pos` among that level's
- * nodes, covering workers [w0, w1); its children created after it. Returns the index. */
+/* Device k of the description, of shard s at depth `level`, covering workers [w0, w1), and its
+ * children after it (--tree). Returns its index. */
 static int add_node(fabric *f, unsigned shard, unsigned level, int parent, unsigned rank,
                     unsigned w0, unsigned w1, const char *name)
 {
-    if (f->nd == MAX_DEVICES)
-        return fail(f, "more than %d devices", MAX_DEVICES);
-    unsigned k = f->nd++;
-    node *n = &f->d[k];
-    snprintf(n->name, sizeof n->name, "%s", name);
-    n->parent = parent;
-    n->rank = rank;
-    n->shard = shard;
-    n->w0 = w0;
-    n->w1 = w1;
-    if (level == f->levels) { /* a leaf: its workers */
-        n->n_members = w1 - w0;
-        for (unsigned r = 0; r < n->n_members; r++)
-            n->child[r] = -1;
+    ws_fabric *x = &f->desc;
+    if (x->n == WS_FABRIC_MAX_DEVICES)
+        return fail(f, "more than %d devices", WS_FABRIC_MAX_DEVICES);
+    unsigned k = x->n++;
+    ws_fabric_dev *d = &x->d[k];
+    snprintf(d->name, sizeof d->name, "%s", name);
+    dev_addr(k, d->mac, &d->ip);
+    d->udp_port = WS_DEFAULT_UDP_PORT;
+    d->parent = parent;
+    d->rank = rank;
+    d->shard = shard;
+    d->w0 = w0;
+    d->w1 = w1;
+    if (level == f->levels)
         return (int)k;
-    }
-    unsigned fan = f->fan[level];
-    n->n_members = fan;
-    for (unsigned c = 0; c < fan; c++) {
-        /* the workers split evenly over this node's leaves, in rank order */
-        unsigned leaves_below = 1;
-        for (unsigned l = level + 1; l < f->levels; l++)
-            leaves_below *= f->fan[l];
+    unsigned fan = f->fan[level], leaves_below = 1;
+    for (unsigned l = level + 1; l < f->levels; l++)
+        leaves_below *= f->fan[l];
+    for (unsigned c = 0; c < fan; c++) { /* the workers split evenly over the leaves, in order */
         unsigned span = w1 - w0, per = fan * leaves_below;
         unsigned a = w0 + (unsigned)((uint64_t)span * c * leaves_below / per);
         unsigned b = w0 + (unsigned)((uint64_t)span * (c + 1) * leaves_below / per);
         char cn[32];
         snprintf(cn, sizeof cn, "%s.%u", name, c);
-        int ck = add_node(f, shard, level + 1, (int)k, c, a, b, cn);
-        if (ck < 0)
+        if (add_node(f, shard, level + 1, (int)k, c, a, b, cn) < 0)
             return -1;
-        f->d[k].child[c] = ck; /* f->d does not move: allocated for MAX_DEVICES */
     }
     return (int)k;
+}
+
+/* The devices of the description as nodes. */
+static void make_nodes(fabric *f)
+{
+    const ws_fabric *x = &f->desc;
+    f->nd = x->n;
+    for (unsigned k = 0; k < x->n; k++) {
+        const ws_fabric_dev *d = &x->d[k];
+        node *n = &f->d[k];
+        snprintf(n->name, sizeof n->name, "%s", d->name);
+        memcpy(n->mac, d->mac, 6);
+        n->ip = d->ip;
+        n->udp_port = d->udp_port;
+        n->parent = d->parent;
+        n->rank = d->rank;
+        n->shard = d->shard;
+        n->w0 = d->w0;
+        n->w1 = d->w1;
+        n->n_members = d->n_children ? d->n_children : d->w1 - d->w0;
+        for (unsigned r = 0; r < n->n_members; r++)
+            n->child[r] = d->n_children ? d->child[r] : -1;
+    }
 }
 
 /* Device k's configuration: its members (workers or child devices) and its parent. */
@@ -225,7 +247,9 @@ static int make_config(fabric *f, unsigned k, const ws_dev_params *p)
     node *n = &f->d[k];
     ws_config *c = &n->cfg;
     ws_config_default(c);
-    dev_addr(k, c->mac, &c->ip);
+    memcpy(c->mac, n->mac, 6);
+    c->ip = n->ip;
+    c->udp_port = n->udp_port;
     if (o->slots > c->pool_slots)
         c->pool_slots = o->slots;
     if (o->count > c->max_count)
@@ -236,7 +260,7 @@ static int make_config(fabric *f, unsigned k, const ws_dev_params *p)
         c->pool_slots = p->pool;
         c->max_count = p->count;
     }
-    c->partial = f->levels > 0;
+    c->partial = n->parent >= 0 || n->child[0] >= 0; /* in a tree */
     if (c->partial && ws_partial_max_len(o->count) > ws_config_max_frame(c))
         c->max_frame = (unsigned)ws_partial_max_len(o->count);
     ws_job *jb = ws_config_add_workload(c, JOB_ID, DEV_PORTS, n->n_members, o->slots, o->count);
@@ -245,17 +269,21 @@ static int make_config(fabric *f, unsigned k, const ws_dev_params *p)
     for (unsigned r = 0; r < n->n_members; r++) {
         ws_member *m = &jb->member[r];
         if (n->child[r] >= 0) {
-            dev_addr((unsigned)n->child[r], m->mac, &m->ip);
-            m->udp_port = WS_DEFAULT_UDP_PORT;
+            const node *ch = &f->d[n->child[r]];
+            memcpy(m->mac, ch->mac, 6);
+            m->ip = ch->ip;
+            m->udp_port = ch->udp_port;
         } else {
             worker_addr(n->w0 + r, m);
         }
         m->port = (uint8_t)member_port(n, r);
     }
     if (n->parent >= 0) {
+        const node *up = &f->d[n->parent];
         jb->has_parent = true;
-        dev_addr((unsigned)n->parent, jb->parent.mac, &jb->parent.ip);
-        jb->parent.udp_port = WS_DEFAULT_UDP_PORT;
+        memcpy(jb->parent.mac, up->mac, 6);
+        jb->parent.ip = up->ip;
+        jb->parent.udp_port = up->udp_port;
         jb->parent.port = UP_PORT;
         jb->parent_job = JOB_ID;
         jb->parent_rank = (uint16_t)n->rank;
@@ -502,7 +530,7 @@ static void worker_tx(void *ctx, const uint8_t *fr, size_t len)
     fabric *f = c->f;
     node *leaf = &f->d[f->w[c->w].leaf[c->shard]];
     f->st->worker_bytes += len;
-    if (ws_net_send(&leaf->in, 0, member_port(leaf, f->w[c->w].rank), fr, len, f->now))
+    if (ws_net_send(&leaf->in, 0, member_port(leaf, f->w[c->w].rank[c->shard]), fr, len, f->now))
         fail(f, "out of memory");
 }
 
@@ -560,9 +588,10 @@ static int make_workers(fabric *f, tx_ctx *ctx)
     unsigned bytes = o->width / 8;
     uint64_t fb = (ws_partial_max_len(o->count) + bytes - 1) / bytes, L = o->latency;
     unsigned hops = f->levels + 1; /* links from a worker to its root */
-    uint64_t members = o->workers > f->leaves ? (o->workers + f->leaves - 1) / f->leaves : 1;
-    if (members < 64 && f->levels)
-        members = members > f->fan[0] ? members : f->fan[0];
+    uint64_t members = 1; /* the most members of a device */
+    for (unsigned k = 0; k < f->nd; k++)
+        if (f->d[k].n_members > members)
+            members = f->d[k].n_members;
     uint64_t rtt = 2 * hops * L + 2 * hops * members * o->slots * (fb + 1);
     uint64_t rto = o->rto ? o->rto : rtt + 2 * L;
     uint64_t rto_min = 2 * hops * L + 2 * members * (fb + 1);
@@ -576,7 +605,7 @@ static int make_workers(fabric *f, tx_ctx *ctx)
             node *leaf = &f->d[k->leaf[s]];
             ws_worker_cfg wc;
             ws_worker_cfg_init(&wc);
-            if (ws_worker_cfg_from_config(&wc, &leaf->cfg, JOB_ID, k->rank, f->err, f->errlen))
+            if (ws_worker_cfg_from_config(&wc, &leaf->cfg, JOB_ID, k->rank[s], f->err, f->errlen))
                 return f->failed = 1, -1;
             wc.shard = s;
             wc.shards = f->T;
@@ -654,6 +683,14 @@ static int open_record(fabric *f)
     const char *dir = f->o->record;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return fail(f, "--record %s: %s", dir, strerror(errno));
+    char fpath[4096];
+    snprintf(fpath, sizeof fpath, "%s/fabric.ini", dir);
+    FILE *fo = fopen(fpath, "w");
+    if (!fo)
+        return fail(f, "%s: %s", fpath, strerror(errno));
+    int bad_f = ws_fabric_write(&f->desc, fo) != 0;
+    if (fclose(fo) || bad_f)
+        return fail(f, "%s: write failed", fpath);
     for (unsigned k = 0; k < f->nd; k++) {
         node *n = &f->d[k];
         char path[4096];
@@ -720,33 +757,56 @@ static int setup(fabric *f, tx_ctx **ctx)
     if (o->count < 1 || o->count > WS_LIMIT_COUNT || o->slots < 1 || o->slots > WS_LIMIT_SLOTS ||
         o->elems < 1 || o->elems > UINT32_MAX || o->iters < 1 || o->latency < 1)
         return fail(f, "--count, --slots, --elems, --iters and --latency out of range");
-    if (parse_tree(f, o->tree))
-        return -1;
-    if (f->leaves > o->workers)
-        return fail(f, "--tree %s has %u leaves; --workers %u leaves some without a worker",
-                    o->tree, f->leaves, o->workers);
+    if (!(f->d = calloc(MAX_DEVICES, sizeof *f->d)) || !(f->w = calloc(o->workers, sizeof *f->w)))
+        return fail(f, "out of memory");
+    f->nw = o->workers;
+    if (o->fabric) { /* the devices as a file describes them */
+        if (o->tree || o->shards > 1)
+            return fail(f, "--fabric: not with --shards or --tree (the file names the devices)");
+        if (ws_fabric_load(&f->desc, o->fabric, f->err, f->errlen))
+            return f->failed = 1, -1;
+        if (f->desc.workers != o->workers)
+            return fail(f, "%s: its leaves serve %u workers; give --workers %u", o->fabric,
+                        f->desc.workers, f->desc.workers);
+        f->T = f->desc.shards;
+    } else {
+        if (parse_tree(f, o->tree))
+            return -1;
+        if (f->leaves > o->workers)
+            return fail(f, "--tree %s has %u leaves; --workers %u leaves some without a worker",
+                        o->tree, f->leaves, o->workers);
+        unsigned per_tree = 1, width = 1;
+        for (unsigned l = 0; l < f->levels; l++)
+            width *= f->fan[l], per_tree += width;
+        if ((uint64_t)per_tree * f->T > MAX_DEVICES)
+            return fail(f, "%u devices: at most %d", per_tree * f->T, MAX_DEVICES);
+        for (unsigned s = 0; s < f->T; s++) {
+            char name[32];
+            snprintf(name, sizeof name, "s%u", s);
+            if (add_node(f, s, 0, -1, 0, 0, f->nw, name) < 0)
+                return -1;
+        }
+        if (ws_fabric_check(&f->desc, f->err, f->errlen))
+            return f->failed = 1, -1;
+    }
+    make_nodes(f);
+    f->levels = 0; /* the deepest tree: links from a worker to its root, less one */
+    for (unsigned k = 0; k < f->nd; k++) {
+        unsigned depth = 0;
+        for (int up = f->d[k].parent; up >= 0; up = f->d[up].parent)
+            depth++;
+        if (depth > f->levels)
+            f->levels = depth;
+    }
     if (f->levels && ws_partial_max_len(o->count) > WS_LIMIT_FRAME)
         return fail(f, "--count %u: a PARTIAL of that many elements may take %zu bytes, more "
                     "than a frame's %d", o->count, ws_partial_max_len(o->count), WS_LIMIT_FRAME);
-    unsigned per_tree = 1, width = 1;
-    for (unsigned l = 0; l < f->levels; l++)
-        width *= f->fan[l], per_tree += width;
-    if ((uint64_t)per_tree * f->T > MAX_DEVICES)
-        return fail(f, "%u devices: at most %d", per_tree * f->T, MAX_DEVICES);
     if (f->levels && o->device != WS_RUN_REF)
-        return fail(f, "--tree needs --device ref: the RTL does not take PARTIAL frames yet "
-                    "(docs/protocol.md section 9)");
-    if (!(f->d = calloc(MAX_DEVICES, sizeof *f->d)) || !(f->w = calloc(o->workers, sizeof *f->w)) ||
-        !(*ctx = calloc((size_t)o->workers * f->T, sizeof **ctx)) ||
+        return fail(f, "a tree of devices needs --device ref: the RTL does not take PARTIAL "
+                    "frames yet (docs/protocol.md section 9)");
+    if (!(*ctx = calloc((size_t)o->workers * f->T, sizeof **ctx)) ||
         !(f->expect = malloc(o->elems * 4)))
         return fail(f, "out of memory");
-    f->nw = o->workers;
-    for (unsigned s = 0; s < f->T; s++) {
-        char name[32];
-        snprintf(name, sizeof name, "s%u", s);
-        if (add_node(f, s, 0, -1, 0, 0, f->nw, name) < 0)
-            return -1;
-    }
     for (unsigned k = 0; k < f->nd; k++) {
         node *n = &f->d[k];
         n->rtl = o->device == WS_RUN_RTL || (o->device == WS_RUN_MIX && n->shard % 2 == 0);
@@ -756,7 +816,7 @@ static int setup(fabric *f, tx_ctx **ctx)
             continue;
         for (unsigned r = 0; r < n->n_members; r++) { /* a leaf: its workers */
             f->w[n->w0 + r].leaf[n->shard] = (int)k;
-            f->w[n->w0 + r].rank = r;
+            f->w[n->w0 + r].rank[n->shard] = r;
         }
     }
     ws_net_opts no = {o->latency, o->loss, o->dup, o->reorder, o->corrupt,
@@ -821,7 +881,8 @@ static void print_report(fabric *f, double secs)
     double bytes = (double)o->elems * 4 * o->iters;
     fprintf(f->out, "run: %u workers, %u shard%s%s%s, %u devices (%s), %llu elements x %u "
             "all-reduces, count %u, slots %u\n", o->workers, f->T, f->T == 1 ? "" : "s",
-            o->tree ? ", tree " : "", o->tree ? o->tree : "", f->nd,
+            o->tree ? ", tree " : o->fabric ? ", devices of " : "",
+            o->tree ? o->tree : o->fabric ? o->fabric : "", f->nd,
             o->device == WS_RUN_REF ? "reference" : o->device == WS_RUN_RTL ? "RTL models"
                                                                              : "RTL and reference",
             (unsigned long long)o->elems, o->iters, o->count, o->slots);

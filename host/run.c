@@ -893,7 +893,7 @@ static void print_report(run *r, double secs)
 
 int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size_t errlen)
 {
-    if (opts->shards > 1 || opts->tree || opts->device == WS_RUN_MIX)
+    if (opts->shards > 1 || opts->tree || opts->fabric || opts->device == WS_RUN_MIX)
         return ws_fabric_run(opts, st, out, err, errlen);
     run *r = calloc(1, sizeof *r);
     if (!r) {

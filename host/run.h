@@ -27,6 +27,7 @@ typedef struct {
     unsigned shards;       /* devices (trees) the job is sharded over; 0 or 1: one */
     const char *tree;      /* "F" or "FxG..": a tree of devices per shard (fan-outs from the
                             * root down; host/fabric.c); NULL: one device per shard */
+    const char *fabric;    /* fabric.ini naming the devices (host/fabric_cfg.h), or NULL */
     unsigned width;        /* DATA_WIDTH of the RTL model; beat size of the reference's timing */
     unsigned workers;      /* 1..64 */
     unsigned ports;        /* device ports used, 1..16 (the model's at most) */

@@ -93,6 +93,91 @@ else
 fi
 if [ $same = 1 ]; then ok record-tree; else bad record-tree; fi
 
+# fabric.ini: a recorded run's own, run again, gives the same frames device by device
+d=$tmp/rec-fabric
+same=1
+# shellcheck disable=SC2086
+if "$ws" run --no-progress -q --device ref --shards 2 --tree 2x2 --workers 9 --elems 900 $F10 \
+       --seed 13 --record "$d" > "$tmp/fabric-replay.log" 2>&1 &&
+   "$ws" run --no-progress -q --device ref --fabric "$d/fabric.ini" --workers 9 --elems 900 $F10 \
+       --seed 13 --record "$d.again" >> "$tmp/fabric-replay.log" 2>&1; then
+    for dir in "$d"/s*/; do
+        dev=$(basename "$dir")
+        for p in 0 1 2 3; do
+            "$tool" list "$d/$dev/expected$p.pcap" > "$tmp/want" &&
+            "$tool" list "$d.again/$dev/expected$p.pcap" > "$tmp/got" && cmp -s "$tmp/want" "$tmp/got" ||
+                { echo "device $dev port $p differs" >> "$tmp/fabric-replay.log"; same=0; }
+        done
+    done
+    cmp -s "$d/fabric.ini" "$d.again/fabric.ini" || same=0
+else
+    same=0
+fi
+if [ $same = 1 ]; then ok fabric-replay; else bad fabric-replay; fi
+
+# a hand-written one: shard 0 a root over leaves of 3 and 2 workers, shard 1 one device
+f=$tmp/uneven.ini
+cat > "$f" <<'INI'
+; two shards of different shapes
+[device top]
+mac = 02:00:00:00:aa:01
+ip = 10.9.0.1
+shard = 0
+[device left]
+mac = 02:00:00:00:aa:02
+ip = 10.9.0.2
+udp_port = 5000
+parent = top
+rank = 0
+workers = 0-2
+[device right]
+mac = 02:00:00:00:aa:03
+ip = 10.9.0.3
+parent = top
+rank = 1
+workers = 3-4
+[device flat]
+mac = 02:00:00:00:aa:04
+ip = 10.9.0.4
+shard = 1
+workers = 0-4
+INI
+# shellcheck disable=SC2086
+one fabric-uneven '.tensors == 10' --device ref --fabric "$f" --workers 5 --elems 1500 --iters 2 $F10 --seed 14
+if [ -n "$asan" ] && [ -x "$asan" ]; then
+    # shellcheck disable=SC2086
+    if "$asan" run --no-progress --device ref --fabric "$f" --workers 5 --elems 300 $F10 --seed 15 \
+           > "$tmp/asan-fabric.log" 2>&1; then ok asan-fabric; else bad asan-fabric; fi
+fi
+
+# fabric.ini errors name the file and line
+badf() { # NAME PATTERN: the file $tmp/NAME.ini must be refused with PATTERN
+    "$ws" run --no-progress --device ref --fabric "$tmp/$1.ini" --workers 2 --elems 10 > "$tmp/$1.log" 2>&1; rc=$?
+    if [ $rc -ne 0 ] && grep -q -- "$2" "$tmp/$1.log"; then ok "$1"; else
+        echo "(exit $rc, expected '$2')" >> "$tmp/$1.log"; bad "$1"; fi
+}
+D1='[device a]
+mac = 02:00:00:00:aa:01
+ip = 10.9.0.1'
+printf '%s\nshard = 0\nworkers = 0-1\ncolour = red\n' "$D1" > "$tmp/fab-key.ini"
+badf fab-key "fab-key.ini:6: device a: unknown key 'colour'"
+printf '%s\nparent = b\nrank = 0\nworkers = 0-1\n' "$D1" > "$tmp/fab-parent.ini"
+badf fab-parent "fab-parent.ini:4: device a: parent b: no such device"
+printf '%s\nshard = 0\n[device b]\nmac = 02:00:00:00:aa:02\nip = 10.9.0.2\nparent = a\nrank = 1\nworkers = 0-1\n' "$D1" > "$tmp/fab-rank.ini"
+badf fab-rank "fab-rank.ini:9: device b: rank 1 under a"
+printf '%s\nshard = 1\nworkers = 0-1\n' "$D1" > "$tmp/fab-shard.ini"
+badf fab-shard "shard 0 has no root"
+printf '%s\nshard = 0\nworkers = 1-2\n' "$D1" > "$tmp/fab-gap.ini"
+badf fab-gap "fab-gap.ini:5: device a: workers 1-2: .* rank 0 comes next"
+printf '%s\nshard = 0\nworkers = 0-2\n' "$D1" > "$tmp/fab-workers.ini"
+badf fab-workers "its leaves serve 3 workers; give --workers 3"
+printf '%s\nshard = 0\nparent = a\nrank = 0\n' "$D1" > "$tmp/fab-both.ini"
+badf fab-both "fab-both.ini:1: device a: either 'shard'"
+printf '%s\nshard = 0\nworkers 0-1\n' "$D1" > "$tmp/fab-syntax.ini"
+badf fab-syntax "fab-syntax.ini:5: syntax error"
+refuse fabric-missing "nowhere.ini" --device ref --fabric "$tmp/nowhere.ini" --elems 10
+refuse fabric-and-tree "not with --shards or --tree" --device ref --fabric "$tmp/uneven.ini" --tree 2 --workers 5 --elems 10
+
 refuse tree-rtl      "needs --device ref" --device rtl --tree 2 --workers 4 --elems 10
 refuse tree-leaves   "leaves some without a worker" --device ref --tree 2x4 --workers 4 --elems 10
 refuse tree-syntax   "fan-outs" --device ref --tree 2y3 --elems 10
