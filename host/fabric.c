@@ -44,7 +44,6 @@
 #define DEV_PORTS 4
 #define UP_PORT 3 /* a device with a parent reaches it on its last port */
 #define MAX_STEP 64
-#define MAX_REPORTS 10
 
 typedef struct {
     char name[32];      /* s<shard>, s<shard>.<child>, s<shard>.<child>.<child> ... */
@@ -80,12 +79,11 @@ typedef struct {
 
 typedef struct {
     const ws_run_opts *o;
+    ws_run_log log;
     ws_run_stats *st;
     FILE *out;
     char *err;
     size_t errlen;
-    int failed;
-    unsigned reports;
 
     unsigned T, levels, fan[MAX_LEVELS], leaves; /* leaves per shard */
     ws_fabric desc; /* the devices: from --fabric, or made from --shards and --tree */
@@ -109,30 +107,8 @@ typedef struct {
     unsigned w, shard;
 } tx_ctx;
 
-static int fail(fabric *f, const char *fmt, ...)
-{
-    if (!f->failed) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(f->err, f->errlen, fmt, ap);
-        va_end(ap);
-    }
-    f->failed = 1;
-    return -1;
-}
-
-static void report(fabric *f, const char *fmt, ...)
-{
-    f->st->check_failures++;
-    if (f->reports++ >= MAX_REPORTS)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("run: ", f->out);
-    vfprintf(f->out, fmt, ap);
-    fputc('\n', f->out);
-    va_end(ap);
-}
+#define fail(f, ...) ws_run_fail(&(f)->log, __VA_ARGS__)
+#define report(f, ...) ws_run_report(&(f)->log, __VA_ARGS__)
 
 /* ---- topology -------------------------------------------------------------------------- */
 
@@ -288,7 +264,7 @@ static int make_config(fabric *f, unsigned k, const ws_dev_params *p)
         jb->parent_job = JOB_ID;
         jb->parent_rank = (uint16_t)n->rank;
     }
-    return ws_config_check(c, f->err, f->errlen) ? (f->failed = 1, -1) : 0;
+    return ws_config_check(c, f->err, f->errlen) ? (f->log.failed = 1, -1) : 0;
 }
 
 /* A frame corrupted on its way into a device may be bypass traffic now (its EtherType,
@@ -312,10 +288,10 @@ static int open_device(fabric *f, unsigned k)
     ws_session_opts so = {n->rtl ? WS_DEVICE_VERILATOR : WS_DEVICE_REFERENCE, o->width, 0};
     n->s = ws_session_open(&so, f->err, f->errlen);
     if (!n->s)
-        return f->failed = 1, -1;
+        return f->log.failed = 1, -1;
     ws_dev_params p;
     if (ws_session_open_driver(n->s, &p, f->err, f->errlen))
-        return f->failed = 1, -1;
+        return f->log.failed = 1, -1;
     if (n->rtl && (n->n_members > p.workers || o->slots > p.pool || o->count > p.count))
         return fail(f, "device %s: %u members, %u slots, count %u; the model supports %u, %u, %u",
                     n->name, n->n_members, o->slots, o->count, p.workers, p.pool, p.count);
@@ -325,7 +301,7 @@ static int open_device(fabric *f, unsigned k)
         char e[512];
         snprintf(e, sizeof e, "device %s: %s", n->name, f->err);
         snprintf(f->err, f->errlen, "%s", e);
-        return f->failed = 1, -1;
+        return f->log.failed = 1, -1;
     }
     n->cycle0 = ws_session_cycle(n->s);
     ws_net_opts no = {o->latency, o->loss, o->dup, o->reorder, o->corrupt,
@@ -335,15 +311,6 @@ static int open_device(fabric *f, unsigned k)
 }
 
 /* ---- the oracle ------------------------------------------------------------------------ */
-
-/* The exact sum of the workers [w0, w1) for element i of iteration iter. */
-static void exact(const fabric *f, unsigned iter, unsigned w0, unsigned w1, uint64_t i,
-                  ws_xsum *x)
-{
-    ws_xsum_init(x);
-    for (unsigned w = w0; w < w1; w++)
-        ws_xsum_add(x, ws_run_value(f->o, iter, w, i));
-}
 
 static int iteration_of(const fabric *f, uint32_t tensor, unsigned *iter)
 {
@@ -378,9 +345,7 @@ static void check_output(fabric *f, unsigned k, const uint8_t *fr, size_t len)
         }
         f->checked_results++;
         for (unsigned e = 0; e < h.count; e++) {
-            ws_xsum x;
-            exact(f, iter, 0, f->nw, h.offset + e, &x);
-            uint32_t want = ws_xsum_round(&x), got = ws_elem(fr, e);
+            uint32_t want = ws_run_exact(f->o, iter, 0, f->nw, h.offset + e), got = ws_elem(fr, e);
             if (got != want) {
                 report(f, "device %s: RESULT of tensor 0x%x element %u is 0x%08x, the exact sum "
                        "rounds to 0x%08x", n->name, h.tensor, h.offset + e, got, want);
@@ -396,8 +361,11 @@ static void check_output(fabric *f, unsigned k, const uint8_t *fr, size_t len)
     /* the exact sums of the workers below, encoded as a device must */
     f->checked_partials++;
     ws_xsum acc[WS_LIMIT_COUNT];
-    for (unsigned e = 0; e < h.count; e++)
-        exact(f, iter, n->w0, n->w1, h.offset + e, &acc[e]);
+    for (unsigned e = 0; e < h.count; e++) {
+        ws_xsum_init(&acc[e]);
+        for (unsigned w = n->w0; w < n->w1; w++)
+            ws_xsum_add(&acc[e], ws_run_value(f->o, iter, w, h.offset + e));
+    }
     ws_hdr want = h;
     size_t wl = ws_build_partial(f->scratch, &want, acc);
     if (wl != len || want.ext != h.ext ||
@@ -426,7 +394,7 @@ static void route(fabric *f, unsigned k, unsigned p, const uint8_t *fr, size_t l
     n->frames_out++;
     f->st->frames_out++;
     if (n->rec_exp && ws_trace_write(n->rec_exp, p, ts_ns(f, t), fr, len, f->err, f->errlen))
-        f->failed = 1;
+        f->log.failed = 1;
     if (!ws_is_result(fr, len, n->cfg.ip, n->cfg.udp_port) &&
         !(len >= WS_OFF_ELEMS && ws_get32(fr + WS_OFF_IP + 12) == n->cfg.ip &&
           ws_get16(fr + WS_OFF_UDP) == n->cfg.udp_port)) {
@@ -480,7 +448,7 @@ static void feed(fabric *f, unsigned k)
 {
     node *n = &f->d[k];
     ws_net_queue *q = &n->in.q[0];
-    while (q->n && q->a[0].t <= f->now && !f->failed) {
+    while (q->n && q->a[0].t <= f->now && !f->log.failed) {
         ws_net_event *e = &q->a[0];
         if (!ws_session_ready(n->s, e->port))
             return;
@@ -497,7 +465,7 @@ static void feed(fabric *f, unsigned k)
                 ts = n->rec_ts + 1; /* strictly increasing: the file order is the order */
             n->rec_ts = ts;
             if (ws_trace_write(n->rec_in, e->port, ts, e->f, e->len, f->err, f->errlen))
-                f->failed = 1;
+                f->log.failed = 1;
         }
         pop_outputs(f, k);
         ws_net_event x = ws_net_queue_pop(q);
@@ -540,29 +508,13 @@ static const uint32_t *expected(fabric *f, unsigned iter)
 {
     if (f->have_expect && f->expect_iter == iter)
         return f->expect;
-    for (uint64_t i = 0; i < f->o->elems; i++) {
-        ws_xsum x;
-        exact(f, iter, 0, f->nw, i, &x);
-        f->expect[i] = ws_xsum_round(&x);
-    }
+    for (uint64_t i = 0; i < f->o->elems; i++)
+        f->expect[i] = ws_run_exact(f->o, iter, 0, f->nw, i);
     f->have_expect = 1;
     f->expect_iter = iter;
-    if (f->o->record) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/sum-%u-%u.f32", f->o->record, JOB_ID,
-                 ((uint32_t)JOB_ID << 16 | 1) + iter);
-        FILE *out = fopen(path, "wb");
-        int bad = !out;
-        for (uint64_t i = 0; out && i < f->o->elems && !bad; i++) {
-            uint8_t b[4];
-            ws_put32(b, f->expect[i]);
-            bad = fwrite(b, 1, 4, out) != 4;
-        }
-        if (out && fclose(out))
-            bad = 1;
-        if (bad)
-            fail(f, "%s: cannot write", path);
-    }
+    if (f->o->record)
+        ws_run_write_sum(&f->log, f->o->record, JOB_ID, ((uint32_t)JOB_ID << 16 | 1) + iter,
+                         f->expect, f->o->elems);
     return f->expect;
 }
 
@@ -606,7 +558,7 @@ static int make_workers(fabric *f, tx_ctx *ctx)
             ws_worker_cfg wc;
             ws_worker_cfg_init(&wc);
             if (ws_worker_cfg_from_config(&wc, &leaf->cfg, JOB_ID, k->rank[s], f->err, f->errlen))
-                return f->failed = 1, -1;
+                return f->log.failed = 1, -1;
             wc.shard = s;
             wc.shards = f->T;
             wc.rto = rto;
@@ -620,7 +572,7 @@ static int make_workers(fabric *f, tx_ctx *ctx)
             wc.tx = worker_tx;
             wc.tx_ctx = &ctx[w * f->T + s];
             if (!(k->w[s] = ws_worker_new(&wc, f->err, f->errlen)))
-                return f->failed = 1, -1;
+                return f->log.failed = 1, -1;
         }
     }
     return 0;
@@ -645,7 +597,7 @@ static void check_tensor(fabric *f, unsigned w)
 static uint64_t service_workers(fabric *f)
 {
     uint64_t next = NEVER;
-    for (unsigned w = 0; w < f->nw && !f->failed; w++) {
+    for (unsigned w = 0; w < f->nw && !f->log.failed; w++) {
         wkr *k = &f->w[w];
         if (k->finished)
             continue;
@@ -710,7 +662,7 @@ static int open_record(fabric *f)
                                                  f->errlen)
                                : NULL;
         if (!n->rec_exp)
-            return f->failed = 1, -1;
+            return f->log.failed = 1, -1;
     }
     return 0;
 }
@@ -724,7 +676,7 @@ static int finish_record(fabric *f)
         bad |= ws_trace_finish(n->rec_exp, f->err, f->errlen);
         n->rec_exp = NULL;
         if (bad)
-            return f->failed = 1, -1;
+            return f->log.failed = 1, -1;
         ws_counters_file cf;
         memset(&cf, 0, sizeof cf);
         cf.device.present = 1;
@@ -736,7 +688,7 @@ static int finish_record(fabric *f)
         char path[4096];
         snprintf(path, sizeof path, "%s/%s/%s", f->o->record, n->name, WS_COUNTERS_FILE);
         if (ws_counters_save(path, &cf, f->err, f->errlen))
-            return f->failed = 1, -1;
+            return f->log.failed = 1, -1;
     }
     return 0;
 }
@@ -764,7 +716,7 @@ static int setup(fabric *f, tx_ctx **ctx)
         if (o->tree || o->shards > 1)
             return fail(f, "--fabric: not with --shards or --tree (the file names the devices)");
         if (ws_fabric_load(&f->desc, o->fabric, f->err, f->errlen))
-            return f->failed = 1, -1;
+            return f->log.failed = 1, -1;
         if (f->desc.workers != o->workers)
             return fail(f, "%s: its leaves serve %u workers; give --workers %u", o->fabric,
                         f->desc.workers, f->desc.workers);
@@ -787,7 +739,7 @@ static int setup(fabric *f, tx_ctx **ctx)
                 return -1;
         }
         if (ws_fabric_check(&f->desc, f->err, f->errlen))
-            return f->failed = 1, -1;
+            return f->log.failed = 1, -1;
     }
     make_nodes(f);
     f->levels = 0; /* the deepest tree: links from a worker to its root, less one */
@@ -843,7 +795,7 @@ static int any_busy_model(fabric *f)
  * reference's timing advanced. */
 static void advance(fabric *f, uint64_t to)
 {
-    for (unsigned k = 0; k < f->nd && !f->failed; k++) {
+    for (unsigned k = 0; k < f->nd && !f->log.failed; k++) {
         node *n = &f->d[k];
         uint64_t gap = to - dev_now(n);
         if (n->rtl && !ws_session_busy(n->s) && to - n->last_activity > WS_SESSION_SETTLE &&
@@ -960,6 +912,7 @@ int ws_fabric_run(const ws_run_opts *o, ws_run_stats *st, FILE *out, char *err, 
     f->out = out;
     f->err = err;
     f->errlen = errlen;
+    f->log = (ws_run_log){st, out, err, errlen, 0, 0};
     f->T = o->shards ? o->shards : 1;
     f->rng.s = ws_mix64(o->seed ^ 0x666162);
     tx_ctx *ctx = NULL;
@@ -969,15 +922,15 @@ int ws_fabric_run(const ws_run_opts *o, ws_run_stats *st, FILE *out, char *err, 
     if (setup(f, &ctx))
         goto done;
     expected(f, 0);
-    for (unsigned w = 0; w < f->nw && !f->failed; w++)
+    for (unsigned w = 0; w < f->nw && !f->log.failed; w++)
         start_worker(f, w);
     uint64_t quiet_since = NEVER;
-    while (!f->failed) {
+    while (!f->log.failed) {
         deliver(f);
         uint64_t next = service_workers(f);
-        for (unsigned k = 0; k < f->nd && !f->failed; k++)
+        for (unsigned k = 0; k < f->nd && !f->log.failed; k++)
             feed(f, k);
-        if (f->failed)
+        if (f->log.failed)
             break;
         int finished = 1;
         for (unsigned w = 0; w < f->nw; w++)
@@ -1014,24 +967,15 @@ int ws_fabric_run(const ws_run_opts *o, ws_run_stats *st, FILE *out, char *err, 
         advance(f, to);
         f->now = to;
     }
-    if (f->failed)
+    if (f->log.failed)
         goto done;
     st->cycles = f->t_done;
     for (unsigned k = 0; k < f->nd; k++)
         if (ws_session_counters(f->d[k].s, DEV_PORTS, &f->d[k].ctr, err, errlen))
             goto done;
     for (unsigned w = 0; w < f->nw; w++)
-        for (unsigned s = 0; s < f->T; s++) {
-            const ws_worker_stats *ws = ws_worker_get_stats(f->w[w].w[s]);
-            st->data += ws->data_frames;
-            st->retx += ws->retx_frames;
-            st->timeouts += ws->timeouts;
-            st->results += ws->results;
-            st->dup_results += ws->dup_results;
-            st->stale_results += ws->stale_results;
-            st->bad_frames += ws->bad_frames;
-            st->foreign += ws->foreign_frames;
-        }
+        for (unsigned s = 0; s < f->T; s++)
+            ws_run_add_worker(st, ws_worker_get_stats(f->w[w].w[s]));
     for (unsigned k = 0; k < f->nd; k++)
         for (int d = 0; d < 2; d++) {
             st->lost[d] += f->d[k].in.st.lost[d];
@@ -1060,7 +1004,7 @@ int ws_fabric_run(const ws_run_opts *o, ws_run_stats *st, FILE *out, char *err, 
              ? 0
              : 1;
 done:
-    if (f->failed && rc == 0)
+    if (f->log.failed && rc == 0)
         rc = -1;
     for (unsigned k = 0; f->d && k < f->nd; k++) {
         ws_trace_finish(f->d[k].rec_in, NULL, 0);

@@ -58,11 +58,11 @@ typedef struct {
 
 typedef struct {
     ws_run_opts o;
+    ws_run_log log;
     ws_run_stats *st;
     FILE *out;
     char *err;
     size_t errlen;
-    int failed;
 
     ws_config cfg;
     const ws_job *job;
@@ -91,36 +91,50 @@ typedef struct {
     ws_trace_out *rec_in, *rec_exp;
     uint64_t rec_last_ts;
 
-    unsigned reports;
     ws_plot *plot;     /* --plot */
     ws_progress prog;
     uint8_t scratch[WS_MAX_FRAME];
 } run;
 
-static int fail(run *r, const char *fmt, ...)
+int ws_run_fail(ws_run_log *l, const char *fmt, ...)
 {
-    if (!r->failed) {
+    if (!l->failed) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(r->err, r->errlen, fmt, ap);
+        vsnprintf(l->err, l->errlen, fmt, ap);
         va_end(ap);
     }
-    r->failed = 1;
+    l->failed = 1;
     return -1;
 }
 
-static void report(run *r, const char *fmt, ...)
+void ws_run_report(ws_run_log *l, const char *fmt, ...)
 {
-    r->st->check_failures++;
-    if (r->reports++ >= MAX_REPORTS)
+    l->st->check_failures++;
+    if (l->reports++ >= MAX_REPORTS)
         return;
     va_list ap;
     va_start(ap, fmt);
-    fputs("run: ", r->out);
-    vfprintf(r->out, fmt, ap);
-    fputc('\n', r->out);
+    fputs("run: ", l->out);
+    vfprintf(l->out, fmt, ap);
+    fputc('\n', l->out);
     va_end(ap);
 }
+
+void ws_run_add_worker(ws_run_stats *st, const ws_worker_stats *w)
+{
+    st->data += w->data_frames;
+    st->retx += w->retx_frames;
+    st->timeouts += w->timeouts;
+    st->results += w->results;
+    st->dup_results += w->dup_results;
+    st->stale_results += w->stale_results;
+    st->bad_frames += w->bad_frames;
+    st->foreign += w->foreign_frames;
+}
+
+#define fail(r, ...) ws_run_fail(&(r)->log, __VA_ARGS__)
+#define report(r, ...) ws_run_report(&(r)->log, __VA_ARGS__)
 
 /* ---- values --------------------------------------------------------------------------- */
 
@@ -158,28 +172,37 @@ static uint32_t value_bits(const run *r, unsigned iter, unsigned w, uint64_t i)
     return ws_run_value(&r->o, iter, w, i);
 }
 
-static int write_sum(run *r, unsigned iter, const uint32_t *sum)
+int ws_run_write_sum(ws_run_log *l, const char *dir, unsigned job, uint32_t tensor,
+                     const uint32_t *sum, uint64_t n)
 {
     char path[4096];
-    uint32_t tensor = ((uint32_t)JOB_ID << 16 | 1) + iter;
-    snprintf(path, sizeof path, "%s/sum-%u-%u.f32", r->o.record, JOB_ID, tensor);
+    snprintf(path, sizeof path, "%s/sum-%u-%u.f32", dir, job, tensor);
     FILE *f = fopen(path, "wb");
     if (!f)
-        return fail(r, "%s: %s", path, strerror(errno));
+        return ws_run_fail(l, "%s: %s", path, strerror(errno));
     uint8_t buf[4096];
-    size_t n = 0;
-    for (uint64_t i = 0; i < r->o.elems; i++) {
-        ws_put32(buf + n, sum[i]);
-        n += 4;
-        if (n == sizeof buf || i + 1 == r->o.elems) {
-            if (fwrite(buf, 1, n, f) != n)
+    size_t k = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        ws_put32(buf + k, sum[i]);
+        k += 4;
+        if (k == sizeof buf || i + 1 == n) {
+            if (fwrite(buf, 1, k, f) != k)
                 break;
-            n = 0;
+            k = 0;
         }
     }
     if (ferror(f) | fclose(f))
-        return fail(r, "%s: write failed", path);
+        return ws_run_fail(l, "%s: write failed", path);
     return 0;
+}
+
+uint32_t ws_run_exact(const ws_run_opts *o, unsigned iter, unsigned w0, unsigned w1, uint64_t i)
+{
+    ws_xsum x;
+    ws_xsum_init(&x);
+    for (unsigned w = w0; w < w1; w++)
+        ws_xsum_add(&x, ws_run_value(o, iter, w, i));
+    return ws_xsum_round(&x);
 }
 
 /* The exact sums of iteration iter, computed once. */
@@ -188,17 +211,13 @@ static const uint32_t *expected(run *r, unsigned iter)
     int k = iter % 2;
     if (r->have_expect[k] && r->expect_iter[k] == iter)
         return r->expect[k];
-    for (uint64_t i = 0; i < r->o.elems; i++) {
-        ws_xsum x;
-        ws_xsum_init(&x);
-        for (unsigned w = 0; w < r->nw; w++)
-            ws_xsum_add(&x, value_bits(r, iter, w, i));
-        r->expect[k][i] = ws_xsum_round(&x);
-    }
+    for (uint64_t i = 0; i < r->o.elems; i++)
+        r->expect[k][i] = ws_run_exact(&r->o, iter, 0, r->nw, i);
     r->have_expect[k] = 1;
     r->expect_iter[k] = iter;
     if (r->o.record)
-        write_sum(r, iter, r->expect[k]);
+        ws_run_write_sum(&r->log, r->o.record, JOB_ID, ((uint32_t)JOB_ID << 16 | 1) + iter,
+                         r->expect[k], r->o.elems);
     return r->expect[k];
 }
 
@@ -341,7 +360,7 @@ static void on_output(run *r, unsigned port, const uint8_t *f, size_t len, uint6
 {
     r->st->frames_out++;
     if (r->rec_exp && ws_trace_write(r->rec_exp, port, ts_ns(r, cycle), f, len, r->err, r->errlen))
-        r->failed = 1;
+        r->log.failed = 1;
     if (ws_is_result(f, len, r->cfg.ip, r->cfg.udp_port)) {
         r->st->results_out++;
         net_send(r, 1, port, f, len, cycle);
@@ -373,7 +392,7 @@ static void record_in(run *r, unsigned port, const uint8_t *f, size_t len)
         ts = r->rec_last_ts + 1; /* strictly increasing: the global order is the file order */
     r->rec_last_ts = ts;
     if (ws_trace_write(r->rec_in, port, ts, f, len, r->err, r->errlen))
-        r->failed = 1;
+        r->log.failed = 1;
 }
 
 /* The device's cycle as the run's time (idle stretches skipped are not clocked). */
@@ -451,7 +470,7 @@ static void model_busy(run *r, uint64_t due)
 /* Offer the device every frame that has arrived, in order, as far as it takes them. */
 static void feed(run *r)
 {
-    while (r->net.q[0].n && r->net.q[0].a[0].t <= r->now && !r->failed) {
+    while (r->net.q[0].n && r->net.q[0].a[0].t <= r->now && !r->log.failed) {
         ws_net_event *e = &r->net.q[0].a[0];
         /* as wiresum sim: the session's global order */
         if (!ws_session_ready(r->dev, e->port))
@@ -523,7 +542,7 @@ static void check_tensor(run *r, unsigned w)
 static uint64_t service_workers(run *r)
 {
     uint64_t next = NEVER;
-    for (unsigned i = 0; i < r->nw && !r->failed; i++) {
+    for (unsigned i = 0; i < r->nw && !r->log.failed; i++) {
         wk *w = &r->w[i];
         if (w->finished)
             continue;
@@ -611,7 +630,7 @@ static int make_config(run *r)
     if (!jb)
         return fail(r, "%u ports, %u workers: beyond the host's limits", o->ports, o->workers);
     r->job = jb;
-    return ws_config_check(c, r->err, r->errlen) ? (r->failed = 1, -1) : 0;
+    return ws_config_check(c, r->err, r->errlen) ? (r->log.failed = 1, -1) : 0;
 }
 
 static int check_opts(run *r)
@@ -660,11 +679,11 @@ static int new_device(run *r)
                           r->o.width, r->o.trace != NULL};
     r->dev = ws_session_open(&so, r->err, r->errlen);
     if (!r->dev)
-        return r->failed = 1, -1;
+        return r->log.failed = 1, -1;
     if (!ws_session_clocked(r->dev))
         return 0;
     if (ws_session_open_driver(r->dev, &r->params, r->err, r->errlen))
-        return r->failed = 1, -1;
+        return r->log.failed = 1, -1;
     const ws_dev_params *p = &r->params;
     if (r->o.ports > p->ports)
         return fail(r, "--ports %u: the model has %u", r->o.ports, p->ports);
@@ -681,11 +700,11 @@ static int new_device(run *r)
 static int configure_device(run *r)
 {
     if (ws_session_configure(r->dev, &r->cfg, r->err, r->errlen))
-        return r->failed = 1, -1;
+        return r->log.failed = 1, -1;
     if (ws_session_clocked(r->dev) && r->o.trace &&
         ws_sim_trace_open(ws_session_sim(r->dev), r->o.trace, r->o.trace_from, r->o.trace_to,
                           r->err, r->errlen))
-        return r->failed = 1, -1;
+        return r->log.failed = 1, -1;
     r->cycle0 = ws_session_cycle(r->dev);
     if (r->plot && !ws_session_clocked(r->dev))
         ws_session_stamps(r->dev, 1); /* the reference's ingress beats for the plot */
@@ -723,7 +742,7 @@ static int open_record(run *r)
     r->rec_exp = r->rec_in ? ws_trace_create(dir, "expected", r->cfg.n_ports, 1, r->err,
                                              r->errlen)
                            : NULL;
-    return r->rec_exp ? 0 : (r->failed = 1, -1);
+    return r->rec_exp ? 0 : (r->log.failed = 1, -1);
 }
 
 static int make_workers(run *r)
@@ -752,7 +771,7 @@ static int make_workers(run *r)
         ws_worker_cfg wc;
         ws_worker_cfg_init(&wc);
         if (ws_worker_cfg_from_config(&wc, &r->cfg, JOB_ID, i, r->err, r->errlen))
-            return r->failed = 1, -1;
+            return r->log.failed = 1, -1;
         wc.rto = rto;
         wc.rto_min = rto_min;
         wc.rto_max = 4 * rto; /* two doublings: losses here are random, not congestion */
@@ -765,7 +784,7 @@ static int make_workers(run *r)
         wc.tx_ctx = &ctx[i];
         w->w = ws_worker_new(&wc, r->err, r->errlen);
         if (!w->w)
-            return r->failed = 1, -1;
+            return r->log.failed = 1, -1;
     }
     return 0;
 }
@@ -783,7 +802,7 @@ static int save_counters(run *r)
              r->o.width);
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", r->o.record, WS_COUNTERS_FILE);
-    return ws_counters_save(path, &cf, r->err, r->errlen) ? (r->failed = 1, -1) : 0;
+    return ws_counters_save(path, &cf, r->err, r->errlen) ? (r->log.failed = 1, -1) : 0;
 }
 
 /* ---- the report -------------------------------------------------------------------------- */
@@ -907,6 +926,7 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
     r->out = out;
     r->err = err;
     r->errlen = errlen;
+    r->log = (ws_run_log){st, out, err, errlen, 0, 0};
     r->nw = opts->workers;
     r->bytes = opts->width / 8;
     r->ns_per_cycle = 1000.0 / opts->clock_mhz;
@@ -922,7 +942,7 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
     r->nch = (opts->elems + opts->count - 1) / opts->count;
     if (opts->plot) {
         if (ws_plot_check(err, errlen)) {
-            r->failed = 1;
+            r->log.failed = 1;
             goto done;
         }
         r->plot = ws_plot_new(r->nw, r->nch * opts->iters);
@@ -945,18 +965,18 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
 
     /* every worker starts its first all-reduce at cycle 0 */
     expected(r, 0);
-    for (unsigned i = 0; i < r->nw && !r->failed; i++) {
+    for (unsigned i = 0; i < r->nw && !r->log.failed; i++) {
         fill_input(r, i);
         if (ws_worker_start(r->w[i].w, r->w[i].buf, r->w[i].buf, opts->elems, 0))
             fail(r, "worker %u: %s", i, ws_worker_error(r->w[i].w));
     }
     uint64_t loops = 0;
     int drained = 0;
-    while (!r->failed) {
+    while (!r->log.failed) {
         deliver(r);
         uint64_t next = service_workers(r), wnext = next;
         feed(r);
-        if (r->failed)
+        if (r->log.failed)
             break;
         if (opts->max_cycles && r->now > opts->max_cycles) {
             fail(r, "no completion after %llu cycles (--max-cycles)",
@@ -1020,7 +1040,7 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
     }
     if (r->w)
         progress(r, 1);
-    if (r->failed || !drained)
+    if (r->log.failed || !drained)
         goto done;
 
     st->cycles = r->t_done;
@@ -1034,17 +1054,8 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
         if (ws_dev_job_disable(&bus, 0, err, errlen))
             goto done;
     }
-    for (unsigned i = 0; i < r->nw; i++) {
-        const ws_worker_stats *ws = ws_worker_get_stats(r->w[i].w);
-        st->data += ws->data_frames;
-        st->retx += ws->retx_frames;
-        st->timeouts += ws->timeouts;
-        st->results += ws->results;
-        st->dup_results += ws->dup_results;
-        st->stale_results += ws->stale_results;
-        st->bad_frames += ws->bad_frames;
-        st->foreign += ws->foreign_frames;
-    }
+    for (unsigned i = 0; i < r->nw; i++)
+        ws_run_add_worker(st, ws_worker_get_stats(r->w[i].w));
     for (size_t k = 0; k < r->bp.n; k++)
         if (r->bp.e[k].must && !r->bp.e[k].seen)
             report(r, "bypass frame %zu (kind %u, %u bytes) never came out on port %u", k,
@@ -1068,7 +1079,7 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
                  opts->workers, (unsigned long long)opts->elems, opts->iters, opts->count,
                  opts->slots, (unsigned long long)opts->latency, opts->loss);
         if (ws_plot_write(r->plot, opts->plot, title, err, errlen)) {
-            r->failed = 1;
+            r->log.failed = 1;
             goto done;
         }
         fprintf(out, "  plot: %s (utilization and latency over time)\n", opts->plot);
@@ -1078,7 +1089,7 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
              ? 0
              : 1;
 done:
-    if (r->failed && rc == 0)
+    if (r->log.failed && rc == 0)
         rc = -1;
     net_stats(r);
     ws_trace_finish(r->rec_in, NULL, 0);

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "wiresum/counters.h"
+#include "wiresum/transport.h"
 
 typedef enum { WS_RUN_RTL, WS_RUN_REF, WS_RUN_MIX } ws_run_device;
 typedef enum { WS_RUN_NORMAL, WS_RUN_SPECIAL, WS_RUN_MIXED } ws_run_values;
@@ -71,6 +72,28 @@ void ws_run_defaults(ws_run_opts *o);
 
 /* The value worker w contributes to element i in all-reduce iter (the same in every run). */
 uint32_t ws_run_value(const ws_run_opts *o, unsigned iter, unsigned w, uint64_t i);
+
+/* What run.c and fabric.c share. The messages of a run: the first error (err) and the reported
+ * check failures (at most a few printed on out, all counted in st->check_failures). */
+typedef struct {
+    ws_run_stats *st;
+    FILE *out;
+    char *err;
+    size_t errlen;
+    int failed;
+    unsigned reports;
+} ws_run_log;
+/* Record the first error; -1. */
+int ws_run_fail(ws_run_log *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A check that failed: counted, and printed while few. */
+void ws_run_report(ws_run_log *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The correctly rounded exact sum of workers [w0, w1) for element i of all-reduce iter. */
+uint32_t ws_run_exact(const ws_run_opts *o, unsigned iter, unsigned w0, unsigned w1, uint64_t i);
+/* DIR/sum-<job>-<tensor>.f32: n sums, big-endian (docs/traces.md). 0, or -1 with the error. */
+int ws_run_write_sum(ws_run_log *l, const char *dir, unsigned job, uint32_t tensor,
+                     const uint32_t *sum, uint64_t n);
+/* A worker's transport statistics added to the run's. */
+void ws_run_add_worker(ws_run_stats *st, const ws_worker_stats *w);
 
 /* ws_run with several devices (shards > 1, a tree, or device mix): host/fabric.c. */
 int ws_fabric_run(const ws_run_opts *o, ws_run_stats *st, FILE *out, char *err, size_t errlen);

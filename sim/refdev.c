@@ -144,28 +144,36 @@ static void emit_frame(ws_refdev *d, unsigned egress, const uint8_t *f, size_t l
         emit(ctx, egress, f, len);
 }
 
+/* The header of a frame the device sends about set st of the round rq named: to `to` (a member,
+ * or the parent), as job `job` and rank `rank` there. */
+static void out_hdr(const ws_refdev *d, const ws_member *to, const ws_hdr *rq, const set_state *st,
+                    unsigned job, unsigned rank, int retx, ws_hdr *h)
+{
+    ws_hdr_init(h);
+    memcpy(h->dst_mac, to->mac, 6);
+    memcpy(h->src_mac, d->cfg.mac, 6);
+    h->tos = st->ecn;
+    h->src_ip = d->cfg.ip;
+    h->dst_ip = to->ip;
+    h->src_port = d->cfg.udp_port;
+    h->dst_port = to->udp_port;
+    h->flags = (uint8_t)((rq->flags & WS_FLAG_SET) | (retx ? WS_FLAG_RETX : 0));
+    h->job = (uint16_t)job;
+    h->worker = (uint16_t)rank;
+    h->slot = rq->slot;
+    h->count = st->count;
+    h->offset = st->offset;
+    h->tensor = st->tensor;
+}
+
 /* The RESULT of set st of (job, slot, set) for one member rank. */
 static void send_result(ws_refdev *d, const ws_job *job, const ws_hdr *rq, const set_state *st,
                         unsigned rank, int retx, ws_emit_fn emit, void *ctx)
 {
     const ws_member *m = &job->member[rank];
     ws_hdr h;
-    ws_hdr_init(&h);
-    memcpy(h.dst_mac, m->mac, 6);
-    memcpy(h.src_mac, d->cfg.mac, 6);
-    h.tos = st->ecn;
-    h.src_ip = d->cfg.ip;
-    h.dst_ip = m->ip;
-    h.src_port = d->cfg.udp_port;
-    h.dst_port = m->udp_port;
+    out_hdr(d, m, rq, st, job->id, rank, retx, &h);
     h.type = WS_TYPE_RESULT;
-    h.flags = (uint8_t)((rq->flags & WS_FLAG_SET) | (retx ? WS_FLAG_RETX : 0));
-    h.job = job->id;
-    h.worker = (uint16_t)rank;
-    h.slot = rq->slot;
-    h.count = st->count;
-    h.offset = st->offset;
-    h.tensor = st->tensor;
     size_t len = ws_build(d->frame, &h, st->result);
     emit_frame(d, m->port, d->frame, len, emit, ctx);
 }
@@ -174,27 +182,12 @@ static void send_result(ws_refdev *d, const ws_job *job, const ws_hdr *rq, const
 static void send_partial(ws_refdev *d, const ws_job *job, const ws_hdr *rq, const set_state *st,
                          int retx, ws_emit_fn emit, void *ctx)
 {
-    const ws_member *p = &job->parent;
     ws_hdr h;
-    ws_hdr_init(&h);
-    memcpy(h.dst_mac, p->mac, 6);
-    memcpy(h.src_mac, d->cfg.mac, 6);
-    h.tos = st->ecn;
-    h.src_ip = d->cfg.ip;
-    h.dst_ip = p->ip;
-    h.src_port = d->cfg.udp_port;
-    h.dst_port = p->udp_port;
-    h.flags = (uint8_t)((rq->flags & WS_FLAG_SET) | (retx ? WS_FLAG_RETX : 0));
-    h.job = job->parent_job;
-    h.worker = job->parent_rank;
-    h.slot = rq->slot;
-    h.count = st->count;
-    h.offset = st->offset;
-    h.tensor = st->tensor;
+    out_hdr(d, &job->parent, rq, st, job->parent_job, job->parent_rank, retx, &h);
     size_t len = ws_build_partial(d->frame, &h, st->acc);
     if (len == 0)
         abort(); /* a sum of more than 2^31 binary32 values: impossible with 64 members of 2^24 */
-    emit_frame(d, p->port, d->frame, len, emit, ctx);
+    emit_frame(d, job->parent.port, d->frame, len, emit, ctx);
 }
 
 /* The parent's RESULT f of a round waiting for it: its sums are the round's result, sent to every
