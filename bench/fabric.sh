@@ -1,9 +1,10 @@
 #!/bin/sh
 # bench/fabric.sh - several devices per job (docs/protocol.md section 9, host/fabric.c): the
 # aggregate capacity of one job through 1, 2 and 4 sharded devices, a two-level tree (a root and
-# 4 leaves) and 4 such trees, for 8 to 64 workers, in cycles of the devices' timing model (the
-# reference at one beat of DATA_WIDTH per cycle in, as the RTL: `wiresum run --device ref`), and
-# the bytes on the uplinks (leaves to root) against the bytes the workers send. No faults, one
+# 4 leaves) and 4 such trees, for 8 to 64 workers, in cycles of the devices: the RTL model for the
+# shards (`wiresum run --device rtl`), and the reference with its timing model (one beat of
+# DATA_WIDTH per cycle in: `--device ref`) for all, the trees included (the RTL has no PARTIAL
+# yet); and the bytes on the uplinks (leaves to root) against the bytes the workers send. No faults, one
 # all-reduce of FABRIC_ELEMS elements (default 65536), count 256, 16 slots, 400-cycle links.
 # Writes build/bench/fabric.md (a fragment that bench/run.sh includes) and the runs' JSON
 # summaries to build/bench/fabric.jsonl.
@@ -21,9 +22,11 @@ DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 : > "$JS"
 for w in 8 16 32 64; do
-    for cfg in "1 -" "2 -" "4 -" "1 4" "4 4"; do
-        t=${cfg% *}; tree=${cfg#* }
-        args="run --device ref --workers $w --shards $t --elems $ELEMS --iters 1 --count 256 --slots 16"
+    for cfg in "1 - rtl" "2 - rtl" "4 - rtl" "1 - ref" "2 - ref" "4 - ref" "1 4 ref" "4 4 ref"; do
+        # shellcheck disable=SC2086
+        set -- $cfg
+        t=$1; tree=$2; dev=$3
+        args="run --device $dev --workers $w --shards $t --elems $ELEMS --iters 1 --count 256 --slots 16"
         [ "$tree" = - ] || args="$args --tree $tree"
         echo "bench/fabric.sh: $WS $args" >&2
         # shellcheck disable=SC2086
@@ -37,19 +40,29 @@ for w in 8 16 32 64; do
     done
 done
 rm -f "$B/fabric.one" "$B/fabric.err"
+# the figures the text quotes, from the runs: at the most workers, one device's capacity and the
+# speedup of 4 shards, of each model
+cap() { # MODEL SHARDS: cycles of that run at the most workers
+    jq -s -r --arg m "$1" --argjson t "$2" 'map(select(.device == $m and .shards == $t and .tree_spec == "-")) | max_by(.workers) | .cycles' "$JS"
+}
+WMAX=$(jq -s 'map(.workers) | max' "$JS")
+GB1_RTL=$(awk -v c="$(cap rtl 1)" -v w="$WMAX" -v e="$ELEMS" 'BEGIN { printf "%.1f", w * e * 32 / (c / 200e6) / 1e9 }')
+GB1_REF=$(awk -v c="$(cap ref 1)" -v w="$WMAX" -v e="$ELEMS" 'BEGIN { printf "%.1f", w * e * 32 / (c / 200e6) / 1e9 }')
+SP4_RTL=$(awk -v a="$(cap rtl 1)" -v b="$(cap rtl 4)" 'BEGIN { printf "%.2f", a / b }')
+SP4_REF=$(awk -v a="$(cap ref 1)" -v b="$(cap ref 4)" 'BEGIN { printf "%.2f", a / b }')
 {
     printf '## 8. Several devices: shards and trees\n\n'
-    printf 'One job over several devices (docs/protocol.md section 9): sharded over T devices (chunk i to device i mod T), or each shard a two-level tree (a root and 4 leaves, the workers spread evenly over the leaves; the leaves send their exact partial sums up in PARTIAL frames, the root rounds once). Every device is the reference with the timing model of the RTL (one beat of 256 bits per cycle into a device, results serialized per egress port), every link a 400-cycle latency; one all-reduce of %s elements (%s KiB) per worker, 256 elements per packet, 16 slots, no faults; every tensor exact. Capacity is the gradient all workers send, over the simulated time, at 200 MHz; *speedup* is against one device with the same workers. *Uplink bytes* are what the leaves send their root (PARTIALs, 8 bytes an element on these values), beside what the workers send (DATA, 4 bytes an element).\n\n' "$ELEMS" "$((ELEMS * 4 / 1024))"
-    printf '| workers | devices | cycles | capacity (Gb/s) | per worker (Gb/s) | speedup | worker bytes | uplink bytes |\n|---|---|---|---|---|---|---|---|\n'
-    jq -r '[.workers, .shards, .tree_spec, .cycles, .worker_bytes, .uplink_bytes] | @tsv' "$JS" |
+    printf 'One job over several devices (docs/protocol.md section 9): sharded over T devices (chunk i to device i mod T), or each shard a two-level tree (a root and 4 leaves, the workers spread evenly over the leaves; the leaves send their exact partial sums up in PARTIAL frames, the root rounds once). Every device is the RTL model at 256 bits (*rtl*; shards only: the RTL takes no PARTIAL yet) or the reference with its timing model (*ref*: one beat of 256 bits per cycle into a device, results serialized per egress port), every link a 400-cycle latency; one all-reduce of %s elements (%s KiB) per worker, 256 elements per packet, 16 slots, no faults; every tensor exact. Capacity is the gradient all workers send, over the simulated time, at 200 MHz; *speedup* is against one device of the same model with the same workers. *Uplink bytes* are what the leaves send their root (PARTIALs, 8 bytes an element on these values), beside what the workers send (DATA, 4 bytes an element).\n\n' "$ELEMS" "$((ELEMS * 4 / 1024))"
+    printf '| workers | devices | model | cycles | capacity (Gb/s) | per worker (Gb/s) | speedup | worker bytes | uplink bytes |\n|---|---|---|---|---|---|---|---|---|\n'
+    jq -r '[.workers, .shards, .tree_spec, .device, .cycles, .worker_bytes, .uplink_bytes] | @tsv' "$JS" |
         awk -F'\t' -v e="$ELEMS" '{
             what = ($2 == 1 ? "1 device" : $2 " shards");
             if ($3 != "-") what = ($2 == 1 ? "tree: root + " $3 " leaves" : $2 " trees of root + " $3);
-            gb = $1 * e * 4 * 8 / ($4 / 200e6) / 1e9;
-            if ($2 == 1 && $3 == "-") base[$1] = $4;
-            sp = (base[$1] ? sprintf("%.2f", base[$1] / $4) : "-");
-            printf "| %s | %s | %s | %.1f | %.2f | %s | %s | %s |\n", $1, what, $4, gb, gb / $1, sp, $5, ($6 ? $6 : "-") }'
-    printf '\nOne device moves one beat a cycle: 51.2 Gb/s at 256 bits and 200 MHz for all its workers together. T shards give T times that; a tree gives each leaf the traffic of its share of the workers and its root one PARTIAL per leaf and round (twice binary32 per element), so the root'"'"'s input shrinks from W to 4 contributions per element. The time includes the window'"'"'s round trips through one or two levels of 400-cycle links.\n\n'
-    printf 'Machine: %s; date: %s; commit: %s. Command: `sh bench/fabric.sh` (runs `%s run --device ref --workers W --shards T [--tree 4] --elems %s --iters 1 --count 256 --slots 16 --json`).\n' "$MACHINE" "$DATE" "$commit" "$WS" "$ELEMS"
+            gb = $1 * e * 4 * 8 / ($5 / 200e6) / 1e9;
+            if ($2 == 1 && $3 == "-") base[$1 "," $4] = $5;
+            sp = (base[$1 "," $4] ? sprintf("%.2f", base[$1 "," $4] / $5) : "-");
+            printf "| %s | %s | %s | %s | %.1f | %.2f | %s | %s | %s |\n", $1, what, $4, $5, gb, gb / $1, sp, $6, ($7 ? $7 : "-") }'
+    printf '\nOne device moves at most one beat a cycle: 51.2 Gb/s at 256 bits and 200 MHz for all its workers together (at %s workers the RTL %s: its frames'"'"' header beats and gaps; the reference'"'"'s timing model, one beat a cycle in and results 16 cycles after, %s). T shards divide the chunks: each device takes 1/T of them from every worker. With %s elements a device of 4 shards sees %s chunks per worker in windows of 16, so the round trips of the window (two 400-cycle links and the device'"'"'s latency: section 2 for the RTL, 16 cycles in the timing model) weigh more: 4 RTL shards give %s times one device, the timing model %s; larger tensors come closer to T. A tree gives each leaf the traffic of its share of the workers and its root one PARTIAL per leaf and round (8 bytes an element on these values, twice binary32), so the root'"'"'s input shrinks from W to 4 contributions per element; the time adds one level of links to the round trip.\n\n' "$WMAX" "$GB1_RTL" "$GB1_REF" "$ELEMS" "$((ELEMS / 256 / 4))" "$SP4_RTL" "$SP4_REF"
+    printf 'Machine: %s; date: %s; commit: %s. Command: `sh bench/fabric.sh` (runs `%s run --device rtl|ref --workers W --shards T [--tree 4] --elems %s --iters 1 --count 256 --slots 16 --json`).\n' "$MACHINE" "$DATE" "$commit" "$WS" "$ELEMS"
 } > "$OUT"
 echo "bench/fabric.sh: wrote $OUT" >&2
