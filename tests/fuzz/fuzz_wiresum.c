@@ -32,6 +32,9 @@
  *                                 one byte of one of them, all three, or the addresses of
  *                                 another member) is not rank w's, checksums valid
  *
+ * An input that starts with "TREE" is read otherwise: tests/fuzz/fuzz_tree.h, a tree of
+ * reference devices (PARTIAL frames, parents' RESULTs).
+ *
  * After the records: every enabled job completes every open round of every slot (the missing
  * ranks send the round's chunk), then starts a fresh round in the empty set of each slot with
  * values whose exact sum a double holds (|m| < 2^24 times 2^-10..2^10, 64 workers), so the
@@ -70,6 +73,8 @@ typedef struct {
 
 static uint8_t get8(rd *r) { return r->at < r->n ? r->d[r->at++] : 0; }
 static int more(const rd *r) { return r->at < r->n; }
+
+#include "fuzz_tree.h" /* inputs that start with "TREE": a tree of references */
 
 /* ---- the models, one per width, kept across inputs (each input resets and reconfigures) ---- */
 
@@ -419,6 +424,8 @@ static fz *zz; /* large: allocated once */
 
 static int run_input(const uint8_t *data, size_t size, char *msg, size_t msglen)
 {
+    if (size >= 4 && !memcmp(data, "TREE", 4))
+        return tree_input(data + 4, size - 4, msg, msglen);
     rd in = {data, size, 0};
     char err[512];
     if (!zz && !(zz = calloc(1, sizeof *zz))) {
