@@ -33,6 +33,16 @@ ws_record_counts() { # SUITE CASE PASSED FAILED: a case that counts several chec
     [ "$4" -eq 0 ] || ws_failed=$((ws_failed + 1))
 }
 
+# ws_refused LOG PATTERN COMMAND...: 0 when COMMAND exits non-zero with PATTERN in its output
+# (kept in LOG; the expectation is appended to it when not)
+ws_refused() {
+    log=$1; pat=$2; shift 2
+    "$@" > "$log" 2>&1; rc=$?
+    [ "$rc" -ne 0 ] && grep -q -- "$pat" "$log" && return 0
+    echo "(exit $rc, expected a message matching '$pat')" >> "$log"
+    return 1
+}
+
 ws_json() {
     jq -e -r "$2" "$1"
 }

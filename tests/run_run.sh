@@ -29,9 +29,7 @@ one() {
 # refuse NAME PATTERN ARGS...: a run that must exit non-zero with PATTERN on stderr or stdout
 refuse() {
     name=$1; pat=$2; shift 2
-    "$ws" run --no-progress "$@" > "$tmp/$name.log" 2>&1; rc=$?
-    if [ $rc -ne 0 ] && grep -q -- "$pat" "$tmp/$name.log"; then ok "$name"; else
-        echo "(exit $rc, expected a message matching '$pat')" >> "$tmp/$name.log"; bad "$name"; fi
+    if ws_refused "$tmp/$name.log" "$pat" "$ws" run --no-progress "$@"; then ok "$name"; else bad "$name"; fi
 }
 
 F10="--loss 0.1 --dup 0.1 --reorder 0.1 --corrupt 0.1"

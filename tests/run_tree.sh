@@ -31,9 +31,7 @@ one() {
 
 refuse() {
     name=$1; pat=$2; shift 2
-    "$ws" run --no-progress "$@" > "$tmp/$name.log" 2>&1; rc=$?
-    if [ $rc -ne 0 ] && grep -q -- "$pat" "$tmp/$name.log"; then ok "$name"; else
-        echo "(exit $rc, expected a message matching '$pat')" >> "$tmp/$name.log"; bad "$name"; fi
+    if ws_refused "$tmp/$name.log" "$pat" "$ws" run --no-progress "$@"; then ok "$name"; else bad "$name"; fi
 }
 
 F10="--loss 0.1 --dup 0.1 --reorder 0.1 --corrupt 0.02"
@@ -152,9 +150,7 @@ fi
 
 # fabric.ini errors name the file and line
 badf() { # NAME PATTERN: the file $tmp/NAME.ini must be refused with PATTERN
-    "$ws" run --no-progress --device ref --fabric "$tmp/$1.ini" --workers 2 --elems 10 > "$tmp/$1.log" 2>&1; rc=$?
-    if [ $rc -ne 0 ] && grep -q -- "$2" "$tmp/$1.log"; then ok "$1"; else
-        echo "(exit $rc, expected '$2')" >> "$tmp/$1.log"; bad "$1"; fi
+    refuse "$1" "$2" --device ref --fabric "$tmp/$1.ini" --workers 2 --elems 10
 }
 D1='[device a]
 mac = 02:00:00:00:aa:01

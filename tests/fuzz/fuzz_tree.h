@@ -269,6 +269,26 @@ static int ft_rx(ft *t, unsigned d, unsigned port, const uint8_t *f, size_t len)
     return 0;
 }
 
+/* A header from (mac, ip, udp) to device `to` as rank `rank` of job `job`, for chunk c. */
+static void ft_hdr(const ft *t, const uint8_t *mac, uint32_t ip, uint16_t udp, const ws_config *to,
+                   unsigned job, unsigned rank, unsigned c, ws_hdr *h)
+{
+    ws_hdr_init(h);
+    memcpy(h->src_mac, mac, 6);
+    memcpy(h->dst_mac, to->mac, 6);
+    h->src_ip = ip;
+    h->dst_ip = to->ip;
+    h->src_port = udp;
+    h->dst_port = to->udp_port;
+    h->job = (uint16_t)job;
+    h->worker = (uint16_t)rank;
+    h->slot = (uint16_t)(c % t->slots);
+    h->flags = (uint8_t)((c / t->slots) % 2);
+    h->count = (uint16_t)t->count;
+    h->offset = c * t->count;
+    h->tensor = 1;
+}
+
 static size_t ft_data(const ft *t, unsigned w, unsigned c, unsigned seed, uint8_t *f)
 {
     static const uint32_t sp[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u,
@@ -277,20 +297,7 @@ static size_t ft_data(const ft *t, unsigned w, unsigned c, unsigned seed, uint8_
     const ws_config *cfg = &t->cfg[w / 2];
     const ws_member *m = &cfg->job[0].member[w % 2];
     ws_hdr h;
-    ws_hdr_init(&h);
-    memcpy(h.src_mac, m->mac, 6);
-    memcpy(h.dst_mac, cfg->mac, 6);
-    h.src_ip = m->ip;
-    h.dst_ip = cfg->ip;
-    h.src_port = m->udp_port;
-    h.dst_port = cfg->udp_port;
-    h.job = cfg->job[0].id;
-    h.worker = (uint16_t)(w % 2);
-    h.slot = (uint16_t)(c % t->slots);
-    h.flags = (uint8_t)((c / t->slots) % 2);
-    h.count = (uint16_t)t->count;
-    h.offset = c * t->count;
-    h.tensor = 1;
+    ft_hdr(t, m->mac, m->ip, m->udp_port, cfg, cfg->job[0].id, w % 2, c, &h);
     uint32_t el[FT_MAXN];
     ws_rng r = {ws_mix64(seed * 0x9e37u + w * 131u + c)};
     for (unsigned i = 0; i < t->count; i++) {
@@ -362,28 +369,13 @@ static int tree_input(const uint8_t *data, size_t size, char *err, size_t errlen
         case 4: { /* a PARTIAL of any words */
             unsigned m = get8(&r) % 2, c = get8(&r) % 8, ext = get8(&r) % 4;
             ws_hdr h;
-            ws_hdr_init(&h);
-            memcpy(h.src_mac, t->cfg[m].mac, 6);
-            memcpy(h.dst_mac, t->cfg[FT_P].mac, 6);
-            h.src_ip = t->cfg[m].ip;
-            h.dst_ip = t->cfg[FT_P].ip;
-            h.src_port = h.dst_port = WS_DEFAULT_UDP_PORT;
-            h.type = WS_TYPE_PARTIAL;
-            h.job = 9;
-            h.worker = (uint16_t)m;
-            h.slot = (uint16_t)(c % t->slots);
-            h.flags = (uint8_t)((c / t->slots) % 2);
-            h.count = (uint16_t)t->count;
-            h.offset = c * t->count;
-            h.tensor = 1;
-            h.ext = (uint16_t)ext;
+            const ws_config *src = &t->cfg[m];
+            ft_hdr(t, src->mac, src->ip, src->udp_port, &t->cfg[FT_P], 9, m, c, &h);
             size_t len = ws_partial_len(h.count, ext);
             ws_xsum zero[FT_MAXN];
             for (unsigned i = 0; i < FT_MAXN; i++)
                 ws_xsum_init(&zero[i]);
-            ws_hdr hz = h;
-            hz.count = (uint16_t)t->count;
-            ws_build_partial(f, &hz, zero);        /* the headers */
+            ws_build_partial(f, &h, zero); /* the headers; the words and lengths follow */
             for (size_t b = WS_OFF_ELEMS; b < len; b++)
                 f[b] = get8(&r);
             ws_put16(f + WS_OFF_AGG + 20, (uint16_t)ext);
@@ -396,20 +388,10 @@ static int tree_input(const uint8_t *data, size_t size, char *err, size_t errlen
         case 6: { /* a RESULT from P's address, sums from the input */
             unsigned m = get8(&r) % 2, c = get8(&r) % 8;
             ws_hdr h;
-            ws_hdr_init(&h);
-            memcpy(h.src_mac, t->cfg[FT_P].mac, 6);
-            memcpy(h.dst_mac, t->cfg[m].mac, 6);
-            h.src_ip = t->cfg[FT_P].ip;
-            h.dst_ip = t->cfg[m].ip;
-            h.src_port = h.dst_port = WS_DEFAULT_UDP_PORT;
+            const ws_config *src = &t->cfg[FT_P];
+            ft_hdr(t, src->mac, src->ip, src->udp_port, &t->cfg[m], 9, m, c, &h);
             h.type = WS_TYPE_RESULT;
-            h.job = 9;
-            h.worker = (uint16_t)m;
-            h.slot = (uint16_t)(c % t->slots);
-            h.flags = (uint8_t)((c / t->slots) % 2);
-            h.count = (uint16_t)t->count;
             h.offset = (c + (get8(&r) % 3 == 0)) * t->count;
-            h.tensor = 1;
             uint32_t el[FT_MAXN];
             for (unsigned i = 0; i < t->count; i++)
                 el[i] = (uint32_t)get8(&r) << 24 | 0x3f0000u;
