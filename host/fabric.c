@@ -46,19 +46,12 @@
 #define MAX_STEP 64
 
 typedef struct {
-    char name[32];      /* s<shard>, s<shard>.<child>, s<shard>.<child>.<child> ... */
+    const ws_fabric_dev *x; /* its description: name, addresses, parent, rank, shard, workers */
     ws_session *s;
     int rtl;
     ws_config cfg;
-    int parent;         /* device index, -1 for a root */
-    unsigned rank;      /* at the parent */
-    unsigned shard;
     unsigned n_members;
-    int child[WS_LIMIT_WORKERS]; /* member r: a device, or -1 for worker w0 + r */
-    unsigned w0, w1;    /* the workers below: [w0, w1) */
-    uint8_t mac[6];     /* its addresses (fabric.ini) */
-    uint32_t ip;
-    uint16_t udp_port;
+    int child[WS_LIMIT_WORKERS]; /* member r: a device, or -1 for worker x->w0 + r */
     ws_net in;          /* frames on their way to this device (q[0]) */
     ws_frame_set bp;    /* frames corrupted on their way in: they may leave as bypass traffic */
     uint64_t cycle0, skipped, last_activity, beats;
@@ -155,7 +148,7 @@ static void worker_addr(unsigned w, ws_member *m)
 /* The port a device reaches member r on. */
 static unsigned member_port(const node *n, unsigned r)
 {
-    return r % (n->parent >= 0 ? DEV_PORTS - 1 : DEV_PORTS);
+    return r % (n->x->parent >= 0 ? DEV_PORTS - 1 : DEV_PORTS);
 }
 
 /* Device k of the description, of shard s at depth `level`, covering workers [w0, w1), and its
@@ -201,15 +194,7 @@ static void make_nodes(fabric *f)
     for (unsigned k = 0; k < x->n; k++) {
         const ws_fabric_dev *d = &x->d[k];
         node *n = &f->d[k];
-        snprintf(n->name, sizeof n->name, "%s", d->name);
-        memcpy(n->mac, d->mac, 6);
-        n->ip = d->ip;
-        n->udp_port = d->udp_port;
-        n->parent = d->parent;
-        n->rank = d->rank;
-        n->shard = d->shard;
-        n->w0 = d->w0;
-        n->w1 = d->w1;
+        n->x = d;
         n->n_members = d->n_children ? d->n_children : d->w1 - d->w0;
         for (unsigned r = 0; r < n->n_members; r++)
             n->child[r] = d->n_children ? d->child[r] : -1;
@@ -223,9 +208,9 @@ static int make_config(fabric *f, unsigned k, const ws_dev_params *p)
     node *n = &f->d[k];
     ws_config *c = &n->cfg;
     ws_config_default(c);
-    memcpy(c->mac, n->mac, 6);
-    c->ip = n->ip;
-    c->udp_port = n->udp_port;
+    memcpy(c->mac, n->x->mac, 6);
+    c->ip = n->x->ip;
+    c->udp_port = n->x->udp_port;
     if (o->slots > c->pool_slots)
         c->pool_slots = o->slots;
     if (o->count > c->max_count)
@@ -236,33 +221,33 @@ static int make_config(fabric *f, unsigned k, const ws_dev_params *p)
         c->pool_slots = p->pool;
         c->max_count = p->count;
     }
-    c->partial = n->parent >= 0 || n->child[0] >= 0; /* in a tree */
+    c->partial = n->x->parent >= 0 || n->child[0] >= 0; /* in a tree */
     if (c->partial && ws_partial_max_len(o->count) > ws_config_max_frame(c))
         c->max_frame = (unsigned)ws_partial_max_len(o->count);
     ws_job *jb = ws_config_add_workload(c, JOB_ID, DEV_PORTS, n->n_members, o->slots, o->count);
     if (!jb)
-        return fail(f, "device %s: %u members: beyond the limits", n->name, n->n_members);
+        return fail(f, "device %s: %u members: beyond the limits", n->x->name, n->n_members);
     for (unsigned r = 0; r < n->n_members; r++) {
         ws_member *m = &jb->member[r];
         if (n->child[r] >= 0) {
             const node *ch = &f->d[n->child[r]];
-            memcpy(m->mac, ch->mac, 6);
-            m->ip = ch->ip;
-            m->udp_port = ch->udp_port;
+            memcpy(m->mac, ch->x->mac, 6);
+            m->ip = ch->x->ip;
+            m->udp_port = ch->x->udp_port;
         } else {
-            worker_addr(n->w0 + r, m);
+            worker_addr(n->x->w0 + r, m);
         }
         m->port = (uint8_t)member_port(n, r);
     }
-    if (n->parent >= 0) {
-        const node *up = &f->d[n->parent];
+    if (n->x->parent >= 0) {
+        const node *up = &f->d[n->x->parent];
         jb->has_parent = true;
-        memcpy(jb->parent.mac, up->mac, 6);
-        jb->parent.ip = up->ip;
-        jb->parent.udp_port = up->udp_port;
+        memcpy(jb->parent.mac, up->x->mac, 6);
+        jb->parent.ip = up->x->ip;
+        jb->parent.udp_port = up->x->udp_port;
         jb->parent.port = UP_PORT;
         jb->parent_job = JOB_ID;
-        jb->parent_rank = (uint16_t)n->rank;
+        jb->parent_rank = (uint16_t)n->x->rank;
     }
     return ws_config_check(c, f->err, f->errlen) ? (f->log.failed = 1, -1) : 0;
 }
@@ -294,12 +279,12 @@ static int open_device(fabric *f, unsigned k)
         return f->log.failed = 1, -1;
     if (n->rtl && (n->n_members > p.workers || o->slots > p.pool || o->count > p.count))
         return fail(f, "device %s: %u members, %u slots, count %u; the model supports %u, %u, %u",
-                    n->name, n->n_members, o->slots, o->count, p.workers, p.pool, p.count);
+                    n->x->name, n->n_members, o->slots, o->count, p.workers, p.pool, p.count);
     if (make_config(f, k, &p))
         return -1;
     if (ws_session_configure(n->s, &n->cfg, f->err, f->errlen)) {
         char e[512];
-        snprintf(e, sizeof e, "device %s: %s", n->name, f->err);
+        snprintf(e, sizeof e, "device %s: %s", n->x->name, f->err);
         snprintf(f->err, f->errlen, "%s", e);
         return f->log.failed = 1, -1;
     }
@@ -327,20 +312,20 @@ static void check_output(fabric *f, unsigned k, const uint8_t *fr, size_t len)
     node *n = &f->d[k];
     ws_hdr h;
     if (len < WS_OFF_ELEMS) {
-        report(f, "device %s sent a frame of %zu bytes", n->name, len);
+        report(f, "device %s sent a frame of %zu bytes", n->x->name, len);
         return;
     }
     ws_parse(fr, &h);
     unsigned iter;
     if (iteration_of(f, h.tensor, &iter) || (uint64_t)h.offset + h.count > f->o->elems) {
-        report(f, "device %s sent tensor 0x%x offset %u count %u: no such chunk", n->name,
+        report(f, "device %s sent tensor 0x%x offset %u count %u: no such chunk", n->x->name,
                h.tensor, h.offset, h.count);
         return;
     }
     if (h.type == WS_TYPE_RESULT) {
         ws_hdr v;
         if (ws_result_check(fr, len, &v)) {
-            report(f, "device %s sent an invalid RESULT", n->name);
+            report(f, "device %s sent an invalid RESULT", n->x->name);
             return;
         }
         f->checked_results++;
@@ -348,14 +333,14 @@ static void check_output(fabric *f, unsigned k, const uint8_t *fr, size_t len)
             uint32_t want = ws_run_exact(f->o, iter, 0, f->nw, h.offset + e), got = ws_elem(fr, e);
             if (got != want) {
                 report(f, "device %s: RESULT of tensor 0x%x element %u is 0x%08x, the exact sum "
-                       "rounds to 0x%08x", n->name, h.tensor, h.offset + e, got, want);
+                       "rounds to 0x%08x", n->x->name, h.tensor, h.offset + e, got, want);
                 return;
             }
         }
         return;
     }
-    if (h.type != WS_TYPE_PARTIAL || n->parent < 0) {
-        report(f, "device %s sent a frame of type %u", n->name, h.type);
+    if (h.type != WS_TYPE_PARTIAL || n->x->parent < 0) {
+        report(f, "device %s sent a frame of type %u", n->x->name, h.type);
         return;
     }
     /* the exact sums of the workers below, encoded as a device must */
@@ -363,7 +348,7 @@ static void check_output(fabric *f, unsigned k, const uint8_t *fr, size_t len)
     ws_xsum acc[WS_LIMIT_COUNT];
     for (unsigned e = 0; e < h.count; e++) {
         ws_xsum_init(&acc[e]);
-        for (unsigned w = n->w0; w < n->w1; w++)
+        for (unsigned w = n->x->w0; w < n->x->w1; w++)
             ws_xsum_add(&acc[e], ws_run_value(f->o, iter, w, h.offset + e));
     }
     ws_hdr want = h;
@@ -371,8 +356,8 @@ static void check_output(fabric *f, unsigned k, const uint8_t *fr, size_t len)
     if (wl != len || want.ext != h.ext ||
         memcmp(f->scratch + WS_OFF_ELEMS, fr + WS_OFF_ELEMS, len - WS_OFF_ELEMS))
         report(f, "device %s: PARTIAL of tensor 0x%x offset %u (%zu bytes, %u records) is not the "
-               "exact sum of workers %u..%u (%zu bytes, %u records)", n->name, h.tensor,
-               h.offset, len, h.ext, n->w0, n->w1 - 1, wl, want.ext);
+               "exact sum of workers %u..%u (%zu bytes, %u records)", n->x->name, h.tensor,
+               h.offset, len, h.ext, n->x->w0, n->x->w1 - 1, wl, want.ext);
 }
 
 /* ---- moving frames ----------------------------------------------------------------------- */
@@ -401,20 +386,20 @@ static void route(fabric *f, unsigned k, unsigned p, const uint8_t *fr, size_t l
         /* not the device's own: only a frame corrupted on its way in may be passed on */
         ws_frame_entry *e = ws_frame_set_find(&n->bp, fr, len);
         if (!e)
-            report(f, "device %s, port %u: a frame of %zu bytes that was never sent to it", n->name,
+            report(f, "device %s, port %u: a frame of %zu bytes that was never sent to it", n->x->name,
                    p, len);
         else if (e->egress != p)
             report(f, "device %s: a bypassed frame left on port %u, the bypass map says %u",
-                   n->name, p, e->egress);
+                   n->x->name, p, e->egress);
         else
             e->seen = 1, f->st->corrupt_bypassed++;
         return; /* it leaves the fabric */
     }
     check_output(f, k, fr, len);
-    if (n->parent >= 0 && p == UP_PORT) {
-        node *up = &f->d[n->parent];
+    if (n->x->parent >= 0 && p == UP_PORT) {
+        node *up = &f->d[n->x->parent];
         f->st->uplink_bytes += len;
-        if (ws_net_send(&up->in, 0, member_port(up, n->rank), fr, len, t))
+        if (ws_net_send(&up->in, 0, member_port(up, n->x->rank), fr, len, t))
             fail(f, "out of memory");
         return;
     }
@@ -429,7 +414,7 @@ static void route(fabric *f, unsigned k, unsigned p, const uint8_t *fr, size_t l
             fail(f, "out of memory");
         return;
     }
-    report(f, "device %s, port %u: a frame to no member", n->name, p);
+    report(f, "device %s, port %u: a frame to no member", n->x->name, p);
 }
 
 static void pop_outputs(fabric *f, unsigned k)
@@ -453,7 +438,7 @@ static void feed(fabric *f, unsigned k)
         if (!ws_session_ready(n->s, e->port))
             return;
         if (ws_session_push(n->s, e->port, e->f, e->len)) {
-            fail(f, "device %s, port %u: %s", n->name, e->port, ws_session_error(n->s));
+            fail(f, "device %s, port %u: %s", n->x->name, e->port, ws_session_error(n->s));
             return;
         }
         n->last_activity = f->now;
@@ -483,11 +468,11 @@ static void deliver(fabric *f)
         for (unsigned r = 0; r < n->n_members && !dst; r++)
             if (n->child[r] < 0 && member_port(n, r) == p && e.len >= 6 &&
                 !memcmp(e.f, n->cfg.job[0].member[r].mac, 6))
-                dst = &f->w[n->w0 + r];
+                dst = &f->w[n->x->w0 + r];
         if (!dst)
             f->st->undeliverable++;
         else
-            ws_worker_rx(dst->w[n->shard], e.f, e.len, f->now);
+            ws_worker_rx(dst->w[n->x->shard], e.f, e.len, f->now);
         free(e.f);
     }
 }
@@ -646,17 +631,17 @@ static int open_record(fabric *f)
     for (unsigned k = 0; k < f->nd; k++) {
         node *n = &f->d[k];
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, n->name);
+        snprintf(path, sizeof path, "%s/%s", dir, n->x->name);
         if (mkdir(path, 0777) != 0)
             return fail(f, "--record %s: %s (give a new directory)", path, strerror(errno));
-        snprintf(path, sizeof path, "%s/%s/job.ini", dir, n->name);
+        snprintf(path, sizeof path, "%s/%s/job.ini", dir, n->x->name);
         FILE *out = fopen(path, "w");
         if (!out)
             return fail(f, "%s: %s", path, strerror(errno));
         int bad = ws_config_write(&n->cfg, out) != 0;
         if (fclose(out) || bad)
             return fail(f, "%s: write failed", path);
-        snprintf(path, sizeof path, "%s/%s", dir, n->name);
+        snprintf(path, sizeof path, "%s/%s", dir, n->x->name);
         n->rec_in = ws_trace_create(path, "in", DEV_PORTS, 1, f->err, f->errlen);
         n->rec_exp = n->rec_in ? ws_trace_create(path, "expected", DEV_PORTS, 1, f->err,
                                                  f->errlen)
@@ -683,10 +668,10 @@ static int finish_record(fabric *f)
         cf.device.ports = DEV_PORTS;
         cf.device.c = n->ctr;
         snprintf(cf.device.source, sizeof cf.device.source, "wiresum run: device %s, %s, "
-                 "DATA_WIDTH %u", n->name, n->rtl ? "RTL model" : "software reference",
+                 "DATA_WIDTH %u", n->x->name, n->rtl ? "RTL model" : "software reference",
                  f->o->width);
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s/%s", f->o->record, n->name, WS_COUNTERS_FILE);
+        snprintf(path, sizeof path, "%s/%s/%s", f->o->record, n->x->name, WS_COUNTERS_FILE);
         if (ws_counters_save(path, &cf, f->err, f->errlen))
             return f->log.failed = 1, -1;
     }
@@ -745,7 +730,7 @@ static int setup(fabric *f, tx_ctx **ctx)
     f->levels = 0; /* the deepest tree: links from a worker to its root, less one */
     for (unsigned k = 0; k < f->nd; k++) {
         unsigned depth = 0;
-        for (int up = f->d[k].parent; up >= 0; up = f->d[up].parent)
+        for (int up = f->d[k].x->parent; up >= 0; up = f->d[up].x->parent)
             depth++;
         if (depth > f->levels)
             f->levels = depth;
@@ -761,14 +746,14 @@ static int setup(fabric *f, tx_ctx **ctx)
         return fail(f, "out of memory");
     for (unsigned k = 0; k < f->nd; k++) {
         node *n = &f->d[k];
-        n->rtl = o->device == WS_RUN_RTL || (o->device == WS_RUN_MIX && n->shard % 2 == 0);
+        n->rtl = o->device == WS_RUN_RTL || (o->device == WS_RUN_MIX && n->x->shard % 2 == 0);
         if (open_device(f, k))
             return -1;
         if (n->n_members == 0 || n->child[0] >= 0)
             continue;
         for (unsigned r = 0; r < n->n_members; r++) { /* a leaf: its workers */
-            f->w[n->w0 + r].leaf[n->shard] = (int)k;
-            f->w[n->w0 + r].rank[n->shard] = r;
+            f->w[n->x->w0 + r].leaf[n->x->shard] = (int)k;
+            f->w[n->x->w0 + r].rank[n->x->shard] = r;
         }
     }
     ws_net_opts no = {o->latency, o->loss, o->dup, o->reorder, o->corrupt,
@@ -804,7 +789,7 @@ static void advance(fabric *f, uint64_t to)
             continue;
         }
         if (gap && ws_session_run(n->s, gap)) {
-            fail(f, "device %s: %s", n->name, ws_session_error(n->s));
+            fail(f, "device %s: %s", n->x->name, ws_session_error(n->s));
             return;
         }
         if (n->rtl) {
@@ -860,7 +845,7 @@ static void print_report(fabric *f, double secs)
         for (int r = 1; r < WS_N_REASONS; r++)
             drops += c->drop[r];
         fprintf(f->out, "  device %-10s %s: %llu in, %llu out; accepted %llu, results %llu, "
-                "resends %llu, drops %llu (duplicate %llu)\n", n->name, n->rtl ? "rtl" : "ref",
+                "resends %llu, drops %llu (duplicate %llu)\n", n->x->name, n->rtl ? "rtl" : "ref",
                 (unsigned long long)n->frames_in, (unsigned long long)n->frames_out,
                 (unsigned long long)c->accepted, (unsigned long long)c->results,
                 (unsigned long long)c->resends, (unsigned long long)drops,
@@ -882,20 +867,20 @@ static void check_counters(fabric *f)
             drops += c->drop[r];
         if (rx != n->frames_in || tx != n->frames_out)
             report(f, "device %s counted %llu frames in and %llu out; %llu went in, %llu came out",
-                   n->name, (unsigned long long)rx, (unsigned long long)tx,
+                   n->x->name, (unsigned long long)rx, (unsigned long long)tx,
                    (unsigned long long)n->frames_in, (unsigned long long)n->frames_out);
         if (c->accepted + c->bypass + c->oversize + drops != rx)
-            report(f, "device %s: accepted + bypass + oversize + drops != received", n->name);
+            report(f, "device %s: accepted + bypass + oversize + drops != received", n->x->name);
         /* every round completes once: members x chunks of its shard x iterations results, or
          * one PARTIAL per round and the fan-out */
         uint64_t rounds = 0;
-        for (uint64_t i = n->shard; i < f->nch; i += f->T)
+        for (uint64_t i = n->x->shard; i < f->nch; i += f->T)
             rounds++;
         rounds *= f->o->iters;
-        uint64_t want = rounds * n->n_members + (n->parent >= 0 ? rounds : 0);
+        uint64_t want = rounds * n->n_members + (n->x->parent >= 0 ? rounds : 0);
         if (c->results != want)
             report(f, "device %s sent %llu results and PARTIALs on completion, %llu expected",
-                   n->name, (unsigned long long)c->results, (unsigned long long)want);
+                   n->x->name, (unsigned long long)c->results, (unsigned long long)want);
     }
 }
 
