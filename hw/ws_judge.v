@@ -342,7 +342,7 @@ reg              jb_empty;     // no bit is set
 reg              jb_full;      // with the rank's bit, every rank's is set
 reg              jb_one;       // the rank's bit alone is every rank's (a job of one worker)
 reg              jb_match;     // the frame's offset, tensor and count are the round's
-// the fields a frame must match in an open round (hf, below), compared a stage ahead so that
+// the fields a frame must match in an open round (hf, above), compared a stage ahead so that
 // JB's match is an OR of register bits: JA's frame's fields XOR the round's as JA loaded them
 // (zero: equal), and JA's frame's against JB's (equal when JB writes JA's set)
 localparam MF_W = 64 + CN_W;
