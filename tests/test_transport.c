@@ -453,6 +453,18 @@ static size_t result_for(const uint8_t *d, const uint32_t *sums, uint8_t *out, i
     return ws_build(out, &r, sums);
 }
 
+/* The device's answer to the oldest frame captured: it leaves the capture, its RESULT (with
+ * these sums) must complete its chunk. */
+static void answer_first(capture *c, ws_worker *w, const uint32_t *sums)
+{
+    uint8_t res[WS_OFF_ELEMS + 4 * 64];
+    size_t len = result_for(c->f[0], sums, res, 0);
+    memmove(&c->f[0], &c->f[1], (c->n - 1) * sizeof c->f[0]);
+    memmove(&c->len[0], &c->len[1], (c->n - 1) * sizeof c->len[0]);
+    c->n--;
+    assert_int_equal(ws_worker_rx(w, res, len, 1), WS_RX_RESULT);
+}
+
 /* Chunk i in slot i mod S with SET (i div S) mod 2, the sequence running on across tensors,
  * tensor ids fresh, at most S chunks outstanding, chunk i+S only after the result of i. */
 static void test_sequence_and_sets(void **state)
@@ -465,7 +477,6 @@ static void test_sequence_and_sets(void **state)
     float buf[10] = {0};
     uint32_t sums[4] = {1, 2, 3, 4};
     uint64_t chunk = 0;
-    uint8_t res[WS_OFF_ELEMS + 16];
     for (unsigned t = 0; t < 4; t++) {
         size_t n = t == 2 ? 1 : 10; /* 3 chunks, or 1 */
         unsigned nch = (unsigned)((n + K - 1) / K);
@@ -484,11 +495,7 @@ static void test_sequence_and_sets(void **state)
             assert_int_equal(h.worker, 1);
             assert_int_equal(h.job, 7);
             assert_true(c->n <= S); /* never more than S outstanding */
-            size_t len = result_for(c->f[0], sums, res, 0);
-            memmove(&c->f[0], &c->f[1], (c->n - 1) * sizeof c->f[0]);
-            memmove(&c->len[0], &c->len[1], (c->n - 1) * sizeof c->len[0]);
-            c->n--;
-            assert_int_equal(ws_worker_rx(w, res, len, 1), WS_RX_RESULT);
+            answer_first(c, w, sums);
         }
         assert_int_equal(c->n, 0);
         assert_true(ws_worker_done(w));
@@ -514,7 +521,6 @@ static void test_shards(void **state)
     const unsigned S = 2, K = 4, T = 3;
     float buf[30] = {0};
     uint32_t sums[4] = {1, 2, 3, 4};
-    uint8_t res[WS_OFF_ELEMS + 16];
     for (unsigned d = 0; d < T; d++) {
         ws_worker *w = solo_shard(c, S, K, 0, d, T);
         unsigned j = 0; /* this shard's sequence, across tensors */
@@ -535,11 +541,7 @@ static void test_shards(void **state)
                 assert_int_equal(h.slot, j % S);
                 assert_int_equal(h.flags & WS_FLAG_SET, (j / S) % 2);
                 assert_int_equal(h.tensor, (7u << 16 | 1) + t);
-                size_t len = result_for(c->f[0], sums, res, 0);
-                memmove(&c->f[0], &c->f[1], (c->n - 1) * sizeof c->f[0]);
-                memmove(&c->len[0], &c->len[1], (c->n - 1) * sizeof c->len[0]);
-                c->n--;
-                assert_int_equal(ws_worker_rx(w, res, len, 1), WS_RX_RESULT);
+                answer_first(c, w, sums);
             }
             assert_int_equal(c->n, 0);
             assert_true(ws_worker_done(w));
