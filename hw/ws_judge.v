@@ -256,6 +256,40 @@ wire [TF_W-1:0] sel_tok = tf_data[sel_e*TF_W +: TF_W];
 assign j0_take = advance && sel_any && tf_valid[sel_e];
 assign tf_pop  = j0_take ? {{(E-1){1'b0}}, 1'b1} << sel_e : {E{1'b0}};
 
+// The token J0 takes when the stages move (t_v: there is one), and its engine. One engine: the
+// head of its token slice. Several: JS, a register stage after the arrival order's pick, which
+// moves with the other stages; J0's lookups by the token's set (its cleared bit, its set
+// against JA's) then start from a register, not from a select over the engines' slices (a
+// select, a 64-way mux of st_clr and its register's enable were 4 LUT levels and 6 MUXF at
+// 512 bits with four engines, over the budget of docs/performance.md section 4).
+wire            t_v;
+wire [TF_W-1:0] t_tok;
+wire [EI_W-1:0] t_e;
+generate
+if (E == 1) begin : g_js_none
+    assign t_v   = sel_any && tf_valid[sel_e];
+    assign t_tok = sel_tok;
+    assign t_e   = sel_e;
+end else begin : g_js
+    reg            js_v;
+    reg [TF_W-1:0] js_tok;
+    reg [EI_W-1:0] js_e;
+    always @(posedge clk) begin
+        if (rst)
+            js_v <= 1'b0;
+        else if (advance)
+            js_v <= j0_take;
+        if (advance) begin
+            js_tok <= sel_tok;
+            js_e <= sel_e;
+        end
+    end
+    assign t_v   = js_v;
+    assign t_tok = js_tok;
+    assign t_e   = js_e;
+end
+endgenerate
+
 // ---------------------------------------------------------------------------------------
 // Slot state, one entry per set q = 2*pool_slot + SET; a never-used set is complete and empty.
 // JA reads a set's rows by its pool slot, JB writes one pool slot's rows (the set's and the
@@ -306,7 +340,8 @@ reg              ab_eq, ab_oth; // JA's set is JB's set, JB's other set
 reg              zb_eq, zb_oth; // J0's set is JB's set, JB's other set
 reg  [EI_W-1:0]  j0_e, ja_e, jb_e;
 reg  [HDR_W-1:0] j0_h, ja_h, jb_h;
-reg              j0_clr;       // J0's pool slot reads as cleared (st_clr[z_p], kept up to date)
+reg              j0_clr_st;    // J0's pool slot's cleared bit as J0 was loaded (st_clr[z_p])
+reg              j0_clr_wr;    // ... and JB wrote that pool slot in that cycle (then it is not)
 
 // the set and its other set of a header
 function [Q_W-1:0] hq;
@@ -336,10 +371,16 @@ reg  [1:0]       ja_ecn, jb_ecn;
 reg  [E-1:0]     ja_touched, jb_touched;
 reg  [MW-1:0]    ja_bit, jb_bit;   // the frame's rank's bit
 reg  [MW-1:0]    ja_need;          // the job's other ranks: 0 .. workers-1 but the frame's
-// and JB's facts about its row and fields, found while the frame moved from JA (below)
-reg              jb_dup;       // the rank's bit is set
-reg              jb_empty;     // no bit is set
-reg              jb_full;      // with the rank's bit, every rank's is set
+// and JB's facts about its row and fields, found while the frame moved from JA (below). The
+// facts over the row are found for each row JA's set can have in JB (_s: JB wrote it, _o: JB
+// wrote it as its other set, _n: neither) and registered side by side with the choice (jb_fs,
+// jb_fo), which JB makes (jb_dup, jb_empty, jb_full below): so the 64-bit reductions end in
+// registers. With the choice made on the way to JB, a reduction and the select were one path of
+// 4 LUT levels and 5 or 6 MUXF at 512 bits, over the budget of docs/performance.md section 4.
+reg              jb_fs, jb_fo;
+reg              jb_dup_s, jb_dup_o, jb_dup_n;    // the rank's bit is set
+reg              jb_emp_o, jb_emp_n;              // no bit is set (never, in a row JB wrote)
+reg              jb_full_s, jb_full_o, jb_full_n; // with the rank's bit, every rank's is set
 reg              jb_one;       // the rank's bit alone is every rank's (a job of one worker)
 reg              jb_match;     // the frame's offset, tensor and count are the round's
 // the fields a frame must match in an open round (hf, above), compared a stage ahead so that
@@ -362,6 +403,9 @@ wire [31:0]      b_tensor  = jb_h[H_TENSOR +: 32];
 wire [1:0]       b_ecn     = jb_h[H_ECN +: 2];
 wire [WC_W-1:0]  b_workers = jb_h[H_WORKERS +: WC_W];
 wire [E-1:0]     bit_e     = {{(E-1){1'b0}}, 1'b1} << jb_e;
+wire jb_dup     = jb_fs ? jb_dup_s : jb_fo ? jb_dup_o : jb_dup_n;
+wire jb_empty   = !jb_fs && (jb_fo ? jb_emp_o : jb_emp_n);
+wire jb_full    = jb_fs ? jb_full_s : jb_fo ? jb_full_o : jb_full_n;
 wire d_dup      = jb_dup;
 wire s_empty    = jb_empty;
 wire d_resend   = d_dup && jb_complete;
@@ -403,14 +447,6 @@ wire [Q_W-1:0] a_q   = hq(ja_h);
 wire [Q_W-1:0] a_qo  = hq_oth(ja_h);
 wire [Q_W-1:0] z_q   = hq(j0_h);
 wire [PS_W-1:0] z_p  = j0_h[H_PSLOT +: PS_W];
-// each engine's head token's set against JA's, compared before the arrival order picks one
-reg  [E-1:0]   s_eq, s_oth;
-integer se1;
-always @(*)
-    for (se1 = 0; se1 < E; se1 = se1 + 1) begin
-        s_eq[se1]  = hq(tf_data[se1*TF_W +: HDR_W]) == a_q;
-        s_oth[se1] = hq(tf_data[se1*TF_W +: HDR_W]) == a_qo;
-    end
 wire           a_same = b_wr && ab_eq;    // JA's set is the one JB writes
 wire           a_oth  = b_wr && ab_oth;   // ... is the other set of the one JB writes
 wire           z_same = b_wr && zb_eq;    // J0's set is the one JB writes
@@ -422,6 +458,7 @@ wire           b_clr_q = in_clr(jp, job_clear_base, job_clear_end);
 
 // JA: the rows of J0's pool slot (empty when cleared: j0_clr, below) and the set's fields, as
 // stored
+wire            j0_clr   = j0_clr_st && !j0_clr_wr;   // J0's pool slot reads as cleared
 wire [2*MW-1:0] z_rows   = j0_clr ? {2*MW{1'b0}} : st_rows[z_p];
 wire [MW-1:0]   z_row    = j0_h[H_SET] ? z_rows[MW +: MW] : z_rows[0 +: MW];
 wire [MW-1:0]   z_row_o  = j0_h[H_SET] ? z_rows[0 +: MW] : z_rows[MW +: MW];
@@ -462,7 +499,7 @@ always @(posedge clk) begin
         ja_v <= 1'b0;
         jb_v <= 1'b0;
     end else if (advance) begin
-        j0_v <= j0_take && sel_tok[TF_W-1];
+        j0_v <= t_v && t_tok[TF_W-1];
         ja_v <= j0_v;
         jb_v <= ja_v;
     end
@@ -476,10 +513,10 @@ always @(posedge clk) begin
         ab_eq  <= z_q == a_q;
         ab_fm  <= hf(j0_h) == hf(ja_h);
         ab_oth <= z_q == a_qo;
-        zb_eq  <= s_eq[sel_e];
-        zb_oth <= s_oth[sel_e];
-        j0_e <= sel_e;
-        j0_h <= sel_tok[HDR_W-1:0];
+        zb_eq  <= hq(t_tok[HDR_W-1:0]) == a_q;
+        zb_oth <= hq(t_tok[HDR_W-1:0]) == a_qo;
+        j0_e <= t_e;
+        j0_h <= t_tok[HDR_W-1:0];
         // JA: read, forwarded
         ja_e <= j0_e;
         ja_h <= j0_h;
@@ -506,9 +543,16 @@ always @(posedge clk) begin
         jb_ecn      <= a_same ? d_ecn     : ja_ecn;
         jb_touched  <= a_same ? d_touched : ja_touched;
         jb_bit      <= ja_bit;
-        jb_dup      <= a_same ? f_dup_s  : a_oth ? f_dup_o  : f_dup_n;
-        jb_empty    <= a_same ? 1'b0     : a_oth ? f_emp_o  : f_emp_n;
-        jb_full     <= a_same ? f_full_s : a_oth ? f_full_o : f_full_n;
+        jb_dup_s    <= f_dup_s;
+        jb_dup_o    <= f_dup_o;
+        jb_dup_n    <= f_dup_n;
+        jb_emp_o    <= f_emp_o;
+        jb_emp_n    <= f_emp_n;
+        jb_full_s   <= f_full_s;
+        jb_full_o   <= f_full_o;
+        jb_full_n   <= f_full_n;
+        jb_fs       <= a_same;
+        jb_fo       <= a_oth;
         jb_match    <= a_same ? f_match_s : f_match_n;
         jb_one      <= a_need == {MW{1'b0}};
     end else if (job_clear) begin
@@ -523,8 +567,10 @@ always @(posedge clk) begin
             jb_complete <= 1'b1;
             jb_after <= jb_bit;
             jb_oth <= {MW{1'b0}};
-            jb_dup <= 1'b0;
-            jb_empty <= 1'b1;
+            jb_fs <= 1'b0;      // the row as read: empty, and the rank's bit not in it
+            jb_fo <= 1'b0;
+            jb_dup_n <= 1'b0;
+            jb_emp_n <= 1'b1;
         end
     end
 end
@@ -536,21 +582,22 @@ assign dc_data = {d_accept, d_first, d_last, jq};
 wire b_fw = jb_fire && d_accept;
 
 // J0's cleared bit, registered so that JA's read of the rows does not wait for a select of
-// st_clr by pool slot: looked up for each engine's head token before the arrival order picks
-// one (s_clr, with JB's write of this cycle), then kept while J0 holds: only a clear changes
-// st_clr then (JB writes only when the stages move), and sets it if J0's slot is in range
-reg  [E-1:0]   s_clr;
-integer sc1;
-always @(*)
-    for (sc1 = 0; sc1 < E; sc1 = sc1 + 1)
-        s_clr[sc1] = st_clr[tf_data[sc1*TF_W + H_PSLOT +: PS_W]] &&
-                     !(b_fw && tf_data[sc1*TF_W + H_PSLOT +: PS_W] == jp);
-wire          z_clr_q = in_clr(z_p, job_clear_base, job_clear_end);
+// st_clr by pool slot: looked up for the token J0 takes (st_clr by its pool slot), beside
+// whether JB writes that pool slot in the cycle J0 is loaded (JB fires in a cycle the stages
+// move exactly when it writes, b_wr), which clears the bit. Two registers, not one: the 64-way
+// select of st_clr and JB's compare of pool slots are two paths. Kept while J0 holds: only a
+// clear changes st_clr then (JB writes only when the stages move), and sets the bit if J0's
+// slot is in range.
+wire [PS_W-1:0] t_p     = t_tok[H_PSLOT +: PS_W];
+wire            z_clr_q = in_clr(z_p, job_clear_base, job_clear_end);
 always @(posedge clk) begin
-    if (advance)
-        j0_clr <= s_clr[sel_e];
-    else if (job_clear)
-        j0_clr <= j0_clr || z_clr_q;
+    if (advance) begin
+        j0_clr_st <= st_clr[t_p];
+        j0_clr_wr <= b_wr && t_p == jp;
+    end else if (job_clear && z_clr_q) begin
+        j0_clr_st <= 1'b1;
+        j0_clr_wr <= 1'b0;
+    end
 end
 integer q;
 always @(posedge clk) begin

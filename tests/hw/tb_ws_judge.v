@@ -13,7 +13,8 @@
 // duplicate after completion = re-send), an early frame (a rank gone on to the other set), a
 // mismatched frame (the round's fields differ) and the right one after it, a new round waiting
 // while the set's rows are still read, a round of one rank, and a job cleared while three of its
-// frames are held in J0, JA and JB (they are then judged against the cleared sets). Prints PASS
+// frames are held in J0, JA and JB (they are then judged against the cleared sets), and the
+// first write of a cleared pool slot followed by its next frame at every spacing. Prints PASS
 // or FAIL.
 // ENGINES = 4 (tests/run_hw.sh runs both): rank r's frames come in on engine r mod ENGINES (its
 // first port), each announced by that port's frame_ready pulse as the arrival order wants; every
@@ -343,6 +344,24 @@ initial begin
     job_clear = 1'b0;
     frame(0, 0, 3, 1, 600, 3, V_ACC);
     judged(20);
+
+    // 7. the first write of a cleared pool slot and the next frame for it, at every spacing:
+    //    rank 1's frame comes in g cycles after rank 0's (whose JB write clears the slot's
+    //    "cleared" bit, with rank 1 anywhere from JA to J0 to the token slice), and must find
+    //    rank 0's bit in the row: accept, accept, and rank 2 completes the round
+    for (n0 = 0; n0 < 5; n0 = n0 + 1) begin
+        settle(60);
+        job_clear_base = 1;
+        job_clear_end = 2;
+        job_clear = 1'b1;
+        settle(1);
+        job_clear = 1'b0;
+        frame(0, 0, 1, 0, 700 + n0, 3, V_ACC);
+        settle(n0);
+        frame(0, 1, 1, 0, 700 + n0, 3, V_ACC);
+        frame(0, 2, 1, 0, 700 + n0, 3, V_LAST);
+        judged(40);
+    end
 
     settle(100);
     if (got_n != exp_n) begin
