@@ -6,6 +6,7 @@
 #   mk/models.mk  the device models: Verilator at each width, Icarus, lint, the 4-engine device
 #   mk/tests.mk   the suites of `make test`, each a target of its own
 #   mk/bench.mk   `make bench` and the register map generator
+#   mk/cluster.mk build/wiresum-cluster, the ns-3 cluster simulation (`wiresum cluster`)
 #
 # Entry points (all, demo, test) first run scripts/deps.sh, which installs the missing Debian
 # packages, and only then start a second make that reads the rules: what the rules ask of the
@@ -72,3 +73,4 @@ include mk/c.mk
 include mk/models.mk
 include mk/tests.mk
 include mk/bench.mk
+include mk/cluster.mk

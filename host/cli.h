@@ -59,5 +59,6 @@ int ws_cmd_bench(int argc, char **argv);
 int ws_cmd_counters(int argc, char **argv);
 int ws_cmd_testfloat(int argc, char **argv);
 int ws_cmd_numerics(int argc, char **argv);
+int ws_cmd_cluster(int argc, char **argv);
 
 #endif

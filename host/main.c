@@ -26,6 +26,8 @@ static const char usage_main[] =
     "  bench          line rate and latency of the RTL under saturating closed-loop load\n"
     "  numerics       what binary32 sums in arrival order, an adder tree or SwitchML's int32\n"
     "                 quantization cost against the exact sum (gen's values, recordings)\n"
+    "  cluster FILE   a cluster on ns-3: all-reduce through wiresum devices and as a ring\n"
+    "                 over TCP, in the same simulated fabric (docs/cluster.md)\n"
     "\n"
     "`wiresum <command> --help` explains each command. The trace directory format is in\n"
     "docs/traces.md, the wire protocol in docs/protocol.md.\n";
@@ -41,7 +43,8 @@ int main(int argc, char **argv)
                 {"counters", ws_cmd_counters},
                 {"bench", ws_cmd_bench},
                 {"numerics", ws_cmd_numerics},
-                {"testfloat", ws_cmd_testfloat}};
+                {"testfloat", ws_cmd_testfloat},
+                {"cluster", ws_cmd_cluster}};
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
         !strcmp(argv[1], "help")) {
         fputs(usage_main, argc < 2 ? stderr : stdout);

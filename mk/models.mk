@@ -150,7 +150,7 @@ $(IVB)/ws_vpi.vpi: sim/icarus/ws_vpi.c sim/ws_sim_shim.h
 	$(CC) $(STD) $(WARN) -O2 -fPIC -shared -Isim $(WS_IV_CINC) $< -o $@
 endif
 
-build-all: $(BUILD)/wiresum $(if $(WS_HAVE_TOP),$(WS_ICARUS))
+build-all: $(BUILD)/wiresum $(BUILD)/wiresum-cluster $(if $(WS_HAVE_TOP),$(WS_ICARUS))
 
 icarus: $(if $(WS_HAVE_TOP),$(WS_ICARUS),sim-none)
 

@@ -2,7 +2,7 @@
 # Each appends "suite case passed failed" lines to build/results.txt.
 
 .PHONY: test-build unit unit-asan e2e numerics rtl engines hw hwtest regmap-check wave wave-check wave-picture \
-        runloop tree \
+        runloop tree cluster \
         stress fuzz fuzz-short dissector ux docs-check bench-tools fresh-build lib json
 
 # the suites, in the order make test starts them: the longest first (seconds alone on the 2-core
@@ -10,11 +10,12 @@
 # stress 25, unit 20, the others under 15), so that two at a time end together
 TEST_SUITES := $(if $(WS_HAVE_TOP),engines fuzz-short rtl hw lint) unit-asan $(if $(WS_HAVE_TOP),stress) \
                unit $(if $(WS_HAVE_TOP),runloop tree) fresh-build dissector $(if $(WS_HAVE_TOP),ux) bench-tools \
-               $(if $(WS_HAVE_TOP),json lib) e2e numerics $(if $(WS_HAVE_TOP),wave-check regmap-check) docs-check
+               $(if $(WS_HAVE_TOP),json lib) cluster e2e numerics $(if $(WS_HAVE_TOP),wave-check regmap-check) docs-check
 # the suites that build no model: make test runs them beside the build
 TEST_EARLY  := docs-check bench-tools fresh-build $(if $(WS_HAVE_TOP),lint regmap-check)
 
 test-build: $(PLAIN_TESTS) $(ASAN_TESTS) $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS) \
+    $(BUILD)/wiresum-cluster \
     $(BUILD)/regmap_gen $(BUILD)/libwiresum.so.$(WS_SOVER) \
     $(if $(WS_HAVE_TOP),$(IVB)/ws256.vvp $(IVB)/ws_vpi.vpi $(BUILD)/allreduce $(BUILD)/libwiresum-sim.a \
       $(WS_E4) $(WS_E4_IV))
@@ -90,6 +91,11 @@ runloop: deps $(BUILD)/wiresum $(BUILD)/allreduce
 # several devices: shards, trees of references, RTL models mixed in; recordings replayed
 tree: deps $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS)
 	@sh tests/run_tree.sh $(BUILD)/wiresum $(BUILD)/asan/wiresum
+
+# the cluster simulation on ns-3 (docs/cluster.md): rack8 through the device and as a ring over
+# TCP, conservation of bytes, the ring's closed form, bad cluster files
+cluster: deps $(BUILD)/wiresum $(BUILD)/wiresum-cluster
+	@sh tests/run_cluster.sh $(BUILD)/wiresum
 
 # randomized stress over seeds: mixed jobs, faults, idle insertion and backpressure
 STRESS_SEEDS ?= 12

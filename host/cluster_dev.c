@@ -1,0 +1,185 @@
+/* cluster_dev.c - a wiresum device in the cluster simulation (cluster_dev.h). */
+#include "cluster_dev.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "refdev.h"
+#include "wiresum/wire.h"
+
+size_t ws_cluster_frame(uint8_t *f, const uint8_t dmac[6], const uint8_t smac[6], uint32_t sip,
+                        uint32_t dip, uint16_t sport, uint16_t dport, uint8_t tos, uint8_t ttl,
+                        const uint8_t *payload, size_t plen)
+{
+    size_t len = WS_OFF_AGG + plen;
+    memcpy(f, dmac, 6);
+    memcpy(f + 6, smac, 6);
+    ws_put16(f + 12, WS_ETHERTYPE_IPV4);
+    uint8_t *ip = f + WS_OFF_IP, *udp = f + WS_OFF_UDP;
+    memset(ip, 0, WS_IPV4_LEN + WS_UDP_LEN);
+    ip[0] = 0x45;
+    ip[1] = tos;
+    ws_put16(ip + 2, (uint16_t)(len - WS_ETH_LEN));
+    ws_put16(ip + 6, WS_RESULT_FRAG); /* DF: atomic datagrams, id 0 (RFC 6864) */
+    ip[8] = ttl;
+    ip[9] = WS_IPPROTO_UDP;
+    ws_put32(ip + 12, sip);
+    ws_put32(ip + 16, dip);
+    ws_put16(udp, sport);
+    ws_put16(udp + 2, dport);
+    ws_put16(udp + 4, (uint16_t)(len - WS_OFF_UDP));
+    memcpy(f + WS_OFF_AGG, payload, plen);
+    ws_fix_checksums(f, len);
+    return len;
+}
+
+/* a frame in the ingress buffer */
+typedef struct {
+    uint8_t *f;
+    uint32_t len;
+} qframe;
+
+struct ws_cdev {
+    ws_cluster_dev p;
+    ws_refdev *ref;
+    ws_config cfg;
+    qframe *q; /* ring buffer */
+    size_t head, n, cap;
+    uint64_t queued;  /* bytes in the buffer, the frame in service included */
+    uint64_t latency_ps;
+    uint64_t emit_at; /* the time the frames of the frame in service leave */
+    ws_cdev_stats st;
+    ws_cdev_emit_fn emit;
+    void *emit_ctx;
+};
+
+uint64_t ws_cdev_service_ps(const ws_cluster_dev *p, size_t len)
+{
+    unsigned bytes = p->data_width / 8;
+    double beats = (double)((len + bytes - 1) / bytes);
+    return (uint64_t)llround(beats / (p->beats_per_cycle * p->engines) / p->f_clk * 1e12);
+}
+
+ws_cdev *ws_cdev_new(const ws_cluster_dev *p, const ws_config *cfg, char *err, size_t errlen)
+{
+    ws_cdev *d = calloc(1, sizeof *d);
+    if (!d)
+        return snprintf(err, errlen, "out of memory"), NULL;
+    d->p = *p;
+    d->cfg = *cfg;
+    d->ref = ws_refdev_new(cfg, err, errlen);
+    d->cap = 64;
+    d->q = calloc(d->cap, sizeof *d->q);
+    if (!d->ref || !d->q) {
+        if (d->ref && !d->q)
+            snprintf(err, errlen, "out of memory");
+        ws_cdev_free(d);
+        return NULL;
+    }
+    d->latency_ps = (uint64_t)llround(p->idle_latency / p->f_clk * 1e12);
+    return d;
+}
+
+void ws_cdev_free(ws_cdev *d)
+{
+    if (!d)
+        return;
+    for (size_t k = 0; k < d->n; k++)
+        free(d->q[(d->head + k) % d->cap].f);
+    free(d->q);
+    ws_refdev_free(d->ref);
+    free(d);
+}
+
+/* the member's MAC of an IPv4 address: the device's neighbour table */
+static const uint8_t *mac_of(const ws_cdev *d, uint32_t ip)
+{
+    static const uint8_t none[6];
+    for (unsigned j = 0; j < d->cfg.n_jobs; j++)
+        for (unsigned w = 0; w < d->cfg.job[j].workers; w++)
+            if (d->cfg.job[j].member[w].ip == ip)
+                return d->cfg.job[j].member[w].mac;
+    return none;
+}
+
+static uint64_t start_next(ws_cdev *d, uint64_t now)
+{
+    if (!d->n)
+        return WS_CLUSTER_NEVER;
+    uint64_t t = ws_cdev_service_ps(&d->p, d->q[d->head].len);
+    d->st.busy_ps += t;
+    return now + t;
+}
+
+uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, uint32_t sip, uint16_t sport, uint32_t dip,
+                        uint16_t dport, uint8_t tos, uint8_t ttl, const uint8_t *payload,
+                        size_t plen)
+{
+    size_t len = WS_OFF_AGG + plen;
+    d->st.rx_frames++;
+    d->st.rx_bytes += len;
+    if (len > WS_LIMIT_FRAME || d->queued + len > d->p.ingress_bytes) {
+        d->st.drop_frames++;
+        d->st.drop_bytes += len;
+        return WS_CLUSTER_NEVER;
+    }
+    if (d->n == d->cap) {
+        qframe *q = calloc(2 * d->cap, sizeof *q);
+        if (!q) { /* counted as a drop: memory, not the buffer, ran out */
+            d->st.drop_frames++;
+            d->st.drop_bytes += len;
+            return WS_CLUSTER_NEVER;
+        }
+        for (size_t k = 0; k < d->n; k++)
+            q[k] = d->q[(d->head + k) % d->cap];
+        free(d->q);
+        d->q = q;
+        d->head = 0;
+        d->cap *= 2;
+    }
+    uint8_t *f = malloc(len);
+    if (!f) {
+        d->st.drop_frames++;
+        d->st.drop_bytes += len;
+        return WS_CLUSTER_NEVER;
+    }
+    ws_cluster_frame(f, d->cfg.mac, mac_of(d, sip), sip, dip, sport, dport, tos, ttl, payload,
+                     plen);
+    d->q[(d->head + d->n) % d->cap] = (qframe){f, (uint32_t)len};
+    d->n++;
+    d->queued += len;
+    if (d->queued > d->st.max_queued)
+        d->st.max_queued = d->queued;
+    return d->n == 1 ? start_next(d, now) : WS_CLUSTER_NEVER;
+}
+
+static void on_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
+{
+    ws_cdev *d = ctx;
+    (void)egress; /* one port: its link to the switch */
+    d->st.tx_frames++;
+    d->st.tx_bytes += len;
+    d->emit(d->emit_ctx, d->emit_at, f, len);
+}
+
+uint64_t ws_cdev_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *ctx)
+{
+    if (!d->n)
+        return WS_CLUSTER_NEVER;
+    qframe q = d->q[d->head];
+    d->head = (d->head + 1) % d->cap;
+    d->n--;
+    d->queued -= q.len;
+    d->st.served_frames++;
+    d->emit = emit;
+    d->emit_ctx = ctx;
+    d->emit_at = now + d->latency_ps;
+    ws_refdev_rx(d->ref, 0, q.f, q.len, on_emit, d);
+    free(q.f);
+    return start_next(d, now);
+}
+
+const ws_cdev_stats *ws_cdev_get_stats(const ws_cdev *d) { return &d->st; }
+
+const ws_counters *ws_cdev_counters(const ws_cdev *d) { return ws_refdev_counters(d->ref); }

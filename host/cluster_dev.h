@@ -1,0 +1,71 @@
+/* cluster_dev.h - a wiresum device in the cluster simulation (docs/cluster.md, "The device").
+ *
+ * Owns: the software reference of the device (sim/refdev.h: exact sums, every rule) behind the
+ * timing model taken from the RTL's measured figures: a finite ingress buffer in bytes (frames
+ * waiting or in service; a frame that does not fit is dropped and counted), one server that
+ * takes a frame for beats / (beats per cycle x ENGINES) / f_clk with beats = ceil(frame bytes /
+ * (DATA_WIDTH / 8)), and the fixed latency of idle_latency cycles from the end of a frame's
+ * service to its RESULTs. Also the frames as the network carries them: the ns-3 layer moves
+ * the UDP payload of a frame (from its aggregation header on) in a real UDP/IPv4 packet, and
+ * ws_cluster_frame() rebuilds the Ethernet, IPv4 and UDP headers at the receiving end from the
+ * packet's addresses, ports, TOS and TTL. No I/O; times in picoseconds.
+ */
+#ifndef WS_CLUSTER_DEV_H
+#define WS_CLUSTER_DEV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cluster_cfg.h"
+#include "wiresum/config.h"
+#include "wiresum/counters.h"
+
+#define WS_CLUSTER_NEVER UINT64_MAX
+
+/* A frame of wire protocol v2 around a UDP payload of plen bytes: Ethernet (dmac, smac), IPv4
+ * (tos, ttl, DF, id 0, sip -> dip) and UDP (sport -> dport), checksums computed, into f (room for
+ * 42 + plen bytes). Returns the frame's length. */
+size_t ws_cluster_frame(uint8_t *f, const uint8_t dmac[6], const uint8_t smac[6], uint32_t sip,
+                        uint32_t dip, uint16_t sport, uint16_t dport, uint8_t tos, uint8_t ttl,
+                        const uint8_t *payload, size_t plen);
+
+typedef struct ws_cdev ws_cdev;
+
+typedef struct {
+    uint64_t rx_frames, rx_bytes;     /* frames that reached the device (bytes: frame lengths) */
+    uint64_t drop_frames, drop_bytes; /* of those, dropped: the ingress buffer was full */
+    uint64_t served_frames;           /* through the reference */
+    uint64_t tx_frames, tx_bytes;     /* frames the reference sent */
+    uint64_t max_queued;              /* most bytes in the ingress buffer at once */
+    uint64_t busy_ps;                 /* time serving frames */
+} ws_cdev_stats;
+
+/* Called for every frame the device sends, with the time it leaves (the end of the fixed
+ * latency); the frame is valid during the call only. */
+typedef void (*ws_cdev_emit_fn)(void *ctx, uint64_t at_ps, const uint8_t *frame, size_t len);
+
+/* A device with the build and timing of p, configured with cfg (n_ports 1: its one link).
+ * NULL with err on a bad configuration or without memory. */
+ws_cdev *ws_cdev_new(const ws_cluster_dev *p, const ws_config *cfg, char *err, size_t errlen);
+void ws_cdev_free(ws_cdev *d);
+
+/* The UDP payload of a packet that reached the device at now (its last bit), with the packet's
+ * addresses: the frame rebuilt (the source MAC is the member's of that IP, the device's own
+ * table; zeros for an unknown address, which the reference then drops as spoofed) and queued,
+ * or dropped if the ingress buffer cannot hold it. Returns when ws_cdev_service() must next be
+ * called if this frame started the idle server, else WS_CLUSTER_NEVER (already scheduled). */
+uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, uint32_t sip, uint16_t sport, uint32_t dip,
+                        uint16_t dport, uint8_t tos, uint8_t ttl, const uint8_t *payload,
+                        size_t plen);
+
+/* The frame in service ends at now: through the reference, its frames emitted; the next frame
+ * starts. Returns the end of the next service, or WS_CLUSTER_NEVER when the buffer is empty. */
+uint64_t ws_cdev_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *ctx);
+
+/* Service time of a frame of len bytes, in picoseconds. */
+uint64_t ws_cdev_service_ps(const ws_cluster_dev *p, size_t len);
+
+const ws_cdev_stats *ws_cdev_get_stats(const ws_cdev *d);
+const ws_counters *ws_cdev_counters(const ws_cdev *d);
+
+#endif

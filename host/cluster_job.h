@@ -1,0 +1,87 @@
+/* cluster_job.h - the collectives of `wiresum cluster` on the workers' side (docs/cluster.md).
+ *
+ * Owns: one run of the job of a cluster file in one mode, everything of it that is not the
+ * network: the workers' tensors (ws_run_value, the inputs of `wiresum run`), their iterations
+ * with the compute time between them, and per mode
+ *   wiresum: one ws_worker (the driver's transport, driver/wiresum/transport.h) per worker, the
+ *            job's configuration, the device (host/cluster_dev.h);
+ *   ring:    reduce-scatter then all-gather over a byte stream from each worker to its
+ *            successor, the tensor in W segments, binary32 sums in ring order;
+ * the checks of every final tensor (against the exact sum, ws_run_exact; ring: also against the
+ * same ring-order sums computed here and against the other workers'), the all-reduce times and
+ * the byte counters. The ns-3 layer (cluster/ns3/) moves the payloads and keeps the time; every
+ * call takes the time in picoseconds and does no I/O.
+ */
+#ifndef WS_CLUSTER_JOB_H
+#define WS_CLUSTER_JOB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cluster_cfg.h"
+#include "cluster_dev.h"
+
+#define WS_CLUSTER_WORKER_PORT 40000
+
+typedef struct {
+    ws_cluster_mode mode;
+    unsigned workers, iterations;
+    uint64_t bytes;            /* tensor bytes per worker */
+    double link_bps;           /* the hosts' links */
+    double seconds;            /* all-reduce time, mean over the iterations */
+    double iter_seconds[1000]; /* each: first worker's start to last worker's completion */
+    int exact;                 /* every tensor equal to the exact sum, bit for bit */
+    int consistent;            /* wiresum: = exact; ring: every worker's tensor equal to the
+                                * ring-order sums of the C reference */
+    uint64_t tensors, tensors_exact, tensors_consistent;
+    uint64_t inexact_elements; /* elements that differ from the exact sum, all tensors */
+    /* bytes: what the workers handed to the network and took from it (wiresum: frame
+     * lengths; ring: stream bytes), the device's, and the network's drops (ns-3 layer) */
+    uint64_t tx_bytes, rx_bytes;
+    ws_cdev_stats dev;
+    uint64_t data, retx, timeouts, results, dup_results, stale_results, bad_frames;
+    uint64_t net_drop_packets;
+    double wall_s;
+    int failed;                /* a worker gave up (error) */
+    char error[256];
+} ws_cluster_result;
+
+typedef struct ws_cjob ws_cjob;
+
+/* wiresum: a payload to send from worker w: UDP to dip:dport with tos */
+typedef void (*ws_cjob_tx_fn)(void *ctx, unsigned w, uint32_t dip, uint16_t dport, uint8_t tos,
+                              const uint8_t *payload, size_t plen);
+
+/* The job of c in mode; host_ip[h]: the IPv4 address of host h; dev_ip: the device's (wiresum).
+ * NULL with err. */
+ws_cjob *ws_cjob_new(const ws_cluster *c, ws_cluster_mode mode, const uint32_t *host_ip,
+                     uint32_t dev_ip, ws_cjob_tx_fn tx, void *tx_ctx, char *err, size_t errlen);
+void ws_cjob_free(ws_cjob *j);
+
+/* wiresum: the device and its UDP port */
+ws_cdev *ws_cjob_dev(ws_cjob *j);
+uint16_t ws_cjob_dev_port(const ws_cjob *j);
+
+/* The earliest time worker w has something to do (a timer, the start of its next
+ * iteration), WS_CLUSTER_NEVER if none; ws_cjob_poll does it. */
+uint64_t ws_cjob_deadline(const ws_cjob *j, unsigned w);
+void ws_cjob_poll(ws_cjob *j, unsigned w, uint64_t now);
+
+/* wiresum: a UDP payload for worker w from sip:sport, with the packet's TOS and TTL. */
+void ws_cjob_rx(ws_cjob *j, unsigned w, const uint8_t *payload, size_t plen, uint32_t sip,
+                uint16_t sport, uint8_t tos, uint8_t ttl, uint64_t now);
+
+/* ring: bytes of the stream from worker w's predecessor. */
+void ws_cjob_stream_rx(ws_cjob *j, unsigned w, const uint8_t *data, size_t len, uint64_t now);
+/* ring: the bytes worker w has ready for its successor and not yet sent (*data valid until the
+ * next call on w), and how many of them the network took. */
+size_t ws_cjob_stream_pending(ws_cjob *j, unsigned w, const uint8_t **data);
+void ws_cjob_stream_sent(ws_cjob *j, unsigned w, size_t n);
+
+/* 1 once every worker has completed every iteration (or the run failed). */
+int ws_cjob_finished(const ws_cjob *j);
+
+/* The result (times, checks, counters); the caller adds net_drop_packets and wall_s. */
+void ws_cjob_result(const ws_cjob *j, ws_cluster_result *r);
+
+#endif

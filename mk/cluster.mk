@@ -1,0 +1,38 @@
+# mk/cluster.mk - build/wiresum-cluster, the companion binary of `wiresum cluster FILE`: the
+# cluster simulation on ns-3 (docs/cluster.md).
+#
+# C everywhere ns-3 does not demand C++: the cluster file, the workers' collectives, the device's
+# timing model and the report are host/cluster_*.c (in libwshost.a, built and tested with the
+# other host code, -Wall -Wextra -Werror), the companion's main is cluster/main.c; the ns-3 layer
+# (nodes, links, sockets, the event loop) is cluster/ns3/*.cc, the only C++. The link takes from
+# libwshost.a only what the cluster uses (no model, no session): the reference device
+# (sim/refdev.c) is linked as its object. Debian's ns-3 3.37 (libns3-dev) is installed by
+# scripts/deps.sh; its pkg-config files carry a stray "-I/usr;" in their Cflags, dropped here.
+NS3_MODULES  := ns3-core ns3-network ns3-internet ns3-point-to-point ns3-traffic-control
+# asked when a recipe needs them (as WS_VROOT, mk/models.mk): pkg-config may not be there yet
+NS3_CFLAGS    = $(eval NS3_CFLAGS := $(filter-out %;,$(shell pkg-config --cflags $(NS3_MODULES))))$(NS3_CFLAGS)
+NS3_LIBS      = $(eval NS3_LIBS := $(shell pkg-config --libs $(NS3_MODULES)))$(NS3_LIBS)
+CLB          := $(BUILD)/cluster
+CLUSTER_CXX  := $(wildcard cluster/ns3/*.cc)
+CLUSTER_OBJ  := $(CLB)/main.o $(patsubst cluster/ns3/%.cc,$(CLB)/%.o,$(CLUSTER_CXX))
+CLUSTER_CXXFLAGS = -std=c++17 -O2 -g -Wall -Wextra -Werror -Ihost -Idriver -Isim -Icluster/ns3 \
+                   $(NS3_CFLAGS)
+
+.PHONY: cluster
+cluster: $(BUILD)/wiresum-cluster
+
+$(CLB)/main.o: cluster/main.c | $(CLB)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(INC) -Icluster/ns3 $(DEPFLAGS) -c $< -o $@
+
+$(CLB)/%.o: cluster/ns3/%.cc | $(CLB)
+	$(CXX) $(CLUSTER_CXXFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(BUILD)/wiresum-cluster: $(CLUSTER_OBJ) $(BUILD)/obj/sim/refdev.o $(BUILD)/libwshost.a \
+    $(BUILD)/libwiresum.a
+	$(CXX) $(CLUSTER_OBJ) $(BUILD)/obj/sim/refdev.o $(BUILD)/libwshost.a $(BUILD)/libwiresum.a \
+	  $(LIBS) $(NS3_LIBS) -o $@
+
+$(CLB):
+	mkdir -p $@
+
+-include $(CLUSTER_OBJ:.o=.d)
