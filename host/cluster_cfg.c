@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "ini_lines.h"
 #include "wiresum/config.h"
 #include "wiresum/wire.h"
 
@@ -35,8 +36,7 @@ typedef struct {
     char *err;
     size_t errlen;
     int failed;
-    FILE *in;
-    unsigned lineno, header;
+    ws_ini_lines src;
     char section[96];
     int kind, cur;          /* section kind (-1 none yet), device index */
     unsigned sec_line[S_N]; /* line of [topology], [job] */
@@ -63,18 +63,6 @@ static int perr(parser *p, unsigned line, const char *fmt, ...)
         snprintf(p->err, p->errlen, "%s: %s", p->path, msg);
     p->failed = 1;
     return -1;
-}
-
-static char *read_line(char *str, int num, void *stream)
-{
-    parser *p = stream;
-    char *s = fgets(str, num, p->in);
-    if (s) {
-        p->lineno++;
-        if (s[strspn(s, " \t")] == '[')
-            p->header = p->lineno;
-    }
-    return s;
 }
 
 /* ---- values --------------------------------------------------------------------------- */
@@ -122,28 +110,6 @@ static const unit no_units[] = {{NULL, 0}};
 static const unit freq_units[] = {{"Hz", 1}, {"kHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9},
                                   {NULL, 0}};
 
-static int parse_uint(const char *s, unsigned long long lo, unsigned long long hi,
-                      unsigned long long *v)
-{
-    char *end;
-    errno = 0;
-    if (*s < '0' || *s > '9')
-        return -1;
-    *v = strtoull(s, &end, 10);
-    return errno || *end || *v < lo || *v > hi ? -1 : 0;
-}
-
-static int valid_name(const char *s)
-{
-    if (!*s || strlen(s) >= WS_CLUSTER_NAME)
-        return 0;
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-              *s == '.' || *s == '_' || *s == '-'))
-            return 0;
-    return 1;
-}
-
 /* "0-7", "0,2,4-6": host indices below hosts_max, each once, into job->host in the order
  * given. 0, or -1 with a reason in why. */
 static int parse_hosts(const char *s, ws_cluster_job *j, char *why, size_t whylen)
@@ -166,8 +132,8 @@ static int parse_hosts(const char *s, ws_cluster_job *j, char *why, size_t whyle
         unsigned long long a, b;
         if (dash)
             *dash = 0;
-        if (parse_uint(tok, 0, WS_CLUSTER_MAX_HOSTS - 1, &a) ||
-            parse_uint(dash ? dash + 1 : tok, 0, WS_CLUSTER_MAX_HOSTS - 1, &b) || b < a)
+        if (ws_ini_uint(tok, 0, WS_CLUSTER_MAX_HOSTS - 1, &a) ||
+            ws_ini_uint(dash ? dash + 1 : tok, 0, WS_CLUSTER_MAX_HOSTS - 1, &b) || b < a)
             return snprintf(why, whylen, "FIRST-LAST or a host index, separated by ','"), -1;
         for (unsigned long long h = a; h <= b; h++) {
             if (seen[h])
@@ -204,25 +170,25 @@ static int new_section(parser *p, const char *section)
     if (!strcmp(section, "topology") || !strcmp(section, "job")) {
         int k = section[0] == 't' ? S_TOPO : S_JOB;
         if (p->sec_line[k])
-            return perr(p, p->header, "a second [%s] section (first at line %u)", section,
+            return perr(p, p->src.header, "a second [%s] section (first at line %u)", section,
                         p->sec_line[k]);
-        p->sec_line[k] = p->header;
+        p->sec_line[k] = p->src.header;
         p->kind = k;
         return 0;
     }
     if (strncmp(section, "device ", 7) != 0)
-        return perr(p, p->header, "unknown section [%s] (expected [topology], [device NAME] "
+        return perr(p, p->src.header, "unknown section [%s] (expected [topology], [device NAME] "
                     "or [job])", section);
     const char *name = section + 7;
-    if (!valid_name(name))
-        return perr(p, p->header, "[%s]: a device name is 1..%d letters, digits, '.', '_', '-'",
+    if (!ws_ini_name(name, WS_CLUSTER_NAME))
+        return perr(p, p->src.header, "[%s]: a device name is 1..%d letters, digits, '.', '_', '-'",
                     section, WS_CLUSTER_NAME - 1);
     for (unsigned k = 0; k < c->n_dev; k++)
         if (!strcmp(c->dev[k].name, name))
-            return perr(p, p->header, "[%s]: a second section of device %s (first at line %u)",
+            return perr(p, p->src.header, "[%s]: a second section of device %s (first at line %u)",
                         section, name, p->dev_line[k]);
     if (c->n_dev == WS_CLUSTER_MAX_DEVICES)
-        return perr(p, p->header, "[%s]: more than %d devices", section,
+        return perr(p, p->src.header, "[%s]: more than %d devices", section,
                     WS_CLUSTER_MAX_DEVICES);
     p->kind = S_DEV;
     p->cur = (int)c->n_dev++;
@@ -230,14 +196,14 @@ static int new_section(parser *p, const char *section)
     memset(d, 0, sizeof *d);
     snprintf(d->name, sizeof d->name, "%s", name);
     dev_defaults(d);
-    p->dev_line[p->cur] = p->header;
+    p->dev_line[p->cur] = p->src.header;
     return 0;
 }
 
 static int bad(parser *p, const char *what, const char *key, const char *value,
                const char *expect)
 {
-    return perr(p, p->lineno, "%s: %s '%s': %s", what, key, value, expect);
+    return perr(p, p->src.lineno, "%s: %s '%s': %s", what, key, value, expect);
 }
 
 #define RATE_MSG "a rate with its unit, e.g. 10Gbps or 100Gb/s, above 0"
@@ -271,14 +237,14 @@ static int topo_key(parser *p, int k, const char *name, const char *v)
         t->kind = WS_TOPO_RACK;
         return 0;
     case T_HOSTS:
-        if (parse_uint(v, 1, WS_CLUSTER_MAX_HOSTS, &u))
+        if (ws_ini_uint(v, 1, WS_CLUSTER_MAX_HOSTS, &u))
             return bad(p, "topology", name, v, "1..1024");
         t->hosts = (unsigned)u;
         return 0;
     case T_RATE: return link_key(p, "topology", 1, name, v, &t->host_link);
     case T_DELAY: return link_key(p, "topology", 0, name, v, &t->host_link);
     case T_MTU:
-        if (parse_uint(v, 1280, 9216, &u))
+        if (ws_ini_uint(v, 1280, 9216, &u))
             return bad(p, "topology", name, v, "the IP MTU in bytes, 1280..9216");
         t->mtu = (unsigned)u;
         return 0;
@@ -300,19 +266,19 @@ static int dev_key(parser *p, int k, const char *name, const char *v)
     double x;
     switch (k) {
     case D_SWITCH:
-        if (!valid_name(v))
+        if (!ws_ini_name(v, WS_CLUSTER_NAME))
             return bad(p, what, name, v, "a switch name (rack: tor0)");
         snprintf(p->dev_switch[p->cur], WS_CLUSTER_NAME, "%s", v);
         return 0;
     case D_RATE: return link_key(p, what, 1, name, v, &d->link);
     case D_DELAY: return link_key(p, what, 0, name, v, &d->link);
     case D_WIDTH:
-        if (parse_uint(v, 256, 1024, &u) || (u != 256 && u != 512 && u != 1024))
+        if (ws_ini_uint(v, 256, 1024, &u) || (u != 256 && u != 512 && u != 1024))
             return bad(p, what, name, v, "256, 512 or 1024 bits");
         d->data_width = (unsigned)u;
         return 0;
     case D_ENGINES:
-        if (parse_uint(v, 1, 16, &u))
+        if (ws_ini_uint(v, 1, 16, &u))
             return bad(p, what, name, v, "1..16");
         d->engines = (unsigned)u;
         return 0;
@@ -328,7 +294,7 @@ static int dev_key(parser *p, int k, const char *name, const char *v)
         d->beats_per_cycle = x;
         return 0;
     case D_LAT:
-        if (parse_uint(v, 0, 1000000, &u))
+        if (ws_ini_uint(v, 0, 1000000, &u))
             return bad(p, what, name, v, "cycles, 0..1000000");
         d->idle_latency = (unsigned)u;
         return 0;
@@ -338,12 +304,12 @@ static int dev_key(parser *p, int k, const char *name, const char *v)
         d->ingress_bytes = (uint64_t)x;
         return 0;
     case D_MAXC:
-        if (parse_uint(v, 1, WS_LIMIT_COUNT, &u))
+        if (ws_ini_uint(v, 1, WS_LIMIT_COUNT, &u))
             return bad(p, what, name, v, "MAX_COUNT, 1..2048");
         d->max_count = (unsigned)u;
         return 0;
     case D_SLOTS:
-        if (parse_uint(v, 1, WS_LIMIT_SLOTS, &u))
+        if (ws_ini_uint(v, 1, WS_LIMIT_SLOTS, &u))
             return bad(p, what, name, v, "the pool of slots, 1..4096");
         d->slots = (unsigned)u;
         return 0;
@@ -363,7 +329,7 @@ static int job_key(parser *p, int k, const char *name, const char *v)
             return bad(p, "job", name, v, why);
         return 0;
     case J_ELEMS:
-        if (parse_uint(v, 1, UINT32_MAX, &u))
+        if (ws_ini_uint(v, 1, UINT32_MAX, &u))
             return bad(p, "job", name, v, "binary32 elements, 1..4294967295");
         j->elems = u;
         return 0;
@@ -375,7 +341,7 @@ static int job_key(parser *p, int k, const char *name, const char *v)
         j->elems = (uint64_t)x / 4;
         return 0;
     case J_ITERS:
-        if (parse_uint(v, 1, 1000, &u))
+        if (ws_ini_uint(v, 1, 1000, &u))
             return bad(p, "job", name, v, "1..1000");
         j->iterations = (unsigned)u;
         return 0;
@@ -405,23 +371,23 @@ static int job_key(parser *p, int k, const char *name, const char *v)
         return 0;
     }
     case J_COUNT:
-        if (parse_uint(v, 1, WS_LIMIT_COUNT, &u))
+        if (ws_ini_uint(v, 1, WS_LIMIT_COUNT, &u))
             return bad(p, "job", name, v, "elements per chunk, 1..2048");
         j->count = (unsigned)u;
         return 0;
     case J_WINDOW:
-        if (parse_uint(v, 1, WS_LIMIT_SLOTS, &u))
+        if (ws_ini_uint(v, 1, WS_LIMIT_SLOTS, &u))
             return bad(p, "job", name, v, "chunks in flight per worker (the job's slots), "
                        "1..4096");
         j->window = (unsigned)u;
         return 0;
     case J_DEVICE:
-        if (!valid_name(v))
+        if (!ws_ini_name(v, WS_CLUSTER_NAME))
             return bad(p, "job", name, v, "the name of a [device NAME] section");
         snprintf(p->job_device, sizeof p->job_device, "%s", v);
         return 0;
     case J_SEED:
-        if (parse_uint(v, 0, UINT64_MAX, &u))
+        if (ws_ini_uint(v, 0, UINT64_MAX, &u))
             return bad(p, "job", name, v, "a decimal integer");
         j->seed = u;
         return 0;
@@ -437,7 +403,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
     if (strcmp(section, p->section) != 0 && new_section(p, section))
         return 0;
     if (p->kind < 0)
-        return perr(p, p->lineno, "'%s' outside any section (expected [topology], "
+        return perr(p, p->src.lineno, "'%s' outside any section (expected [topology], "
                     "[device NAME] or [job] first)", name), 0;
     const char *const *keys = p->kind == S_TOPO ? topo_keys : p->kind == S_DEV ? dev_keys
                                                                               : job_keys;
@@ -450,11 +416,11 @@ static int on_key(void *user, const char *section, const char *name, const char 
     for (int i = 0; keys[i]; i++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", keys[i]);
     if (k < 0)
-        return perr(p, p->lineno, "[%s]: unknown key '%s' (known: %s)", section, name, list), 0;
+        return perr(p, p->src.lineno, "[%s]: unknown key '%s' (known: %s)", section, name, list), 0;
     if (lines[k])
-        return perr(p, p->lineno, "[%s]: duplicate key '%s' (first at line %u)", section, name,
+        return perr(p, p->src.lineno, "[%s]: duplicate key '%s' (first at line %u)", section, name,
                     lines[k]), 0;
-    lines[k] = p->lineno;
+    lines[k] = p->src.lineno;
     if (p->kind == S_TOPO)
         topo_key(p, k, name, value);
     else if (p->kind == S_DEV)
@@ -577,20 +543,20 @@ int ws_cluster_load(ws_cluster *c, const char *path, char *err, size_t errlen)
     p->errlen = errlen;
     p->kind = -1;
     p->cur = -1;
-    p->in = fopen(path, "r");
-    if (!p->in) {
+    p->src.in = fopen(path, "r");
+    if (!p->src.in) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         free(p);
         return -1;
     }
-    int r = ini_parse_stream(read_line, p, on_key, p);
+    int r = ini_parse_stream(ws_ini_read_line, &p->src, on_key, p);
     if (r > 0 && !p->failed)
         perr(p, (unsigned)r, "syntax error (expected [SECTION] or key = value)");
     else if (r < 0 && !p->failed)
         perr(p, 0, "cannot read");
     if (!p->failed)
         check(p);
-    fclose(p->in);
+    fclose(p->src.in);
     int rc = p->failed ? -1 : 0;
     free(p);
     return rc;

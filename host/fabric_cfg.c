@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ini_lines.h"
 #include "wiresum/config.h"
 
 enum { K_MAC, K_IP, K_UDP, K_SHARD, K_PARENT, K_RANK, K_WORKERS, K_N };
@@ -28,9 +29,7 @@ typedef struct {
     char *err;
     size_t errlen;
     int failed;
-    FILE *in;
-    unsigned lineno;
-    unsigned header;  /* line of the last section header */
+    ws_ini_lines src;
     char section[96];
     int cur; /* device of the current section, -1 none */
 } parser;
@@ -61,64 +60,30 @@ static int perr(parser *p, unsigned line, const char *fmt, ...)
     return -1;
 }
 
-static char *read_line(char *str, int num, void *stream)
-{
-    parser *p = stream;
-    char *s = fgets(str, num, p->in);
-    if (s) {
-        p->lineno++;
-        const char *t = s + strspn(s, " \t");
-        if (*t == '[')
-            p->header = p->lineno;
-    }
-    return s;
-}
-
-static int parse_uint(const char *s, unsigned long lo, unsigned long hi, unsigned long *v)
-{
-    char *end;
-    errno = 0;
-    if (*s < '0' || *s > '9')
-        return -1;
-    *v = strtoul(s, &end, 10);
-    return errno || *end || *v < lo || *v > hi ? -1 : 0;
-}
-
-static int valid_name(const char *s)
-{
-    if (!*s || strlen(s) >= 32)
-        return 0;
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-              *s == '.' || *s == '_' || *s == '-'))
-            return 0;
-    return 1;
-}
-
 static int new_section(parser *p, const char *section)
 {
     snprintf(p->section, sizeof p->section, "%s", section);
     p->cur = -1;
     if (strncmp(section, "device ", 7) != 0)
-        return perr(p, p->header, "unknown section [%s] (expected [device NAME])", section);
+        return perr(p, p->src.header, "unknown section [%s] (expected [device NAME])", section);
     const char *name = section + 7;
-    if (!valid_name(name))
-        return perr(p, p->header, "[%s]: a device name is 1..31 letters, digits, '.', '_', '-'",
+    if (!ws_ini_name(name, 32))
+        return perr(p, p->src.header, "[%s]: a device name is 1..31 letters, digits, '.', '_', '-'",
                     section);
     ws_fabric *f = p->f;
     for (unsigned k = 0; k < f->n; k++)
         if (!strcmp(f->d[k].name, name))
-            return perr(p, p->header, "[%s]: a second section of device %s (first at line %u)",
+            return perr(p, p->src.header, "[%s]: a second section of device %s (first at line %u)",
                         section, name, p->ln->section[k]);
     if (f->n == WS_FABRIC_MAX_DEVICES)
-        return perr(p, p->header, "[%s]: more than %d devices", section, WS_FABRIC_MAX_DEVICES);
+        return perr(p, p->src.header, "[%s]: more than %d devices", section, WS_FABRIC_MAX_DEVICES);
     p->cur = (int)f->n++;
     ws_fabric_dev *d = &f->d[p->cur];
     memset(d, 0, sizeof *d);
     snprintf(d->name, sizeof d->name, "%s", name);
     d->udp_port = WS_DEFAULT_UDP_PORT;
     d->parent = -1;
-    p->ln->section[p->cur] = p->header ? p->header : p->lineno;
+    p->ln->section[p->cur] = p->src.header ? p->src.header : p->src.lineno;
     return 0;
 }
 
@@ -137,41 +102,41 @@ static int on_key(void *user, const char *section, const char *name, const char 
         if (!strcmp(name, key_name[i]))
             k = i;
     if (k < 0)
-        return perr(p, p->lineno, "device %s: unknown key '%s'", d->name, name), 0;
+        return perr(p, p->src.lineno, "device %s: unknown key '%s'", d->name, name), 0;
     if (p->ln->key[p->cur][k])
-        return perr(p, p->lineno, "device %s: duplicate key '%s' (first at line %u)", d->name, name,
-                    p->ln->key[p->cur][k]), 0;
-    p->ln->key[p->cur][k] = p->lineno;
-    unsigned long v = 0, v2 = 0;
+        return perr(p, p->src.lineno, "device %s: duplicate key '%s' (first at line %u)",
+                    d->name, name, p->ln->key[p->cur][k]), 0;
+    p->ln->key[p->cur][k] = p->src.lineno;
+    unsigned long long v = 0, v2 = 0;
     switch (k) {
     case K_MAC:
         if (ws_parse_mac(value, d->mac) || (d->mac[0] & 1))
-            perr(p, p->lineno, "device %s: mac '%s': a unicast MAC, six hex pairs separated by "
+            perr(p, p->src.lineno, "device %s: mac '%s': a unicast MAC, six hex pairs separated by "
                  "':'", d->name, value);
         break;
     case K_IP:
         if (ws_parse_ipv4(value, &d->ip))
-            perr(p, p->lineno, "device %s: ip '%s': a dotted quad", d->name, value);
+            perr(p, p->src.lineno, "device %s: ip '%s': a dotted quad", d->name, value);
         break;
     case K_UDP:
-        if (parse_uint(value, 1, 65535, &v))
-            perr(p, p->lineno, "device %s: udp_port '%s': 1..65535", d->name, value);
+        if (ws_ini_uint(value, 1, 65535, &v))
+            perr(p, p->src.lineno, "device %s: udp_port '%s': 1..65535", d->name, value);
         d->udp_port = (uint16_t)v;
         break;
     case K_SHARD:
-        if (parse_uint(value, 0, WS_FABRIC_MAX_SHARDS - 1, &v))
-            perr(p, p->lineno, "device %s: shard '%s': 0..%d", d->name, value,
+        if (ws_ini_uint(value, 0, WS_FABRIC_MAX_SHARDS - 1, &v))
+            perr(p, p->src.lineno, "device %s: shard '%s': 0..%d", d->name, value,
                  WS_FABRIC_MAX_SHARDS - 1);
         d->shard = (unsigned)v;
         break;
     case K_PARENT:
-        if (!valid_name(value))
-            perr(p, p->lineno, "device %s: parent '%s': not a device name", d->name, value);
+        if (!ws_ini_name(value, 32))
+            perr(p, p->src.lineno, "device %s: parent '%s': not a device name", d->name, value);
         snprintf(p->ln->parent[p->cur], 32, "%s", value);
         break;
     case K_RANK:
-        if (parse_uint(value, 0, WS_LIMIT_WORKERS - 1, &v))
-            perr(p, p->lineno, "device %s: rank '%s': 0..%d", d->name, value,
+        if (ws_ini_uint(value, 0, WS_LIMIT_WORKERS - 1, &v))
+            perr(p, p->src.lineno, "device %s: rank '%s': 0..%d", d->name, value,
                  WS_LIMIT_WORKERS - 1);
         d->rank = (unsigned)v;
         break;
@@ -180,15 +145,15 @@ static int on_key(void *user, const char *section, const char *name, const char 
         const char *dash = strchr(value, '-');
         size_t n = dash ? (size_t)(dash - value) : strlen(value);
         if (n >= sizeof a) {
-            perr(p, p->lineno, "device %s: workers '%s': FIRST-LAST, ranks 0..%d", d->name, value,
+            perr(p, p->src.lineno, "device %s: workers '%s': FIRST-LAST, ranks 0..%d", d->name, value,
                  WS_LIMIT_WORKERS - 1);
             break;
         }
         memcpy(a, value, n);
         a[n] = 0;
-        if (parse_uint(a, 0, WS_LIMIT_WORKERS - 1, &v) ||
-            parse_uint(dash ? dash + 1 : a, 0, WS_LIMIT_WORKERS - 1, &v2) || v2 < v)
-            perr(p, p->lineno, "device %s: workers '%s': FIRST-LAST (or one rank), ranks 0..%d",
+        if (ws_ini_uint(a, 0, WS_LIMIT_WORKERS - 1, &v) ||
+            ws_ini_uint(dash ? dash + 1 : a, 0, WS_LIMIT_WORKERS - 1, &v2) || v2 < v)
+            perr(p, p->src.lineno, "device %s: workers '%s': FIRST-LAST (or one rank), ranks 0..%d",
                  d->name, value, WS_LIMIT_WORKERS - 1);
         p->ln->lw0[p->cur] = (unsigned)v;
         p->ln->lw1[p->cur] = (unsigned)v2 + 1;
@@ -202,7 +167,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
  * each device (leaves from their workers, the others from their children in rank order). */
 static int check(ws_fabric *f, lines *ln, const char *path, char *err, size_t errlen)
 {
-    parser p = {f, ln, path, err, errlen, 0, NULL, 0, 0, "", -1};
+    parser p = {f, ln, path, err, errlen, 0, {NULL, 0, 0}, "", -1};
 #define LN(k, kk) (ln->key[k][kk] ? ln->key[k][kk] : ln->section[k])
     if (f->n == 0)
         return perr(&p, 0, "no [device NAME] section");
@@ -335,19 +300,19 @@ int ws_fabric_load(ws_fabric *f, const char *path, char *err, size_t errlen)
     lines *ln = calloc(1, sizeof *ln);
     if (!ln)
         return snprintf(err, errlen, "%s: out of memory", path), -1;
-    parser p = {f, ln, path, err, errlen, 0, fopen(path, "r"), 0, 0, "", -1};
+    parser p = {f, ln, path, err, errlen, 0, {fopen(path, "r"), 0, 0}, "", -1};
     int rc = -1;
-    if (!p.in) {
+    if (!p.src.in) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
     } else {
-        int r = ini_parse_stream(read_line, &p, on_key, &p);
+        int r = ini_parse_stream(ws_ini_read_line, &p.src, on_key, &p);
         if (r > 0 && !p.failed)
             perr(&p, (unsigned)r, "syntax error (expected [device NAME] or key = value)");
         else if (r < 0 && !p.failed)
             perr(&p, 0, "cannot read");
         if (!p.failed)
             rc = check(f, ln, path, err, errlen);
-        fclose(p.in);
+        fclose(p.src.in);
     }
     free(ln);
     return rc;

@@ -128,21 +128,30 @@ void Run::RingAccept(Ptr<Socket> s, const Address& from)
     s->SetRecvCallback(MakeCallback(&Run::RingRecv, this).Bind(self));
 }
 
+// A UDP packet's payload into buf, with its TOS and TTL (the sockets are asked to tag them)
+void Take(Ptr<Packet> p, std::vector<uint8_t>& buf, uint8_t& tos, uint8_t& ttl)
+{
+    SocketIpTosTag tos_tag;
+    SocketIpTtlTag ttl_tag;
+    p->RemovePacketTag(tos_tag);
+    p->RemovePacketTag(ttl_tag);
+    tos = tos_tag.GetTos();
+    ttl = ttl_tag.GetTtl();
+    buf.resize(p->GetSize());
+    p->CopyData(buf.data(), p->GetSize());
+}
+
 void Run::WorkerRecv(unsigned w, Ptr<Socket> s)
 {
     Address from;
     Ptr<Packet> p;
+    uint8_t tos, ttl;
     while ((p = s->RecvFrom(from)))
     {
         InetSocketAddress a = InetSocketAddress::ConvertFrom(from);
-        SocketIpTosTag tos;
-        SocketIpTtlTag ttl;
-        p->RemovePacketTag(tos);
-        p->RemovePacketTag(ttl);
-        buf.resize(p->GetSize());
-        p->CopyData(buf.data(), p->GetSize());
-        ws_cjob_rx(job, w, buf.data(), buf.size(), a.GetIpv4().Get(), a.GetPort(), tos.GetTos(),
-                   ttl.GetTtl(), NowPs());
+        Take(p, buf, tos, ttl);
+        ws_cjob_rx(job, w, buf.data(), buf.size(), a.GetIpv4().Get(), a.GetPort(), tos, ttl,
+                   NowPs());
     }
     Reschedule(w);
     CheckDone();
@@ -154,18 +163,14 @@ void Run::DeviceRecv(Ptr<Socket> s)
     s->GetSockName(self);
     InetSocketAddress me = InetSocketAddress::ConvertFrom(self);
     Ptr<Packet> p;
+    uint8_t tos, ttl;
     while ((p = s->RecvFrom(from)))
     {
         InetSocketAddress a = InetSocketAddress::ConvertFrom(from);
-        SocketIpTosTag tos;
-        SocketIpTtlTag ttl;
-        p->RemovePacketTag(tos);
-        p->RemovePacketTag(ttl);
-        buf.resize(p->GetSize());
-        p->CopyData(buf.data(), p->GetSize());
+        Take(p, buf, tos, ttl);
         uint64_t t = ws_cdev_arrive(ws_cjob_dev(job), NowPs(), a.GetIpv4().Get(), a.GetPort(),
-                                    me.GetIpv4().Get(), me.GetPort(), tos.GetTos(), ttl.GetTtl(),
-                                    buf.data(), buf.size());
+                                    me.GetIpv4().Get(), me.GetPort(), tos, ttl, buf.data(),
+                                    buf.size());
         if (t != WS_CLUSTER_NEVER)
             Simulator::Schedule(AtPs(t), &Run::DeviceService, this);
     }
@@ -258,7 +263,8 @@ extern "C" int ws_ns3_run(const ws_cluster* c, ws_cluster_mode mode, ws_cluster_
     std::vector<uint32_t> host_ip(t.hosts);
     std::vector<Ptr<NetDevice>> all;
     auto connect = [&](Ptr<Node> n, const ws_cluster_link& l) {
-        link.SetDeviceAttribute("DataRate", DataRateValue(DataRate(static_cast<uint64_t>(l.rate))));
+        DataRate rate(static_cast<uint64_t>(l.rate));
+        link.SetDeviceAttribute("DataRate", DataRateValue(rate));
         link.SetDeviceAttribute("Mtu", UintegerValue(t.mtu));
         link.SetChannelAttribute("Delay", TimeValue(NanoSeconds(l.delay_ns)));
         NetDeviceContainer d = link.Install(n, tor.Get(0));
