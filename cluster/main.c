@@ -12,22 +12,24 @@
 
 #include "cluster_cfg.h"
 #include "cluster_job.h"
+#include "cluster_topo.h"
 #include "json.h"
 #include "ns3_run.h"
 
 static const char usage[] =
-    "usage: wiresum cluster FILE [--json] [--mode wiresum|ring]\n"
+    "usage: wiresum cluster FILE [--json] [--mode MODE]\n"
     "\n"
     "A packet-level simulation (ns-3) of the cluster FILE describes (docs/cluster.md): hosts,\n"
     "switches and links, wiresum devices (the reference device with the RTL's measured timing)\n"
-    "and a job of workers all-reducing a tensor, through the device (the driver's transport\n"
-    "over UDP) and as a ring all-reduce over TCP. Every final tensor is checked: through\n"
-    "wiresum against the exact sum, bit for bit; through the ring against the same ring-order\n"
-    "binary32 sums computed in C (the ring's sums are generally not the exact ones: `exact`\n"
-    "says whether they were).\n"
+    "and a job of workers all-reducing a tensor: through one device, sharded over several or\n"
+    "through a hierarchy of devices (the driver's transport over UDP), and as a ring or a\n"
+    "halving-doubling all-reduce over TCP. Every final tensor is checked: through wiresum\n"
+    "against the exact sum, bit for bit; the baselines against the binary32 sums of their own\n"
+    "order computed in C (generally not the exact ones: `exact` says whether they were).\n"
     "\n"
     "  --json         print the summary as one JSON document (docs/cluster.md, \"Output\")\n"
-    "  --mode MODE    run this collective only (default: the file's [job] mode)\n"
+    "  --mode MODE    run this collective only (default: the file's [job] mode): wiresum,\n"
+    "                 sharded, hierarchical, ring or halving-doubling\n"
     "  -h, --help     this text\n";
 
 static double mega(double x) { return x / 1e6; }
@@ -45,7 +47,7 @@ static void print_run(const ws_cluster *c, const ws_cluster_result *r)
     for (unsigned i = 0; i < r->iterations; i++)
         printf("%s%.3f", i ? ", " : "", r->iter_seconds[i] * 1e3);
     printf(" ms)\n");
-    if (r->mode == WS_MODE_WIRESUM) {
+    if (WS_MODE_IS_WIRESUM(r->mode)) {
         printf("  tensors: %llu of %llu exact%s\n", (unsigned long long)r->tensors_exact,
                (unsigned long long)r->tensors, r->exact ? "" : "  <-- NOT EXACT");
         printf("  transport: %llu DATA, %llu retransmissions, %llu timeouts; RESULTs: %llu "
@@ -53,27 +55,85 @@ static void print_run(const ws_cluster *c, const ws_cluster_result *r)
                (unsigned long long)r->retx, (unsigned long long)r->timeouts,
                (unsigned long long)r->results, (unsigned long long)r->dup_results,
                (unsigned long long)r->stale_results, (unsigned long long)r->bad_frames);
-        printf("  device %s: %llu frames in (%.3f MB), %llu dropped (buffer full), %llu out "
-               "(%.3f MB); busy %.1f %%, ingress buffer peak %llu bytes\n",
-               c->dev[c->job.device].name, (unsigned long long)r->dev.rx_frames,
-               mega((double)r->dev.rx_bytes), (unsigned long long)r->dev.drop_frames,
-               (unsigned long long)r->dev.tx_frames, mega((double)r->dev.tx_bytes),
-               r->seconds > 0 ? 100.0 * (double)r->dev.busy_ps * 1e-12 /
-                                    (r->seconds * r->iterations) : 0.0,
-               (unsigned long long)r->dev.max_queued);
+        for (unsigned i = 0; i < r->n_devices; i++) {
+            const ws_cdev_stats *d = &r->dev_each[i];
+            const ws_cluster_dev *p = &c->dev[r->dev_index[i]];
+            char sw[WS_CLUSTER_NAME];
+            ws_cluster_switch_name(c, p->sw, sw);
+            printf("  device %s (%s): %llu frames in (%.3f MB), %llu dropped (buffer full), "
+                   "%llu out (%.3f MB); busy %.1f %%, ingress buffer peak %llu bytes\n",
+                   p->name, sw, (unsigned long long)d->rx_frames, mega((double)d->rx_bytes),
+                   (unsigned long long)d->drop_frames, (unsigned long long)d->tx_frames,
+                   mega((double)d->tx_bytes),
+                   r->seconds > 0 ? 100.0 * (double)d->busy_ps * 1e-12 /
+                                        (r->seconds * r->iterations) : 0.0,
+                   (unsigned long long)d->max_queued);
+        }
     } else {
-        printf("  tensors: %llu of %llu equal to the ring-order reference%s; %llu of %llu "
+        printf("  tensors: %llu of %llu equal to the %s-order reference%s; %llu of %llu "
                "exact (%llu elements differ from the exact sum)\n",
                (unsigned long long)r->tensors_consistent, (unsigned long long)r->tensors,
-               r->consistent ? "" : "  <-- DATA CORRUPTED", (unsigned long long)r->tensors_exact,
+               ws_cluster_mode_name(r->mode), r->consistent ? "" : "  <-- DATA CORRUPTED", (unsigned long long)r->tensors_exact,
                (unsigned long long)r->tensors, (unsigned long long)r->inexact_elements);
     }
     printf("  bytes: workers sent %llu, received %llu; network drops %llu packets; "
-           "wall %.2f s\n", (unsigned long long)r->tx_bytes, (unsigned long long)r->rx_bytes,
-           (unsigned long long)r->net_drop_packets, r->wall_s);
+           "wall %.2f s (network built in %.2f s)\n", (unsigned long long)r->tx_bytes,
+           (unsigned long long)r->rx_bytes, (unsigned long long)r->net_drop_packets, r->wall_s,
+           r->build_s);
+    if (!c->topo.uplinks)
+        return;
+    uint64_t lo = UINT64_MAX, hi = 0, sum = 0, used = 0;
+    for (unsigned u = 0; u < c->topo.uplinks; u++) {
+        uint64_t b = r->uplink[u].bytes[0];
+        lo = b < lo ? b : lo;
+        hi = b > hi ? b : hi;
+        sum += b;
+        used += b > 0;
+    }
+    printf("  links between switches, upwards: %llu of %u carried traffic, %.3f MB in all, "
+           "%.3f .. %.3f MB a link; flows split over two paths: %llu\n",
+           (unsigned long long)used, c->topo.uplinks, mega((double)sum), mega((double)lo),
+           mega((double)hi), (unsigned long long)r->split_flows);
 }
 
-static json_t *json_run(const ws_cluster_result *r)
+/* the links between switches: name, and per direction bytes, packets, flows */
+static json_t *json_uplinks(const ws_cluster *c, const ws_cluster_result *r)
+{
+    json_t *a = json_array();
+    unsigned base = c->topo.hosts + c->n_dev;
+    for (unsigned u = 0; u < c->topo.uplinks && a; u++) {
+        unsigned lo, hi;
+        ws_cluster_link props;
+        ws_topo_link(c, base + u, &lo, &hi, &props);
+        char nl[WS_CLUSTER_NAME], nh[WS_CLUSTER_NAME], name[2 * WS_CLUSTER_NAME + 2];
+        ws_cluster_switch_name(c, lo - base, nl);
+        ws_cluster_switch_name(c, hi - base, nh);
+        snprintf(name, sizeof name, "%s-%s", nl, nh);
+        const ws_cluster_linkstat *s = &r->uplink[u];
+        json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I}", "link", name,
+                                           "up_bytes", (json_int_t)s->bytes[0],
+                                           "up_packets", (json_int_t)s->packets[0],
+                                           "up_flows", (json_int_t)s->flows[0],
+                                           "down_bytes", (json_int_t)s->bytes[1],
+                                           "down_packets", (json_int_t)s->packets[1],
+                                           "down_flows", (json_int_t)s->flows[1]));
+    }
+    return a;
+}
+
+static json_t *json_dev(const ws_cdev_stats *d)
+{
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f}",
+                     "rx_frames", (json_int_t)d->rx_frames, "rx_bytes", (json_int_t)d->rx_bytes,
+                     "drop_frames", (json_int_t)d->drop_frames,
+                     "drop_bytes", (json_int_t)d->drop_bytes,
+                     "served_frames", (json_int_t)d->served_frames,
+                     "tx_frames", (json_int_t)d->tx_frames, "tx_bytes", (json_int_t)d->tx_bytes,
+                     "max_queued", (json_int_t)d->max_queued,
+                     "busy_seconds", (double)d->busy_ps * 1e-12);
+}
+
+static json_t *json_run(const ws_cluster *c, const ws_cluster_result *r)
 {
     json_t *iters = json_array();
     for (unsigned i = 0; i < r->iterations && iters; i++)
@@ -89,24 +149,31 @@ static json_t *json_run(const ws_cluster_result *r)
         "tx_bytes", (json_int_t)r->tx_bytes, "rx_bytes", (json_int_t)r->rx_bytes,
         "net_drop_packets", (json_int_t)r->net_drop_packets, "wall_seconds", r->wall_s,
         "failed", r->failed);
+    if (o) {
+        json_object_set_new(o, "build_seconds", json_real(r->build_s));
+        json_object_set_new(o, "split_flows", json_integer((json_int_t)r->split_flows));
+        json_object_set_new(o, "uplinks", json_uplinks(c, r));
+    }
     if (o && r->failed)
         json_object_set_new(o, "error", json_string(r->error));
-    if (o && r->mode == WS_MODE_WIRESUM) {
+    if (o && WS_MODE_IS_WIRESUM(r->mode)) {
         json_object_set_new(o, "transport", json_pack(
             "{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "data", (json_int_t)r->data,
             "retx", (json_int_t)r->retx, "timeouts", (json_int_t)r->timeouts,
             "results", (json_int_t)r->results, "dup_results", (json_int_t)r->dup_results,
             "stale_results", (json_int_t)r->stale_results, "bad_frames",
             (json_int_t)r->bad_frames));
-        json_object_set_new(o, "device", json_pack(
-            "{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f}",
-            "rx_frames", (json_int_t)r->dev.rx_frames, "rx_bytes", (json_int_t)r->dev.rx_bytes,
-            "drop_frames", (json_int_t)r->dev.drop_frames,
-            "drop_bytes", (json_int_t)r->dev.drop_bytes,
-            "served_frames", (json_int_t)r->dev.served_frames,
-            "tx_frames", (json_int_t)r->dev.tx_frames, "tx_bytes", (json_int_t)r->dev.tx_bytes,
-            "max_queued", (json_int_t)r->dev.max_queued,
-            "busy_seconds", (double)r->dev.busy_ps * 1e-12));
+        json_object_set_new(o, "device", json_dev(&r->dev)); /* every device's, summed */
+        json_t *each = json_array();
+        for (unsigned i = 0; i < r->n_devices && each; i++) {
+            json_t *d = json_dev(&r->dev_each[i]);
+            char sw[WS_CLUSTER_NAME];
+            ws_cluster_switch_name(c, c->dev[r->dev_index[i]].sw, sw);
+            json_object_set_new(d, "name", json_string(c->dev[r->dev_index[i]].name));
+            json_object_set_new(d, "switch", json_string(sw));
+            json_array_append_new(each, d);
+        }
+        json_object_set_new(o, "devices", each);
     }
     return o;
 }
@@ -125,7 +192,8 @@ int main(int argc, char **argv)
                 if (!strcmp(optarg, ws_cluster_mode_name((ws_cluster_mode)m)))
                     only = m;
             if (only < 0) {
-                fprintf(stderr, "wiresum cluster: --mode %s: expected wiresum or ring\n", optarg);
+                fprintf(stderr, "wiresum cluster: --mode %s: expected wiresum, sharded, "
+                        "hierarchical, ring or halving-doubling\n", optarg);
                 return 2;
             }
             break;
@@ -145,23 +213,40 @@ int main(int argc, char **argv)
         return 2;
     }
     if (only >= 0) {
-        if (only == WS_MODE_WIRESUM && cl.job.device < 0) {
-            fprintf(stderr, "wiresum cluster: %s: --mode wiresum, and the [job] names no "
-                    "device (its mode is ring only)\n", cl.path);
-            return 2;
-        }
-        if (only == WS_MODE_RING && cl.job.workers < 2) {
-            fprintf(stderr, "wiresum cluster: --mode ring needs at least 2 workers\n");
+        const char *missing = NULL;
+        if (only == WS_MODE_WIRESUM && cl.job.device < 0)
+            missing = "names no device ('device = NAME')";
+        if (only == WS_MODE_SHARDED && !cl.job.n_shards)
+            missing = "has no 'shard_devices'";
+        if (only == WS_MODE_HIER && cl.job.root < 0)
+            missing = "has no 'root_device' and 'leaf_devices'";
+        if (only >= WS_MODE_RING && cl.job.workers < 2)
+            missing = "has fewer than 2 workers";
+        if (missing) {
+            fprintf(stderr, "wiresum cluster: %s: --mode %s, and the [job] %s\n", cl.path,
+                    ws_cluster_mode_name((ws_cluster_mode)only), missing);
             return 2;
         }
         cl.job.modes = 1u << only;
     }
-    if (!json)
-        printf("cluster %s: rack of %u hosts, links %.0f Gb/s and %.3f us, MTU %u; job of %u "
-               "workers, %llu-byte tensors, %u iterations\n", cl.path, cl.topo.hosts,
-               cl.topo.host_link.rate / 1e9, (double)cl.topo.host_link.delay_ns / 1e3,
-               cl.topo.mtu, cl.job.workers, (unsigned long long)cl.job.elems * 4,
-               cl.job.iterations);
+    if (!json) {
+        const ws_cluster_topo *t = &cl.topo;
+        printf("cluster %s: ", cl.path);
+        if (t->kind == WS_TOPO_RACK)
+            printf("rack of %u hosts", t->hosts);
+        else if (t->kind == WS_TOPO_LEAFSPINE)
+            printf("leaf-spine, %u leaves x %u hosts, %u spines", t->leaves, t->hosts_per_leaf,
+                   t->spines);
+        else
+            printf("fat-tree k = %u, %u hosts, %u switches", t->k, t->hosts, t->switches);
+        printf(", links %.0f Gb/s and %.3f us", t->host_link.rate / 1e9,
+               (double)t->host_link.delay_ns / 1e3);
+        if (t->uplinks)
+            printf(", uplinks %.0f Gb/s and %.3f us, oversubscription %.2f:1",
+                   t->uplink.rate / 1e9, (double)t->uplink.delay_ns / 1e3, t->oversubscription);
+        printf(", MTU %u; job of %u workers, %llu-byte tensors, %u iterations\n", t->mtu,
+               cl.job.workers, (unsigned long long)cl.job.elems * 4, cl.job.iterations);
+    }
     json_t *runs = json_array();
     int rc = 0;
     static ws_cluster_result r;
@@ -173,23 +258,25 @@ int main(int argc, char **argv)
             json_decref(runs);
             return 2;
         }
-        int ok = !r.failed && (m == WS_MODE_WIRESUM ? r.exact : r.consistent);
+        int ok = !r.failed && (WS_MODE_IS_WIRESUM(m) ? r.exact : r.consistent);
         if (!ok)
             rc = 1;
         if (json)
-            json_array_append_new(runs, json_run(&r));
+            json_array_append_new(runs, json_run(&cl, &r));
         else
             print_run(&cl, &r);
         fflush(stdout);
     }
     if (json) {
-        if (ws_json_print(json_pack("{s:s, s:b, s:o}", "file", cl.path, "ok", rc == 0, "runs",
-                                    runs), stdout, "cluster"))
+        json_t *top = json_pack("{s:s, s:b, s:o}", "file", cl.path, "ok", rc == 0, "runs", runs);
+        if (top)
+            json_object_set_new(top, "oversubscription", json_real(cl.topo.oversubscription));
+        if (ws_json_print(top, stdout, "cluster"))
             return 1;
     } else {
         json_decref(runs);
         printf("cluster: %s\n", rc ? "FAILED: a tensor is wrong or a run did not complete"
-                                   : "every tensor right (wiresum exact, ring consistent)");
+                                   : "every tensor right (wiresum exact, baselines consistent)");
     }
     return rc;
 }

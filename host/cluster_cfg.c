@@ -10,25 +10,30 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cluster_topo.h"
 #include "ini_lines.h"
 #include "wiresum/config.h"
 #include "wiresum/wire.h"
 
 /* the keys of each section; a key's line is kept for the checks after the parse */
 enum { S_TOPO, S_DEV, S_JOB, S_N };
-static const char *const topo_keys[] = {"kind", "hosts", "rate", "delay", "mtu", "queue", NULL};
+static const char *const topo_keys[] = {"kind", "hosts", "rate", "delay", "mtu", "queue",
+                                        "leaves", "spines", "hosts_per_leaf", "uplink_rate",
+                                        "uplink_delay", "k", NULL};
 static const char *const dev_keys[] = {"switch", "rate", "delay", "data_width", "engines",
                                        "f_clk", "beats_per_cycle", "idle_latency",
                                        "ingress_buffer", "max_count", "slots", NULL};
 static const char *const job_keys[] = {"workers", "elements", "tensor_bytes", "iterations",
                                        "compute", "mode", "count", "window", "device", "seed",
-                                       NULL};
-enum { T_KIND, T_HOSTS, T_RATE, T_DELAY, T_MTU, T_QUEUE };
+                                       "shard_devices", "root_device", "leaf_devices", NULL};
+enum { T_KIND, T_HOSTS, T_RATE, T_DELAY, T_MTU, T_QUEUE, T_LEAVES, T_SPINES, T_HPL, T_URATE,
+       T_UDELAY, T_K };
 enum { D_SWITCH, D_RATE, D_DELAY, D_WIDTH, D_ENGINES, D_FCLK, D_BPC, D_LAT, D_INGRESS, D_MAXC,
        D_SLOTS };
 enum { J_WORKERS, J_ELEMS, J_BYTES, J_ITERS, J_COMPUTE, J_MODE, J_COUNT, J_WINDOW, J_DEVICE,
-       J_SEED };
-#define MAX_KEYS 12
+       J_SEED, J_SHARDS, J_ROOT, J_LEAVES };
+#define MAX_KEYS 14
+#define LIST_LEN 2048 /* a list of device names as given */
 
 typedef struct {
     ws_cluster *c;
@@ -43,7 +48,8 @@ typedef struct {
     unsigned topo[MAX_KEYS], job[MAX_KEYS];
     unsigned dev_line[WS_CLUSTER_MAX_DEVICES], dev[WS_CLUSTER_MAX_DEVICES][MAX_KEYS];
     char dev_switch[WS_CLUSTER_MAX_DEVICES][WS_CLUSTER_NAME];
-    char job_device[WS_CLUSTER_NAME];
+    char job_device[WS_CLUSTER_NAME], job_root[WS_CLUSTER_NAME];
+    char job_shards[LIST_LEN], job_leaves[LIST_LEN];
 } parser;
 
 static int perr(parser *p, unsigned line, const char *fmt, ...)
@@ -208,6 +214,8 @@ static int bad(parser *p, const char *what, const char *key, const char *value,
 
 #define RATE_MSG "a rate with its unit, e.g. 10Gbps or 100Gb/s, above 0"
 #define TIME_MSG "a time with its unit (ns, us, ms, s), e.g. 1us"
+#define MODES_MSG "one or more of wiresum, sharded, hierarchical, ring, halving-doubling, " \
+                  "separated by ','"
 
 static int link_key(parser *p, const char *what, int is_rate, const char *key, const char *v,
                     ws_cluster_link *l)
@@ -232,9 +240,29 @@ static int topo_key(parser *p, int k, const char *name, const char *v)
     double x;
     switch (k) {
     case T_KIND:
-        if (strcmp(v, "rack") != 0)
-            return bad(p, "topology", name, v, "rack (leaf-spine and fat-tree: not yet)");
-        t->kind = WS_TOPO_RACK;
+        if (!strcmp(v, "rack"))
+            t->kind = WS_TOPO_RACK;
+        else if (!strcmp(v, "leafspine"))
+            t->kind = WS_TOPO_LEAFSPINE;
+        else if (!strcmp(v, "fattree"))
+            t->kind = WS_TOPO_FATTREE;
+        else
+            return bad(p, "topology", name, v, "rack, leafspine or fattree");
+        return 0;
+    case T_LEAVES:
+    case T_SPINES:
+    case T_HPL:
+        if (ws_ini_uint(v, 1, k == T_SPINES ? 32 : 64, &u))
+            return bad(p, "topology", name, v, k == T_SPINES ? "1..32" : "1..64");
+        *(k == T_LEAVES ? &t->leaves : k == T_SPINES ? &t->spines : &t->hosts_per_leaf) =
+            (unsigned)u;
+        return 0;
+    case T_URATE: return link_key(p, "topology", 1, name, v, &t->uplink);
+    case T_UDELAY: return link_key(p, "topology", 0, name, v, &t->uplink);
+    case T_K:
+        if (ws_ini_uint(v, 2, 16, &u) || u % 2)
+            return bad(p, "topology", name, v, "an even number, 2..16 (k^3/4 hosts: 1024 at 16)");
+        t->k = (unsigned)u;
         return 0;
     case T_HOSTS:
         if (ws_ini_uint(v, 1, WS_CLUSTER_MAX_HOSTS, &u))
@@ -267,7 +295,8 @@ static int dev_key(parser *p, int k, const char *name, const char *v)
     switch (k) {
     case D_SWITCH:
         if (!ws_ini_name(v, WS_CLUSTER_NAME))
-            return bad(p, what, name, v, "a switch name (rack: tor0)");
+            return bad(p, what, name, v, "a switch name (tor0; leaf<i>, spine<j>; edge<p>.<i>, "
+                       "agg<p>.<j>, core<c>)");
         snprintf(p->dev_switch[p->cur], WS_CLUSTER_NAME, "%s", v);
         return 0;
     case D_RATE: return link_key(p, what, 1, name, v, &d->link);
@@ -361,13 +390,13 @@ static int job_key(parser *p, int k, const char *name, const char *v)
                 if (!strcmp(tok, ws_cluster_mode_name((ws_cluster_mode)i)))
                     m = i;
             if (m < 0)
-                return bad(p, "job", name, v, "wiresum, ring, or both separated by ','");
+                return bad(p, "job", name, v, MODES_MSG);
             if (j->modes >> m & 1)
                 return bad(p, "job", name, v, "a mode given twice");
             j->modes |= 1u << m;
         }
         if (!j->modes)
-            return bad(p, "job", name, v, "wiresum, ring, or both separated by ','");
+            return bad(p, "job", name, v, MODES_MSG);
         return 0;
     }
     case J_COUNT:
@@ -390,6 +419,17 @@ static int job_key(parser *p, int k, const char *name, const char *v)
         if (ws_ini_uint(v, 0, UINT64_MAX, &u))
             return bad(p, "job", name, v, "a decimal integer");
         j->seed = u;
+        return 0;
+    case J_ROOT:
+        if (!ws_ini_name(v, WS_CLUSTER_NAME))
+            return bad(p, "job", name, v, "the name of a [device NAME] section");
+        snprintf(p->job_root, sizeof p->job_root, "%s", v);
+        return 0;
+    case J_SHARDS:
+    case J_LEAVES:
+        if (strlen(v) >= LIST_LEN)
+            return bad(p, "job", name, v, "too long");
+        snprintf(k == J_SHARDS ? p->job_shards : p->job_leaves, LIST_LEN, "%s", v);
         return 0;
     }
     return 0;
@@ -432,6 +472,200 @@ static int on_key(void *user, const char *section, const char *name, const char 
 
 /* ---- checks across keys --------------------------------------------------------------- */
 
+/* [topology]: the keys its kind needs and no other, then the derived structure */
+static int check_topo(parser *p)
+{
+    ws_cluster_topo *t = &p->c->topo;
+    static const int common_req[] = {T_KIND, T_RATE, T_DELAY};
+    for (size_t i = 0; i < sizeof common_req / sizeof common_req[0]; i++)
+        if (!p->topo[common_req[i]])
+            return perr(p, p->sec_line[S_TOPO], "[topology]: '%s' is required",
+                        topo_keys[common_req[i]]);
+    /* per kind: the keys it needs (1) and those it has no use for (0); hosts may be given
+     * for leafspine and fattree (2) and must then agree */
+    static const char *const kinds[] = {NULL, "rack", "leafspine", "fattree"};
+    static const signed char need[4][MAX_KEYS] = {
+        [WS_TOPO_RACK] = {[T_HOSTS] = 1, [T_LEAVES] = -1, [T_SPINES] = -1, [T_HPL] = -1,
+                          [T_URATE] = -1, [T_UDELAY] = -1, [T_K] = -1},
+        [WS_TOPO_LEAFSPINE] = {[T_HOSTS] = 2, [T_LEAVES] = 1, [T_SPINES] = 1, [T_HPL] = 1,
+                               [T_K] = -1},
+        [WS_TOPO_FATTREE] = {[T_HOSTS] = 2, [T_LEAVES] = -1, [T_SPINES] = -1, [T_HPL] = -1,
+                             [T_K] = 1},
+    };
+    for (int k = 0; topo_keys[k]; k++) {
+        if (need[t->kind][k] == 1 && !p->topo[k])
+            return perr(p, p->sec_line[S_TOPO], "[topology]: '%s' is required for kind %s",
+                        topo_keys[k], kinds[t->kind]);
+        if (need[t->kind][k] == -1 && p->topo[k])
+            return perr(p, p->topo[k], "[topology]: '%s' has no meaning for kind %s (line %u)",
+                        topo_keys[k], kinds[t->kind], p->topo[T_KIND]);
+    }
+    if (!p->topo[T_URATE])
+        t->uplink.rate = t->host_link.rate;
+    if (!p->topo[T_UDELAY])
+        t->uplink.delay_ns = t->host_link.delay_ns;
+    unsigned given = t->hosts;
+    ws_topo_derive(t);
+    if (t->kind != WS_TOPO_RACK && p->topo[T_HOSTS] && given != t->hosts)
+        return perr(p, p->topo[T_HOSTS], "[topology]: hosts %u, and this %s has %u", given,
+                    kinds[t->kind], t->hosts);
+    if (t->hosts > WS_CLUSTER_MAX_HOSTS)
+        return perr(p, p->topo[T_HPL], "[topology]: %u leaves x %u hosts per leaf = %u hosts, "
+                    "at most %d", t->leaves, t->hosts_per_leaf, t->hosts, WS_CLUSTER_MAX_HOSTS);
+    return 0;
+}
+
+/* the devices named in list (at line), each once, into out[]; 0 or -1 */
+static int device_list(parser *p, const char *list, unsigned line, const char *key, int *out,
+                       unsigned *n)
+{
+    ws_cluster *c = p->c;
+    char buf[LIST_LEN];
+    snprintf(buf, sizeof buf, "%s", list);
+    *n = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok;
+         tok = strtok_r(NULL, ", ", &save)) {
+        int k = -1;
+        for (unsigned d = 0; d < c->n_dev; d++)
+            if (!strcmp(c->dev[d].name, tok))
+                k = (int)d;
+        if (k < 0)
+            return perr(p, line, "[job]: %s: '%s': no [device %s] section", key, tok, tok);
+        for (unsigned i = 0; i < *n; i++)
+            if (out[i] == k)
+                return perr(p, line, "[job]: %s: device %s given twice", key, tok);
+        out[(*n)++] = k;
+    }
+    return *n ? 0 : perr(p, line, "[job]: %s: no device", key);
+}
+
+/* The job on device k within its build and the network: members (at most 64), count, window,
+ * and its frames (DATA, or PARTIAL of len bytes) through the MTU and into its ingress buffer. */
+static int fits(parser *p, unsigned k, unsigned members, size_t frame_len, const char *mode)
+{
+    ws_cluster *c = p->c;
+    const ws_cluster_job *j = &c->job;
+    const ws_cluster_dev *d = &c->dev[k];
+    unsigned dl = p->dev_line[k];
+    unsigned job_line = p->job[J_MODE];
+    if (members > WS_LIMIT_WORKERS)
+        return perr(p, p->job[J_WORKERS], "[job]: mode %s: device %s would serve %u members, "
+                    "a device serves at most %d", mode, d->name, members, WS_LIMIT_WORKERS);
+    if (j->count > d->max_count)
+        return perr(p, p->job[J_COUNT] ? p->job[J_COUNT] : job_line,
+                    "[job]: count %u: device %s has max_count %u (line %u)", j->count, d->name,
+                    d->max_count, p->dev[k][D_MAXC] ? p->dev[k][D_MAXC] : dl);
+    if (j->window > d->slots)
+        return perr(p, p->job[J_WINDOW] ? p->job[J_WINDOW] : job_line,
+                    "[job]: window %u: device %s has %u slots (line %u)", j->window, d->name,
+                    d->slots, p->dev[k][D_SLOTS] ? p->dev[k][D_SLOTS] : dl);
+    size_t ip_len = frame_len - WS_ETH_LEN;
+    if (ip_len > c->topo.mtu)
+        return perr(p, p->job[J_COUNT] ? p->job[J_COUNT] : job_line,
+                    "[job]: count %u makes IP packets of %zu bytes%s, above the MTU of %u",
+                    j->count, ip_len, frame_len == ws_frame_len(j->count) ? "" : " (PARTIAL)",
+                    c->topo.mtu);
+    if (frame_len > d->ingress_bytes)
+        return perr(p, dl, "device %s: ingress_buffer smaller than one frame (%zu bytes)",
+                    d->name, frame_len);
+    return 0;
+}
+
+/* 1 when host h is below switch s: reached from it going down only */
+static int below(const ws_cluster *c, unsigned s, unsigned h)
+{
+    const ws_cluster_topo *t = &c->topo;
+    unsigned e = ws_topo_host_switch(c, h);
+    if (s == e || t->kind == WS_TOPO_RACK)
+        return s == e;
+    if (t->kind == WS_TOPO_LEAFSPINE)
+        return s >= t->leaves; /* a spine: every host */
+    unsigned hh = t->k / 2, edges = t->k * hh;
+    if (s >= t->k * t->k)
+        return 1; /* a core */
+    return s >= edges && (s - edges) / hh == e / hh; /* the aggregation switches of its pod */
+}
+
+/* the devices of the wiresum modes in the file, and the job within each one's build */
+static int check_devices(parser *p)
+{
+    ws_cluster *c = p->c;
+    ws_cluster_job *j = &c->job;
+    size_t data = ws_frame_len(j->count), partial = ws_partial_max_len(j->count);
+    j->device = -1;
+    j->root = -1;
+    if (p->job[J_DEVICE]) {
+        int one[1];
+        unsigned n;
+        if (device_list(p, p->job_device, p->job[J_DEVICE], "device", one, &n))
+            return -1;
+        j->device = one[0];
+    } else if (c->n_dev == 1) {
+        j->device = 0;
+    }
+    if (j->modes >> WS_MODE_WIRESUM & 1) {
+        if (j->device < 0)
+            return perr(p, p->job[J_MODE], "[job]: mode wiresum needs %s", c->n_dev
+                        ? "'device = NAME' (there are several devices)" : "a [device NAME] section");
+        if (fits(p, (unsigned)j->device, j->workers, data, "wiresum"))
+            return -1;
+    }
+    if (p->job[J_SHARDS]) {
+        if (device_list(p, p->job_shards, p->job[J_SHARDS], "shard_devices", j->shard_dev,
+                        &j->n_shards))
+            return -1;
+        for (unsigned s = 0; s < j->n_shards; s++)
+            if (fits(p, (unsigned)j->shard_dev[s], j->workers, data, "sharded"))
+                return -1;
+    } else if (j->modes >> WS_MODE_SHARDED & 1) {
+        return perr(p, p->job[J_MODE], "[job]: mode sharded needs 'shard_devices = A, B, ...'");
+    }
+    if (!p->job[J_ROOT] != !p->job[J_LEAVES])
+        return perr(p, p->job[J_ROOT] ? p->job[J_ROOT] : p->job[J_LEAVES], "[job]: "
+                    "'root_device' and 'leaf_devices' go together (mode hierarchical)");
+    if (!p->job[J_ROOT]) {
+        if (j->modes >> WS_MODE_HIER & 1)
+            return perr(p, p->job[J_MODE], "[job]: mode hierarchical needs 'root_device = NAME' "
+                        "and 'leaf_devices = A, B, ...'");
+        return 0;
+    }
+    int one[1];
+    unsigned n;
+    if (device_list(p, p->job_root, p->job[J_ROOT], "root_device", one, &n) ||
+        device_list(p, p->job_leaves, p->job[J_LEAVES], "leaf_devices", j->leaf_dev,
+                    &j->n_leaves))
+        return -1;
+    j->root = one[0];
+    for (unsigned l = 0; l < j->n_leaves; l++)
+        if (j->leaf_dev[l] == j->root)
+            return perr(p, p->job[J_LEAVES], "[job]: leaf_devices: %s is the root_device",
+                        c->dev[j->root].name);
+    /* each leaf device serves the workers below its switch: consecutive ranks, the leaves in
+     * rank order, every worker once */
+    unsigned next = 0;
+    for (unsigned l = 0; l < j->n_leaves; l++) {
+        const ws_cluster_dev *d = &c->dev[j->leaf_dev[l]];
+        char sw[WS_CLUSTER_NAME];
+        ws_cluster_switch_name(c, d->sw, sw);
+        if (next == j->workers || !below(c, d->sw, j->host[next]))
+            return perr(p, p->job[J_LEAVES], "[job]: leaf_devices: %s (on %s) %s", d->name, sw,
+                        next == j->workers ? "has no worker left below its switch"
+                                           : "does not serve the next worker in rank order: "
+                                             "each leaf serves the consecutive ranks below its "
+                                             "switch, the leaves in rank order");
+        j->leaf_w0[l] = next;
+        while (next < j->workers && below(c, d->sw, j->host[next]))
+            next++;
+        j->leaf_w1[l] = next;
+        if (fits(p, (unsigned)j->leaf_dev[l], next - j->leaf_w0[l], partial, "hierarchical"))
+            return -1;
+    }
+    if (next != j->workers)
+        return perr(p, p->job[J_LEAVES], "[job]: leaf_devices: worker rank %u (host %u) is "
+                    "below none of them", next, j->host[next]);
+    return fits(p, (unsigned)j->root, j->n_leaves, partial, "hierarchical");
+}
+
 static int check(parser *p)
 {
     ws_cluster *c = p->c;
@@ -441,12 +675,8 @@ static int check(parser *p)
         return perr(p, 0, "no [topology] section");
     if (!p->sec_line[S_JOB])
         return perr(p, 0, "no [job] section");
-    static const int topo_req[] = {T_KIND, T_HOSTS, T_RATE, T_DELAY};
-    for (size_t i = 0; i < sizeof topo_req / sizeof topo_req[0]; i++)
-        if (!p->topo[topo_req[i]])
-            return perr(p, p->sec_line[S_TOPO], "[topology]: '%s' is required",
-                        topo_keys[topo_req[i]]);
-    t->switches = 1; /* rack: tor0 */
+    if (check_topo(p))
+        return -1;
     for (unsigned k = 0; k < c->n_dev; k++) {
         ws_cluster_dev *d = &c->dev[k];
         static const int dev_req[] = {D_SWITCH, D_RATE, D_DELAY};
@@ -455,15 +685,20 @@ static int check(parser *p)
                 return perr(p, p->dev_line[k], "device %s: '%s' is required", d->name,
                             dev_keys[dev_req[i]]);
         int sw = -1;
-        for (unsigned s = 0; s < t->switches; s++) {
+        for (unsigned s = 0; s < t->switches && sw < 0; s++) {
             char nm[WS_CLUSTER_NAME];
             ws_cluster_switch_name(c, s, nm);
             if (!strcmp(nm, p->dev_switch[k]))
                 sw = (int)s;
         }
-        if (sw < 0)
-            return perr(p, p->dev[k][D_SWITCH], "device %s: switch '%s': no such switch (a rack "
-                        "has one, tor0)", d->name, p->dev_switch[k]);
+        if (sw < 0) {
+            char first[WS_CLUSTER_NAME], last[WS_CLUSTER_NAME];
+            ws_cluster_switch_name(c, 0, first);
+            ws_cluster_switch_name(c, t->switches - 1, last);
+            return perr(p, p->dev[k][D_SWITCH], "device %s: switch '%s': no such switch (this "
+                        "topology's are %s .. %s, docs/cluster.md)", d->name, p->dev_switch[k],
+                        first, last);
+        }
         d->sw = (unsigned)sw;
     }
     static const int job_req[] = {J_WORKERS, J_MODE};
@@ -480,47 +715,11 @@ static int check(parser *p)
         if (j->host[w] >= t->hosts)
             return perr(p, p->job[J_WORKERS], "[job]: workers: host %u, and the topology has "
                         "hosts 0..%u", j->host[w], t->hosts - 1);
-    if (j->modes >> WS_MODE_RING & 1 && j->workers < 2)
-        return perr(p, p->job[J_WORKERS], "[job]: mode ring needs at least 2 workers");
-    j->device = -1;
-    if (!(j->modes >> WS_MODE_WIRESUM & 1))
-        return 0;
-    /* wiresum: the device, and the job within its build */
-    if (p->job[J_DEVICE]) {
-        for (unsigned k = 0; k < c->n_dev; k++)
-            if (!strcmp(c->dev[k].name, p->job_device))
-                j->device = (int)k;
-        if (j->device < 0)
-            return perr(p, p->job[J_DEVICE], "[job]: device '%s': no [device %s] section",
-                        p->job_device, p->job_device);
-    } else if (c->n_dev == 1) {
-        j->device = 0;
-    } else {
-        return perr(p, p->job[J_MODE], "[job]: mode wiresum needs %s", c->n_dev
-                    ? "'device = NAME' (there are several devices)" : "a [device NAME] section");
-    }
-    const ws_cluster_dev *d = &c->dev[j->device];
-    unsigned dl = p->dev_line[j->device];
-    if (j->workers > WS_LIMIT_WORKERS)
-        return perr(p, p->job[J_WORKERS], "[job]: %u workers: a device serves at most %d "
-                    "(mode wiresum)", j->workers, WS_LIMIT_WORKERS);
-    if (j->count > d->max_count)
-        return perr(p, p->job[J_COUNT] ? p->job[J_COUNT] : p->sec_line[S_JOB],
-                    "[job]: count %u: device %s has max_count %u (line %u)", j->count, d->name,
-                    d->max_count, p->dev[j->device][D_MAXC] ? p->dev[j->device][D_MAXC] : dl);
-    if (j->window > d->slots)
-        return perr(p, p->job[J_WINDOW] ? p->job[J_WINDOW] : p->sec_line[S_JOB],
-                    "[job]: window %u: device %s has %u slots (line %u)", j->window, d->name,
-                    d->slots, p->dev[j->device][D_SLOTS] ? p->dev[j->device][D_SLOTS] : dl);
-    size_t ip_len = ws_frame_len(j->count) - WS_ETH_LEN;
-    if (ip_len > t->mtu)
-        return perr(p, p->job[J_COUNT] ? p->job[J_COUNT] : p->sec_line[S_JOB],
-                    "[job]: count %u makes IP packets of %zu bytes, above the MTU of %u (at "
-                    "most %u elements)", j->count, ip_len, t->mtu,
-                    (unsigned)((t->mtu + WS_ETH_LEN - WS_OFF_ELEMS) / 4));
-    if (ws_frame_len(j->count) > d->ingress_bytes)
-        return perr(p, dl, "device %s: ingress_buffer smaller than one frame", d->name);
-    return 0;
+    for (int m = WS_MODE_RING; m <= WS_MODE_HD; m++)
+        if (j->modes >> m & 1 && j->workers < 2)
+            return perr(p, p->job[J_WORKERS], "[job]: mode %s needs at least 2 workers",
+                        ws_cluster_mode_name((ws_cluster_mode)m));
+    return check_devices(p);
 }
 
 int ws_cluster_load(ws_cluster *c, const char *path, char *err, size_t errlen)
@@ -564,12 +763,8 @@ int ws_cluster_load(ws_cluster *c, const char *path, char *err, size_t errlen)
 
 const char *ws_cluster_mode_name(ws_cluster_mode m)
 {
-    static const char *const names[WS_N_MODES] = {"wiresum", "ring"};
+    static const char *const names[WS_N_MODES] = {"wiresum", "sharded", "hierarchical", "ring",
+                                                  "halving-doubling"};
     return (unsigned)m < WS_N_MODES ? names[m] : NULL;
 }
 
-void ws_cluster_switch_name(const ws_cluster *c, unsigned s, char out[WS_CLUSTER_NAME])
-{
-    (void)c; /* rack: one ToR */
-    snprintf(out, WS_CLUSTER_NAME, "tor%u", s);
-}

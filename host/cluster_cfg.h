@@ -16,11 +16,27 @@
 #define WS_CLUSTER_MAX_DEVICES 64
 #define WS_CLUSTER_MAX_HOSTS 1024
 #define WS_CLUSTER_NAME 32
+#define WS_CLUSTER_MAX_SWITCHES 1024
+#define WS_CLUSTER_MAX_UPLINKS 2048 /* links between switches (fat-tree k = 16: 2048) */
 
-typedef enum { WS_TOPO_RACK = 1 } ws_topo_kind;
+/* rack: one ToR (a star); leafspine: every leaf linked to every spine; fattree: k-ary fat-tree
+ * (k pods of k/2 edge and k/2 aggregation switches, (k/2)^2 cores) */
+typedef enum { WS_TOPO_RACK = 1, WS_TOPO_LEAFSPINE, WS_TOPO_FATTREE } ws_topo_kind;
 
-/* The collectives a job can run; a bit each in ws_cluster_job.modes. */
-typedef enum { WS_MODE_WIRESUM = 0, WS_MODE_RING = 1, WS_N_MODES } ws_cluster_mode;
+/* The collectives a job can run, in the order they run; a bit each in ws_cluster_job.modes.
+ * wiresum: one device; sharded: chunk i to device i mod T; hierarchical: leaf devices under a
+ * root device (PARTIAL frames); ring, halving-doubling: the baselines over TCP. */
+typedef enum {
+    WS_MODE_WIRESUM = 0,
+    WS_MODE_SHARDED,
+    WS_MODE_HIER,
+    WS_MODE_RING,
+    WS_MODE_HD,
+    WS_N_MODES
+} ws_cluster_mode;
+
+/* 1 for the modes that run through wiresum devices */
+#define WS_MODE_IS_WIRESUM(m) ((m) <= WS_MODE_HIER)
 
 /* A link: rate in bits per second, one-way propagation delay in nanoseconds. */
 typedef struct {
@@ -32,14 +48,20 @@ typedef struct {
     ws_topo_kind kind;
     unsigned hosts;            /* hosts h0 .. h(hosts-1) */
     ws_cluster_link host_link; /* host <-> its switch */
+    ws_cluster_link uplink;    /* switch <-> switch (leafspine, fattree; default host_link) */
     unsigned mtu;              /* IP MTU of every link, bytes */
     uint64_t queue_bytes;      /* capacity of each switch port's queue disc */
-    unsigned switches;         /* derived: rack 1 (tor0) */
+    unsigned leaves, spines, hosts_per_leaf; /* leafspine */
+    unsigned k;                /* fattree */
+    /* derived (cluster_topo.h): switches, links between switches, and the oversubscription of
+     * a ToR/leaf/edge: its hosts' rate over its uplinks' */
+    unsigned switches, uplinks;
+    double oversubscription;
 } ws_cluster_topo;
 
 typedef struct {
     char name[WS_CLUSTER_NAME];
-    unsigned sw;               /* the switch it is attached to (index; rack: 0 = tor0) */
+    unsigned sw;               /* the switch it is attached to (index, cluster_topo.h) */
     ws_cluster_link link;      /* device <-> switch */
     /* build parameters (hw/wiresum_top.v) and the timing model (docs/cluster.md) */
     unsigned data_width;       /* bits */
@@ -63,6 +85,12 @@ typedef struct {
     unsigned count;            /* wiresum: elements per chunk */
     unsigned window;           /* wiresum: slots of the job (chunks in flight per worker) */
     int device;                /* wiresum: the device the job uses (index), -1 none */
+    unsigned n_shards;         /* sharded: the devices, shard s = shard_dev[s] */
+    int shard_dev[WS_CLUSTER_MAX_DEVICES];
+    int root;                  /* hierarchical: the root device, -1 none */
+    unsigned n_leaves;         /* hierarchical: the leaf devices, in rank order; each serves */
+    int leaf_dev[WS_CLUSTER_MAX_DEVICES]; /* the workers on its switch, ranks */
+    unsigned leaf_w0[WS_CLUSTER_MAX_DEVICES], leaf_w1[WS_CLUSTER_MAX_DEVICES]; /* [w0, w1) */
     uint64_t seed;             /* the inputs (ws_run_value) */
 } ws_cluster_job;
 
@@ -78,10 +106,7 @@ typedef struct {
  * "FILE:LINE: reason" (or "FILE: reason") in err. */
 int ws_cluster_load(ws_cluster *c, const char *path, char *err, size_t errlen);
 
-/* "wiresum", "ring"; NULL out of range. */
+/* "wiresum", "sharded", "hierarchical", "ring", "halving-doubling"; NULL out of range. */
 const char *ws_cluster_mode_name(ws_cluster_mode m);
-
-/* The name of switch index s ("tor0"). */
-void ws_cluster_switch_name(const ws_cluster *c, unsigned s, char out[WS_CLUSTER_NAME]);
 
 #endif

@@ -92,14 +92,18 @@ void ws_cdev_free(ws_cdev *d)
     free(d);
 }
 
-/* the member's MAC of an IPv4 address: the device's neighbour table */
+/* the MAC of an IPv4 address, a member's or a parent's: the device's neighbour table */
 static const uint8_t *mac_of(const ws_cdev *d, uint32_t ip)
 {
     static const uint8_t none[6];
-    for (unsigned j = 0; j < d->cfg.n_jobs; j++)
-        for (unsigned w = 0; w < d->cfg.job[j].workers; w++)
-            if (d->cfg.job[j].member[w].ip == ip)
-                return d->cfg.job[j].member[w].mac;
+    for (unsigned j = 0; j < d->cfg.n_jobs; j++) {
+        const ws_job *jb = &d->cfg.job[j];
+        for (unsigned w = 0; w < jb->workers; w++)
+            if (jb->member[w].ip == ip)
+                return jb->member[w].mac;
+        if (jb->has_parent && jb->parent.ip == ip)
+            return jb->parent.mac;
+    }
     return none;
 }
 

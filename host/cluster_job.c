@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster_topo.h"
+#include "fabric_cfg.h"
 #include "run.h"
 #include "wiresum/transport.h"
 #include "wiresum/wire.h"
@@ -12,25 +14,40 @@
 /* the transport's timers: a retransmission waits long enough for a window of every worker to
  * pass the device (no loss is expected in a provisioned rack; a drop costs one timeout) */
 #define RTO_MIN_PS 20000000ull /* 20 us */
+#define MAX_SHARDS WS_CLUSTER_MAX_DEVICES
 
 typedef struct {
     ws_cjob *job;
-    unsigned w;
+    unsigned w, shard;
 } worker_ref;
+
+/* a byte stream, in or out */
+typedef struct {
+    unsigned peer;
+    uint8_t *b;
+    size_t len, off, cap;
+} stream;
+
+/* One step of a baseline: send elements [send_lo, send_hi) to send_to, receive
+ * [recv_lo, recv_hi) from recv_from and combine them with the own (-1: no send or receive). */
+enum { OP_RECV_FIRST, OP_OWN_FIRST, OP_COPY };
+typedef struct {
+    int send_to, recv_from;
+    uint64_t send_lo, send_hi, recv_lo, recv_hi;
+    int op;
+} step;
 
 typedef struct {
     uint32_t *buf;       /* the tensor: input, then the sums */
     unsigned iter;       /* iterations completed */
     int running;         /* an all-reduce under way */
     uint64_t next_start; /* when the next one starts (WS_CLUSTER_NEVER: none) */
-    /* wiresum */
-    ws_worker *ww;
-    /* ring: the step being received (0 .. 2W-3), the stream in and out */
+    /* wiresum modes: one transport per shard */
+    ws_worker *ww[MAX_SHARDS];
+    /* baselines: the step under way, the streams to and from its peers */
     unsigned step;
-    uint8_t *in;
-    size_t in_len, in_off, in_cap;
-    uint8_t *out;
-    size_t out_len, out_off, out_cap;
+    unsigned n_out, n_in;
+    stream out[WS_CJOB_MAX_PEERS], in[WS_CJOB_MAX_PEERS];
 } worker;
 
 struct ws_cjob {
@@ -43,11 +60,19 @@ struct ws_cjob {
     worker_ref *ctx;
     ws_cjob_tx_fn tx;
     void *tx_ctx;
-    /* wiresum */
-    ws_config cfg;
-    ws_cdev *dev;
-    /* expected values of iterations k (slot k % 2): the exact sums, the ring-order sums */
-    uint32_t *exact[2], *ring[2];
+    /* wiresum modes: the devices (a description as fabric.ini's: d[i] is cluster device
+     * dev_of[i]), their configurations, the shards of a worker */
+    ws_fabric desc;
+    int dev_of[WS_CLUSTER_MAX_DEVICES];
+    ws_config cfg[WS_CLUSTER_MAX_DEVICES];
+    ws_cdev *dev[WS_CLUSTER_MAX_DEVICES];
+    const uint32_t *host_ip;
+    unsigned T;
+    /* baselines: halving-doubling's power of two P <= N (the first 2(N - P) workers fold in
+     * pairs before and after), log2 P; the steps of an all-reduce */
+    unsigned P, logP, steps;
+    /* expected values of iterations k (slot k % 2): the exact sums, the baseline's own */
+    uint32_t *exact[2], *order[2];
     int have[2];
     unsigned have_iter[2];
     /* results */
@@ -72,17 +97,35 @@ static uint32_t as_bits(float f)
     return u;
 }
 
-/* segment s of the ring: elements [seg_lo(s), seg_lo(s + 1)) */
-static uint64_t seg_lo(const ws_cjob *j, unsigned s) { return j->n * s / j->nw; }
+static float value(const ws_cjob *j, unsigned iter, unsigned w, uint64_t i)
+{
+    return as_float(ws_run_value(&j->vals, iter, w, i));
+}
 
-/* The ring-order binary32 sum of element i in segment s: it starts at worker s and each next
- * worker adds its own value to the partial sum it received (partial + own, as the ring does). */
+/* part s of `parts` of the tensor: elements [bound(s), bound(s + 1)) */
+static uint64_t bound(const ws_cjob *j, unsigned s, unsigned parts) { return j->n * s / parts; }
+
+/* The ring's binary32 sum of element i in segment s: it starts at worker s and each next worker
+ * adds its own value to the partial sum it received (partial + own, as the ring does). */
 static uint32_t ring_sum(const ws_cjob *j, unsigned iter, unsigned s, uint64_t i)
 {
-    float p = as_float(ws_run_value(&j->vals, iter, s, i));
+    float p = value(j, iter, s, i);
     for (unsigned k = 1; k < j->nw; k++)
-        p = p + as_float(ws_run_value(&j->vals, iter, (s + k) % j->nw, i));
+        p = p + value(j, iter, (s + k) % j->nw, i);
     return as_bits(p);
+}
+
+/* Halving-doubling's: participant v's value before the first halving (the first 2r workers fold
+ * in pairs, the even one's own first), then after halving step s the sum of the two partners'
+ * values, the lower participant's first. */
+static float hd_part(const ws_cjob *j, unsigned iter, unsigned v, int s, uint64_t i)
+{
+    unsigned r = j->nw - j->P;
+    if (s < 0)
+        return v < r ? value(j, iter, 2 * v, i) + value(j, iter, 2 * v + 1, i)
+                     : value(j, iter, v + r, i);
+    unsigned pv = v ^ (j->P >> (s + 1)), lo = v < pv ? v : pv, hi = v ^ pv ^ lo;
+    return hd_part(j, iter, lo, s - 1, i) + hd_part(j, iter, hi, s - 1, i);
 }
 
 static void expect(ws_cjob *j, unsigned iter)
@@ -94,10 +137,21 @@ static void expect(ws_cjob *j, unsigned iter)
         j->exact[k][i] = ws_run_exact(&j->vals, iter, 0, j->nw, i);
     if (j->mode == WS_MODE_RING)
         for (unsigned s = 0; s < j->nw; s++)
-            for (uint64_t i = seg_lo(j, s); i < seg_lo(j, s + 1); i++)
-                j->ring[k][i] = ring_sum(j, iter, s, i);
+            for (uint64_t i = bound(j, s, j->nw); i < bound(j, s + 1, j->nw); i++)
+                j->order[k][i] = ring_sum(j, iter, s, i);
+    if (j->mode == WS_MODE_HD) /* segment g of P ends at participant g */
+        for (unsigned g = 0; g < j->P; g++)
+            for (uint64_t i = bound(j, g, j->P); i < bound(j, g + 1, j->P); i++)
+                j->order[k][i] = as_bits(hd_part(j, iter, g, (int)j->logP - 1, i));
     j->have[k] = 1;
     j->have_iter[k] = iter;
+}
+
+/* a baseline's element equal to its reference: the same bits, or both NaN (C leaves to the
+ * compiler which operand's payload a binary32 addition of two NaNs keeps: it may commute a + b) */
+static int same(uint32_t a, uint32_t b)
+{
+    return a == b || ((a & 0x7fffffffu) > 0x7f800000u && (b & 0x7fffffffu) > 0x7f800000u);
 }
 
 /* worker w completed iteration w->iter at now: its tensor checked, the time recorded */
@@ -105,18 +159,19 @@ static void completed(ws_cjob *j, unsigned w, uint64_t now)
 {
     worker *x = &j->w[w];
     unsigned it = x->iter;
+    int baseline = !WS_MODE_IS_WIRESUM(j->mode);
     expect(j, it);
-    const uint32_t *ex = j->exact[it % 2], *rg = j->ring[it % 2];
-    uint64_t bad = 0, badring = 0;
+    const uint32_t *ex = j->exact[it % 2], *od = j->order[it % 2];
+    uint64_t bad = 0, badorder = 0;
     for (uint64_t i = 0; i < j->n; i++) {
         bad += x->buf[i] != ex[i];
-        if (j->mode == WS_MODE_RING)
-            badring += x->buf[i] != rg[i];
+        if (baseline)
+            badorder += !same(x->buf[i], od[i]);
     }
     j->r.tensors++;
     j->r.tensors_exact += bad == 0;
     j->r.inexact_elements += bad;
-    j->r.tensors_consistent += j->mode == WS_MODE_RING ? badring == 0 : bad == 0;
+    j->r.tensors_consistent += baseline ? badorder == 0 : bad == 0;
     if (now > j->done_max[it])
         j->done_max[it] = now;
     j->done_count[it]++;
@@ -126,109 +181,223 @@ static void completed(ws_cjob *j, unsigned w, uint64_t now)
                                                    : WS_CLUSTER_NEVER;
 }
 
-/* ---- ring ------------------------------------------------------------------------------ */
-
-static int grow(uint8_t **b, size_t *cap, size_t need)
+static void failed(ws_cjob *j, unsigned w, const char *why)
 {
-    if (need <= *cap)
+    if (j->r.failed)
+        return;
+    j->r.failed = 1;
+    snprintf(j->r.error, sizeof j->r.error, "worker %u: %s", w, why);
+}
+
+/* ---- the baselines' schedules ----------------------------------------------------------- */
+
+static step no_step(void) { return (step){-1, -1, 0, 0, 0, 0, OP_COPY}; }
+
+/* ring: 2(N-1) steps; worker w sends to w+1 and receives from w-1 a segment of N: in
+ * reduce-scatter step t the one it sends is w-t, then in all-gather the one it completed last */
+static step ring_step(const ws_cjob *j, unsigned w, unsigned t)
+{
+    unsigned N = j->nw, pred = (w + N - 1) % N;
+    unsigned s_out = t < N - 1 ? (w + N - t % N) % N : (w + 1 + N - (t - (N - 1)) % N) % N;
+    unsigned s_in = t < N - 1 ? (pred + N - t % N) % N : (pred + 1 + N - (t - (N - 1)) % N) % N;
+    step st = {(int)((w + 1) % N), (int)pred, bound(j, s_out, N), bound(j, s_out + 1, N),
+               bound(j, s_in, N), bound(j, s_in + 1, N), t < N - 1 ? OP_RECV_FIRST : OP_COPY};
+    return st;
+}
+
+/* halving-doubling over P = 2^m participants: reduce-scatter by recursive halving (step s: the
+ * partner at distance P/2^(s+1), each keeps the half of its range its bit says and sends the
+ * other), then all-gather by recursive doubling (distance 1, 2, ..., each sends what it has).
+ * With N = P + r workers, r > 0, a first step folds worker 2i+1 into 2i (i < r: the whole
+ * tensor) and a last one sends 2i's result back (as MPICH's Rabenseifner reduce-scatter). */
+static step hd_step(const ws_cjob *j, unsigned w, unsigned t)
+{
+    unsigned r = j->nw - j->P, m = j->logP;
+    uint64_t all = j->n;
+    if (r) {
+        int extra = w < 2 * r && w % 2, pair = w < 2 * r && !extra;
+        if (t == 0 || t == 2 * m + 1) {
+            step st = no_step();
+            int first = t == 0;
+            if (extra && first)
+                st.send_to = (int)w - 1, st.send_hi = all;
+            else if (extra)
+                st.recv_from = (int)w - 1, st.recv_hi = all;
+            else if (pair && first)
+                st.recv_from = (int)w + 1, st.recv_hi = all, st.op = OP_OWN_FIRST;
+            else if (pair)
+                st.send_to = (int)w + 1, st.send_hi = all;
+            return st;
+        }
+        if (extra)
+            return no_step();
+        t--;
+    }
+    unsigned v = w < 2 * r ? w / 2 : w - r, d, pv;
+    uint64_t mine_lo, mine_n, theirs_lo;
+    int op;
+    if (t < m) { /* halving: the range [lo, lo + 2d) splits, keep v's half, send the other */
+        d = j->P >> (t + 1);
+        pv = v ^ d;
+        unsigned lo = v & ~(2 * d - 1);
+        mine_lo = lo + (v & d ? d : 0);
+        theirs_lo = lo + (v & d ? 0 : d);
+        mine_n = d;
+        op = v < pv ? OP_OWN_FIRST : OP_RECV_FIRST;
+        step st = {0, 0, bound(j, (unsigned)theirs_lo, j->P),
+                   bound(j, (unsigned)(theirs_lo + mine_n), j->P), bound(j, (unsigned)mine_lo, j->P),
+                   bound(j, (unsigned)(mine_lo + mine_n), j->P), op};
+        unsigned peer = pv < r ? 2 * pv : pv + r;
+        st.send_to = st.recv_from = (int)peer;
+        return st;
+    }
+    d = 1u << (t - m); /* doubling: send the d segments v has, receive the partner's */
+    pv = v ^ d;
+    mine_lo = v & ~(d - 1);
+    theirs_lo = pv & ~(d - 1);
+    unsigned peer = pv < r ? 2 * pv : pv + r;
+    step st = {(int)peer, (int)peer, bound(j, (unsigned)mine_lo, j->P),
+               bound(j, (unsigned)(mine_lo + d), j->P), bound(j, (unsigned)theirs_lo, j->P),
+               bound(j, (unsigned)(theirs_lo + d), j->P), OP_COPY};
+    return st;
+}
+
+static step step_of(const ws_cjob *j, unsigned w, unsigned t)
+{
+    return j->mode == WS_MODE_RING ? ring_step(j, w, t) : hd_step(j, w, t);
+}
+
+static int grow(stream *s, size_t need)
+{
+    if (need <= s->cap)
         return 0;
-    size_t c = *cap ? *cap : 65536;
+    size_t c = s->cap ? s->cap : 65536;
     while (c < need)
         c *= 2;
-    uint8_t *nb = realloc(*b, c);
+    uint8_t *nb = realloc(s->b, c);
     if (!nb)
         return -1;
-    *b = nb;
-    *cap = c;
+    s->b = nb;
+    s->cap = c;
     return 0;
 }
 
-/* the segment worker w sends at step t (reduce-scatter t < W-1, then all-gather) and the one it
- * receives */
-static unsigned seg_sent(const ws_cjob *j, unsigned w, unsigned t)
+static stream *find(stream *s, unsigned n, unsigned peer)
 {
-    unsigned N = j->nw;
-    return t < N - 1 ? (w + N - t % N) % N : (w + 1 + N - (t - (N - 1)) % N) % N;
+    for (unsigned k = 0; k < n; k++)
+        if (s[k].peer == peer)
+            return &s[k];
+    return NULL;
 }
 
-static unsigned seg_recv(const ws_cjob *j, unsigned w, unsigned t)
-{
-    return seg_sent(j, (w + j->nw - 1) % j->nw, t);
-}
-
-static void ring_queue(ws_cjob *j, unsigned w, unsigned t)
+/* the peers of every step, once each: the streams of worker w */
+static void make_streams(ws_cjob *j, unsigned w)
 {
     worker *x = &j->w[w];
-    unsigned s = seg_sent(j, w, t);
-    size_t len = (size_t)(seg_lo(j, s + 1) - seg_lo(j, s)) * 4;
-    if (x->out_off == x->out_len)
-        x->out_off = x->out_len = 0;
-    if (grow(&x->out, &x->out_cap, x->out_len + len)) {
-        j->r.failed = 1;
-        snprintf(j->r.error, sizeof j->r.error, "worker %u: out of memory", w);
+    for (unsigned t = 0; t < j->steps; t++) {
+        step st = step_of(j, w, t);
+        if (st.send_to >= 0 && !find(x->out, x->n_out, (unsigned)st.send_to))
+            x->out[x->n_out++].peer = (unsigned)st.send_to;
+        if (st.recv_from >= 0 && !find(x->in, x->n_in, (unsigned)st.recv_from))
+            x->in[x->n_in++].peer = (unsigned)st.recv_from;
+    }
+}
+
+/* step x->step begins: what it sends, queued */
+static void begin_step(ws_cjob *j, unsigned w)
+{
+    worker *x = &j->w[w];
+    step st = step_of(j, w, x->step);
+    if (st.send_to < 0)
+        return;
+    stream *o = find(x->out, x->n_out, (unsigned)st.send_to);
+    size_t len = (size_t)(st.send_hi - st.send_lo) * 4;
+    if (o->off == o->len)
+        o->off = o->len = 0;
+    if (grow(o, o->len + len)) {
+        failed(j, w, "out of memory");
         return;
     }
-    memcpy(x->out + x->out_len, x->buf + seg_lo(j, s), len);
-    x->out_len += len;
+    memcpy(o->b + o->len, x->buf + st.send_lo, len);
+    o->len += len;
 }
 
-/* the steps of the stream received so far that the worker can take now */
-static void ring_progress(ws_cjob *j, unsigned w, uint64_t now)
+/* the steps worker w can complete with what it received so far */
+static void progress(ws_cjob *j, unsigned w, uint64_t now)
 {
     worker *x = &j->w[w];
-    unsigned N = j->nw;
-    while (x->running) {
-        unsigned t = x->step, s = seg_recv(j, w, t);
-        uint64_t lo = seg_lo(j, s), n = seg_lo(j, s + 1) - lo;
-        if (x->in_len - x->in_off < n * 4)
-            return;
-        const uint8_t *p = x->in + x->in_off;
-        for (uint64_t i = 0; i < n; i++) {
-            uint32_t v;
-            memcpy(&v, p + 4 * i, 4);
-            x->buf[lo + i] = t < N - 1 ? as_bits(as_float(v) + as_float(x->buf[lo + i])) : v;
+    while (x->running && !j->r.failed) {
+        step st = step_of(j, w, x->step);
+        if (st.recv_from >= 0) {
+            stream *in = find(x->in, x->n_in, (unsigned)st.recv_from);
+            uint64_t n = st.recv_hi - st.recv_lo;
+            if (in->len - in->off < n * 4)
+                return;
+            const uint8_t *p = in->b + in->off;
+            uint32_t *own = x->buf + st.recv_lo;
+            for (uint64_t i = 0; i < n; i++) {
+                uint32_t v;
+                memcpy(&v, p + 4 * i, 4);
+                if (st.op == OP_RECV_FIRST)
+                    own[i] = as_bits(as_float(v) + as_float(own[i]));
+                else if (st.op == OP_OWN_FIRST)
+                    own[i] = as_bits(as_float(own[i]) + as_float(v));
+                else
+                    own[i] = v;
+            }
+            in->off += n * 4;
+            if (in->off == in->len)
+                in->off = in->len = 0;
         }
-        x->in_off += n * 4;
-        if (x->in_off == x->in_len)
-            x->in_off = x->in_len = 0;
-        x->step++;
-        if (x->step == 2 * (N - 1)) {
+        if (++x->step == j->steps) {
             completed(j, w, now);
             return;
         }
-        ring_queue(j, w, x->step);
+        begin_step(j, w);
     }
 }
 
-void ws_cjob_stream_rx(ws_cjob *j, unsigned w, const uint8_t *data, size_t len, uint64_t now)
+unsigned ws_cjob_peers(const ws_cjob *j, unsigned w, unsigned out[WS_CJOB_MAX_PEERS])
+{
+    const worker *x = &j->w[w];
+    for (unsigned k = 0; k < x->n_out; k++)
+        out[k] = x->out[k].peer;
+    return x->n_out;
+}
+
+void ws_cjob_stream_rx(ws_cjob *j, unsigned w, unsigned from, const uint8_t *data, size_t len,
+                       uint64_t now)
 {
     worker *x = &j->w[w];
+    stream *in = find(x->in, x->n_in, from);
     j->r.rx_bytes += len;
-    if (grow(&x->in, &x->in_cap, x->in_len + len)) {
-        j->r.failed = 1;
-        snprintf(j->r.error, sizeof j->r.error, "worker %u: out of memory", w);
+    if (!in) {
+        failed(j, w, "bytes from a worker that is not its peer");
         return;
     }
-    memcpy(x->in + x->in_len, data, len);
-    x->in_len += len;
-    ring_progress(j, w, now);
+    if (grow(in, in->len + len)) {
+        failed(j, w, "out of memory");
+        return;
+    }
+    memcpy(in->b + in->len, data, len);
+    in->len += len;
+    progress(j, w, now);
 }
 
-size_t ws_cjob_stream_pending(ws_cjob *j, unsigned w, const uint8_t **data)
+size_t ws_cjob_stream_pending(ws_cjob *j, unsigned w, unsigned k, const uint8_t **data)
 {
-    worker *x = &j->w[w];
-    *data = x->out + x->out_off;
-    return x->out_len - x->out_off;
+    stream *o = &j->w[w].out[k];
+    *data = o->b + o->off;
+    return o->len - o->off;
 }
 
-void ws_cjob_stream_sent(ws_cjob *j, unsigned w, size_t n)
+void ws_cjob_stream_sent(ws_cjob *j, unsigned w, unsigned k, size_t n)
 {
-    worker *x = &j->w[w];
-    x->out_off += n;
+    j->w[w].out[k].off += n;
     j->r.tx_bytes += n;
 }
 
-/* ---- wiresum ----------------------------------------------------------------------------- */
+/* ---- the wiresum modes ------------------------------------------------------------------- */
 
 static void worker_tx(void *ctx, const uint8_t *f, size_t len)
 {
@@ -240,20 +409,162 @@ static void worker_tx(void *ctx, const uint8_t *f, size_t len)
           f[WS_OFF_IP + 1], f + WS_OFF_AGG, len - WS_OFF_AGG);
 }
 
+/* worker w's shard s: the device it talks to (in desc) and its rank there */
+static unsigned shard_dev(const ws_cjob *j, unsigned w, unsigned s, unsigned *rank)
+{
+    if (j->mode != WS_MODE_HIER) {
+        *rank = w;
+        return s;
+    }
+    for (unsigned i = 1; i < j->desc.n; i++)
+        if (w >= j->desc.d[i].w0 && w < j->desc.d[i].w1) {
+            *rank = w - j->desc.d[i].w0;
+            return i;
+        }
+    *rank = 0;
+    return 0;
+}
+
+static int shards_done(const ws_cjob *j, unsigned w)
+{
+    for (unsigned s = 0; s < j->T; s++)
+        if (!ws_worker_done(j->w[w].ww[s]))
+            return 0;
+    return 1;
+}
+
 void ws_cjob_rx(ws_cjob *j, unsigned w, const uint8_t *payload, size_t plen, uint32_t sip,
                 uint16_t sport, uint8_t tos, uint8_t ttl, uint64_t now)
 {
     static uint8_t f[WS_LIMIT_FRAME + WS_OFF_AGG];
-    if (plen > WS_LIMIT_FRAME)
-        return;
-    const ws_member *m = &j->cfg.job[0].member[w];
-    size_t len = ws_cluster_frame(f, m->mac, j->cfg.mac, sip, m->ip, sport, m->udp_port, tos,
-                                  ttl, payload, plen);
-    j->r.rx_bytes += len;
     worker *x = &j->w[w];
-    ws_worker_rx(x->ww, f, len, now);
-    if (x->running && ws_worker_done(x->ww))
-        completed(j, w, now);
+    j->r.rx_bytes += plen + WS_OFF_AGG;
+    for (unsigned s = 0; s < j->T && plen <= WS_LIMIT_FRAME; s++) {
+        unsigned rank, i = shard_dev(j, w, s, &rank);
+        if (j->desc.d[i].ip != sip)
+            continue;
+        const ws_member *m = &j->cfg[i].job[0].member[rank];
+        size_t len = ws_cluster_frame(f, m->mac, j->cfg[i].mac, sip, m->ip, sport, m->udp_port,
+                                      tos, ttl, payload, plen);
+        ws_worker_rx(x->ww[s], f, len, now);
+        if (x->running && shards_done(j, w))
+            completed(j, w, now);
+        return;
+    }
+    j->r.bad_frames++; /* from no device of the worker's */
+}
+
+/* the members' addresses: worker w at its host's address */
+static void member_addr(void *ctx, unsigned w, ws_member *m)
+{
+    const ws_cjob *j = ctx;
+    const uint8_t mac[6] = {0x02, 0x00, 0x00, (uint8_t)(w >> 8), 0x01, (uint8_t)w};
+    memcpy(m->mac, mac, 6);
+    m->ip = j->host_ip[j->c.job.host[w]];
+    m->udp_port = WS_CLUSTER_WORKER_PORT;
+}
+
+/* the devices of the mode as a description of the devices of one job (host/fabric_cfg.h):
+ * wiresum one root; sharded a root per shard; hierarchical the root and its leaves */
+static void add_dev(ws_cjob *j, int k, const uint32_t *dev_ip, int parent, unsigned rank,
+                    unsigned shard, unsigned w0, unsigned w1)
+{
+    unsigned i = j->desc.n++;
+    ws_fabric_dev *d = &j->desc.d[i];
+    memcpy(d->name, j->c.dev[k].name, sizeof d->name); /* both WS_CLUSTER_NAME */
+    const uint8_t mac[6] = {0x02, 0x00, 0x00, 0x0d, 0x00, (uint8_t)k};
+    memcpy(d->mac, mac, 6);
+    d->ip = dev_ip[k];
+    d->udp_port = WS_DEFAULT_UDP_PORT;
+    d->parent = parent;
+    d->rank = rank;
+    d->shard = shard;
+    d->w0 = w0;
+    d->w1 = w1;
+    j->dev_of[i] = k;
+}
+
+static int make_devices(ws_cjob *j, const uint32_t *dev_ip, char *err, size_t errlen)
+{
+    const ws_cluster_job *cj = &j->c.job;
+    j->T = 1;
+    if (j->mode == WS_MODE_WIRESUM) {
+        add_dev(j, cj->device, dev_ip, -1, 0, 0, 0, j->nw);
+    } else if (j->mode == WS_MODE_SHARDED) {
+        j->T = cj->n_shards;
+        for (unsigned s = 0; s < cj->n_shards; s++)
+            add_dev(j, cj->shard_dev[s], dev_ip, -1, 0, s, 0, j->nw);
+    } else {
+        add_dev(j, cj->root, dev_ip, -1, 0, 0, 0, j->nw);
+        for (unsigned l = 0; l < cj->n_leaves; l++)
+            add_dev(j, cj->leaf_dev[l], dev_ip, 0, l, 0, cj->leaf_w0[l], cj->leaf_w1[l]);
+    }
+    if (ws_fabric_check(&j->desc, err, errlen))
+        return -1;
+    for (unsigned i = 0; i < j->desc.n; i++) {
+        const ws_cluster_dev *d = &j->c.dev[j->dev_of[i]];
+        ws_config *cfg = &j->cfg[i];
+        ws_config_default(cfg);
+        cfg->max_count = d->max_count;
+        cfg->pool_slots = d->slots;
+        if (ws_fabric_dev_config(&j->desc, i, JOB_ID, 1, cj->window, cj->count, member_addr, j,
+                                 cfg, err, errlen) ||
+            ws_config_check(cfg, err, errlen))
+            return -1;
+        if (!(j->dev[i] = ws_cdev_new(d, cfg, err, errlen)))
+            return -1;
+    }
+    return 0;
+}
+
+static int make_workers(ws_cjob *j, char *err, size_t errlen)
+{
+    const ws_cluster *c = &j->c;
+    /* a round trip under load, per level of devices: the worker's window queued at its own
+     * link, every member's window through the device, the links' delays (at most four between
+     * switches on a path); twice that, plus the minimum */
+    size_t fb = ws_frame_len(c->job.count);
+    unsigned levels = j->mode == WS_MODE_HIER ? 2 : 1;
+    uint64_t fr = 0, delay = 0, members = 0;
+    for (unsigned i = 0; i < j->desc.n; i++) {
+        const ws_cluster_dev *d = &c->dev[j->dev_of[i]];
+        uint64_t m = j->cfg[i].job[0].workers;
+        size_t len = j->cfg[i].partial ? ws_partial_max_len(c->job.count) : fb;
+        if (ws_cdev_service_ps(d, len) > fr)
+            fr = ws_cdev_service_ps(d, len);
+        if (d->link.delay_ns > delay)
+            delay = d->link.delay_ns;
+        if (m > members)
+            members = m;
+    }
+    delay += c->topo.host_link.delay_ns + 4 * c->topo.uplink.delay_ns;
+    uint64_t wire = (uint64_t)((double)fb * 8 / c->topo.host_link.rate * 1e12);
+    uint64_t rtt = levels * ((uint64_t)c->job.window * (wire + members * fr) + 2 * delay * 1000);
+    uint64_t rto = 2 * rtt + RTO_MIN_PS;
+    for (unsigned w = 0; w < j->nw; w++)
+        for (unsigned s = 0; s < j->T; s++) {
+            unsigned rank, i = shard_dev(j, w, s, &rank);
+            ws_worker_cfg wc;
+            ws_worker_cfg_init(&wc);
+            if (ws_worker_cfg_from_config(&wc, &j->cfg[i], JOB_ID, rank, err, errlen))
+                return -1;
+            wc.count = c->job.count;
+            wc.shard = j->mode == WS_MODE_SHARDED ? s : 0;
+            wc.shards = j->mode == WS_MODE_SHARDED ? j->T : 0;
+            wc.rto = rto;
+            wc.rto_min = RTO_MIN_PS;
+            wc.rto_max = 16 * rto;
+            wc.adaptive = 0; /* round trips include the queue of the worker's own window */
+            wc.max_retries = 64;
+            wc.tos = 2; /* ECT(0) */
+            worker_ref *ref = &j->ctx[(size_t)w * j->T + s];
+            *ref = (worker_ref){j, w, s};
+            wc.tx = worker_tx;
+            wc.tx_ctx = ref;
+            if (!(j->w[w].ww[s] = ws_worker_new(&wc, err, errlen)))
+                return -1;
+        }
+    return 0;
 }
 
 /* ---- the workers ------------------------------------------------------------------------- */
@@ -267,19 +578,19 @@ static void start(ws_cjob *j, unsigned w, uint64_t now)
     x->next_start = WS_CLUSTER_NEVER;
     if (now < j->start_min[x->iter])
         j->start_min[x->iter] = now;
-    if (j->mode == WS_MODE_RING) {
+    if (!WS_MODE_IS_WIRESUM(j->mode)) {
         x->step = 0;
-        ring_queue(j, w, 0);
-        ring_progress(j, w, now); /* the predecessor's first step may be in already */
+        begin_step(j, w);
+        progress(j, w, now); /* the peers' first steps may be in already */
         return;
     }
-    if (ws_worker_start(x->ww, (const float *)(void *)x->buf, (float *)(void *)x->buf, j->n,
-                        now)) {
-        j->r.failed = 1;
-        snprintf(j->r.error, sizeof j->r.error, "worker %u: %s", w, ws_worker_error(x->ww));
-        return;
-    }
-    if (ws_worker_done(x->ww))
+    for (unsigned s = 0; s < j->T; s++)
+        if (ws_worker_start(x->ww[s], (const float *)(void *)x->buf, (float *)(void *)x->buf,
+                            j->n, now)) {
+            failed(j, w, ws_worker_error(x->ww[s]));
+            return;
+        }
+    if (shards_done(j, w))
         completed(j, w, now);
 }
 
@@ -290,7 +601,13 @@ uint64_t ws_cjob_deadline(const ws_cjob *j, unsigned w)
         return WS_CLUSTER_NEVER;
     if (!x->running)
         return x->next_start;
-    return j->mode == WS_MODE_WIRESUM ? ws_worker_deadline(x->ww) : WS_CLUSTER_NEVER;
+    uint64_t t = WS_CLUSTER_NEVER;
+    for (unsigned s = 0; s < j->T && WS_MODE_IS_WIRESUM(j->mode); s++) {
+        uint64_t d = ws_worker_deadline(x->ww[s]);
+        if (d < t)
+            t = d;
+    }
+    return t;
 }
 
 void ws_cjob_poll(ws_cjob *j, unsigned w, uint64_t now)
@@ -303,10 +620,11 @@ void ws_cjob_poll(ws_cjob *j, unsigned w, uint64_t now)
             start(j, w, now);
         return;
     }
-    if (j->mode == WS_MODE_WIRESUM && ws_worker_poll(x->ww, now)) {
-        j->r.failed = 1;
-        snprintf(j->r.error, sizeof j->r.error, "worker %u: %s", w, ws_worker_error(x->ww));
-    }
+    for (unsigned s = 0; s < j->T && WS_MODE_IS_WIRESUM(j->mode); s++)
+        if (ws_worker_poll(x->ww[s], now)) {
+            failed(j, w, ws_worker_error(x->ww[s]));
+            return;
+        }
 }
 
 int ws_cjob_finished(const ws_cjob *j)
@@ -319,62 +637,9 @@ int ws_cjob_finished(const ws_cjob *j)
     return 1;
 }
 
-/* the job's configuration: one device port (its link), the members at the hosts' addresses */
-static int make_config(ws_cjob *j, const uint32_t *host_ip, uint32_t dev_ip, char *err,
-                       size_t errlen)
-{
-    const ws_cluster_dev *d = &j->c.dev[j->c.job.device];
-    ws_config *cfg = &j->cfg;
-    ws_config_default(cfg);
-    cfg->ip = dev_ip;
-    cfg->max_count = d->max_count;
-    cfg->pool_slots = d->slots;
-    ws_job *jb = ws_config_add_workload(cfg, JOB_ID, 1, j->nw, j->c.job.window, j->c.job.count);
-    if (!jb)
-        return snprintf(err, errlen, "%u workers: beyond the device's limits", j->nw), -1;
-    for (unsigned w = 0; w < j->nw; w++) {
-        jb->member[w].ip = host_ip[j->c.job.host[w]];
-        jb->member[w].udp_port = WS_CLUSTER_WORKER_PORT;
-    }
-    return ws_config_check(cfg, err, errlen);
-}
-
-static int make_workers(ws_cjob *j, char *err, size_t errlen)
-{
-    const ws_cluster_dev *d = &j->c.dev[j->c.job.device];
-    /* a round trip under load: the worker's window queued at its own link, every worker's
-     * window through the device; twice that, plus the minimum */
-    size_t fb = ws_frame_len(j->c.job.count);
-    uint64_t fr = ws_cdev_service_ps(d, fb);
-    uint64_t wire = (uint64_t)((double)fb * 8 / j->c.topo.host_link.rate * 1e12);
-    uint64_t rtt = (uint64_t)j->c.job.window * (wire + (uint64_t)j->nw * fr) +
-                   4 * (j->c.topo.host_link.delay_ns + d->link.delay_ns) * 1000;
-    uint64_t rto = 2 * rtt + RTO_MIN_PS;
-    for (unsigned w = 0; w < j->nw; w++) {
-        ws_worker_cfg wc;
-        ws_worker_cfg_init(&wc);
-        if (ws_worker_cfg_from_config(&wc, &j->cfg, JOB_ID, w, err, errlen))
-            return -1;
-        wc.count = j->c.job.count;
-        wc.rto = rto;
-        wc.rto_min = RTO_MIN_PS;
-        wc.rto_max = 16 * rto;
-        wc.adaptive = 0; /* round trips include the queue of the worker's own window */
-        wc.max_retries = 64;
-        wc.tos = 2; /* ECT(0) */
-        j->ctx[w] = (worker_ref){j, w};
-        wc.tx = worker_tx;
-        wc.tx_ctx = &j->ctx[w];
-        j->w[w].ww = ws_worker_new(&wc, err, errlen);
-        if (!j->w[w].ww)
-            return -1;
-    }
-    j->dev = ws_cdev_new(d, &j->cfg, err, errlen);
-    return j->dev ? 0 : -1;
-}
-
 ws_cjob *ws_cjob_new(const ws_cluster *c, ws_cluster_mode mode, const uint32_t *host_ip,
-                     uint32_t dev_ip, ws_cjob_tx_fn tx, void *tx_ctx, char *err, size_t errlen)
+                     const uint32_t *dev_ip, ws_cjob_tx_fn tx, void *tx_ctx, char *err,
+                     size_t errlen)
 {
     ws_cjob *j = calloc(1, sizeof *j);
     if (!j)
@@ -387,13 +652,20 @@ ws_cjob *ws_cjob_new(const ws_cluster *c, ws_cluster_mode mode, const uint32_t *
     j->n = c->job.elems;
     j->tx = tx;
     j->tx_ctx = tx_ctx;
+    j->host_ip = host_ip;
+    j->T = 1;
+    for (j->P = 1, j->logP = 0; 2 * j->P <= j->nw; j->P *= 2)
+        j->logP++;
+    j->steps = mode == WS_MODE_RING ? 2 * (j->nw - 1)
+                                    : 2 * j->logP + (j->P < j->nw ? 2 : 0);
+    unsigned shards = mode == WS_MODE_SHARDED ? c->job.n_shards : 1;
     j->w = calloc(j->nw, sizeof *j->w);
-    j->ctx = calloc(j->nw, sizeof *j->ctx);
+    j->ctx = calloc((size_t)j->nw * shards, sizeof *j->ctx);
     int ok = j->w && j->ctx;
     for (int k = 0; k < 2 && ok; k++) {
         j->exact[k] = malloc(j->n * 4);
-        j->ring[k] = malloc(j->n * 4);
-        ok = j->exact[k] && j->ring[k];
+        j->order[k] = malloc(j->n * 4);
+        ok = j->exact[k] && j->order[k];
     }
     for (unsigned w = 0; w < j->nw && ok; w++) {
         j->w[w].buf = malloc(j->n * 4);
@@ -407,11 +679,15 @@ ws_cjob *ws_cjob_new(const ws_cluster *c, ws_cluster_mode mode, const uint32_t *
     }
     for (unsigned i = 0; i < c->job.iterations; i++)
         j->start_min[i] = WS_CLUSTER_NEVER;
-    if (mode == WS_MODE_WIRESUM &&
-        (make_config(j, host_ip, dev_ip, err, errlen) || make_workers(j, err, errlen))) {
+    if (WS_MODE_IS_WIRESUM(mode) ? make_devices(j, dev_ip, err, errlen) ||
+                                       make_workers(j, err, errlen)
+                                 : 0) {
         ws_cjob_free(j);
         return NULL;
     }
+    if (!WS_MODE_IS_WIRESUM(mode))
+        for (unsigned w = 0; w < j->nw; w++)
+            make_streams(j, w);
     j->r.mode = mode;
     j->r.workers = j->nw;
     j->r.iterations = c->job.iterations;
@@ -425,24 +701,35 @@ void ws_cjob_free(ws_cjob *j)
     if (!j)
         return;
     for (unsigned w = 0; j->w && w < j->nw; w++) {
-        ws_worker_free(j->w[w].ww);
-        free(j->w[w].buf);
-        free(j->w[w].in);
-        free(j->w[w].out);
+        worker *x = &j->w[w];
+        for (unsigned s = 0; s < MAX_SHARDS; s++)
+            ws_worker_free(x->ww[s]);
+        free(x->buf);
+        for (unsigned k = 0; k < WS_CJOB_MAX_PEERS; k++) {
+            free(x->in[k].b);
+            free(x->out[k].b);
+        }
     }
     for (int k = 0; k < 2; k++) {
         free(j->exact[k]);
-        free(j->ring[k]);
+        free(j->order[k]);
     }
-    ws_cdev_free(j->dev);
+    for (unsigned i = 0; i < WS_CLUSTER_MAX_DEVICES; i++)
+        ws_cdev_free(j->dev[i]);
     free(j->w);
     free(j->ctx);
     free(j);
 }
 
-ws_cdev *ws_cjob_dev(ws_cjob *j) { return j->dev; }
+ws_cdev *ws_cjob_dev(ws_cjob *j, unsigned k)
+{
+    for (unsigned i = 0; i < j->desc.n; i++)
+        if (j->dev_of[i] == (int)k)
+            return j->dev[i];
+    return NULL;
+}
 
-uint16_t ws_cjob_dev_port(const ws_cjob *j) { return j->cfg.udp_port; }
+uint16_t ws_cjob_dev_port(const ws_cjob *j) { (void)j; return WS_DEFAULT_UDP_PORT; }
 
 void ws_cjob_result(const ws_cjob *j, ws_cluster_result *r)
 {
@@ -465,16 +752,32 @@ void ws_cjob_result(const ws_cjob *j, ws_cluster_result *r)
     }
     r->exact = !r->failed && r->tensors_exact == want;
     r->consistent = !r->failed && r->tensors_consistent == want;
-    for (unsigned w = 0; w < j->nw && j->mode == WS_MODE_WIRESUM; w++) {
-        const ws_worker_stats *s = ws_worker_get_stats(j->w[w].ww);
-        r->data += s->data_frames;
-        r->retx += s->retx_frames;
-        r->timeouts += s->timeouts;
-        r->results += s->results;
-        r->dup_results += s->dup_results;
-        r->stale_results += s->stale_results;
-        r->bad_frames += s->bad_frames;
+    for (unsigned w = 0; w < j->nw && WS_MODE_IS_WIRESUM(j->mode); w++)
+        for (unsigned s = 0; s < j->T; s++) {
+            const ws_worker_stats *st = ws_worker_get_stats(j->w[w].ww[s]);
+            r->data += st->data_frames;
+            r->retx += st->retx_frames;
+            r->timeouts += st->timeouts;
+            r->results += st->results;
+            r->dup_results += st->dup_results;
+            r->stale_results += st->stale_results;
+            r->bad_frames += st->bad_frames;
+        }
+    memset(&r->dev, 0, sizeof r->dev);
+    r->n_devices = j->desc.n;
+    for (unsigned i = 0; i < j->desc.n; i++) {
+        const ws_cdev_stats *d = ws_cdev_get_stats(j->dev[i]);
+        r->dev_index[i] = j->dev_of[i];
+        r->dev_each[i] = *d;
+        r->dev.rx_frames += d->rx_frames;
+        r->dev.rx_bytes += d->rx_bytes;
+        r->dev.drop_frames += d->drop_frames;
+        r->dev.drop_bytes += d->drop_bytes;
+        r->dev.served_frames += d->served_frames;
+        r->dev.tx_frames += d->tx_frames;
+        r->dev.tx_bytes += d->tx_bytes;
+        if (d->max_queued > r->dev.max_queued)
+            r->dev.max_queued = d->max_queued;
+        r->dev.busy_ps += d->busy_ps;
     }
-    if (j->dev)
-        r->dev = *ws_cdev_get_stats(j->dev);
 }

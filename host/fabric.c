@@ -137,13 +137,16 @@ static void dev_addr(unsigned k, uint8_t mac[6], uint32_t *ip)
     *ip = 0x0a020000u | k; /* 10.2.x.y */
 }
 
-static void worker_addr(unsigned w, ws_member *m)
+/* worker w's addresses (a member of its leaf device) */
+static void worker_addr(void *ctx, unsigned w, ws_member *m)
 {
+    (void)ctx;
     const uint8_t mac[6] = {0x02, 0x00, 0x00, 0x00, 0x01, (uint8_t)w};
     memcpy(m->mac, mac, 6);
     m->ip = 0x0a000101u + w; /* 10.0.1.(w+1) */
     m->udp_port = 40000;
 }
+
 
 /* The port a device reaches member r on. */
 static unsigned member_port(const node *n, unsigned r)
@@ -208,9 +211,6 @@ static int make_config(fabric *f, unsigned k, const ws_dev_params *p)
     node *n = &f->d[k];
     ws_config *c = &n->cfg;
     ws_config_default(c);
-    memcpy(c->mac, n->x->mac, 6);
-    c->ip = n->x->ip;
-    c->udp_port = n->x->udp_port;
     if (o->slots > c->pool_slots)
         c->pool_slots = o->slots;
     if (o->count > c->max_count)
@@ -221,34 +221,14 @@ static int make_config(fabric *f, unsigned k, const ws_dev_params *p)
         c->pool_slots = p->pool;
         c->max_count = p->count;
     }
-    c->partial = n->x->parent >= 0 || n->child[0] >= 0; /* in a tree */
-    if (c->partial && ws_partial_max_len(o->count) > ws_config_max_frame(c))
-        c->max_frame = (unsigned)ws_partial_max_len(o->count);
-    ws_job *jb = ws_config_add_workload(c, JOB_ID, DEV_PORTS, n->n_members, o->slots, o->count);
-    if (!jb)
-        return fail(f, "device %s: %u members: beyond the limits", n->x->name, n->n_members);
-    for (unsigned r = 0; r < n->n_members; r++) {
-        ws_member *m = &jb->member[r];
-        if (n->child[r] >= 0) {
-            const node *ch = &f->d[n->child[r]];
-            memcpy(m->mac, ch->x->mac, 6);
-            m->ip = ch->x->ip;
-            m->udp_port = ch->x->udp_port;
-        } else {
-            worker_addr(n->x->w0 + r, m);
-        }
-        m->port = (uint8_t)member_port(n, r);
-    }
-    if (n->x->parent >= 0) {
-        const node *up = &f->d[n->x->parent];
-        jb->has_parent = true;
-        memcpy(jb->parent.mac, up->x->mac, 6);
-        jb->parent.ip = up->x->ip;
-        jb->parent.udp_port = up->x->udp_port;
+    if (ws_fabric_dev_config(&f->desc, k, JOB_ID, DEV_PORTS, o->slots, o->count, worker_addr, NULL,
+                             c, f->err, f->errlen))
+        return f->log.failed = 1, -1;
+    ws_job *jb = &c->job[0];
+    for (unsigned r = 0; r < n->n_members; r++)
+        jb->member[r].port = (uint8_t)member_port(n, r);
+    if (jb->has_parent)
         jb->parent.port = UP_PORT;
-        jb->parent_job = JOB_ID;
-        jb->parent_rank = (uint16_t)n->x->rank;
-    }
     return ws_config_check(c, f->err, f->errlen) ? (f->log.failed = 1, -1) : 0;
 }
 

@@ -9,6 +9,7 @@
 
 #include "ini_lines.h"
 #include "wiresum/config.h"
+#include "wiresum/wire.h"
 
 enum { K_MAC, K_IP, K_UDP, K_SHARD, K_PARENT, K_RANK, K_WORKERS, K_N };
 static const char *const key_name[K_N] = {"mac", "ip", "udp_port", "shard",
@@ -347,6 +348,48 @@ int ws_fabric_check(ws_fabric *f, char *err, size_t errlen)
     int rc = check(f, ln, NULL, err, errlen);
     free(ln);
     return rc;
+}
+
+int ws_fabric_dev_config(const ws_fabric *f, unsigned k, uint16_t id, unsigned n_ports,
+                         unsigned slots, unsigned count,
+                         void (*worker)(void *ctx, unsigned w, ws_member *m), void *ctx,
+                         ws_config *c, char *err, size_t errlen)
+{
+    const ws_fabric_dev *d = &f->d[k];
+    memcpy(c->mac, d->mac, 6);
+    c->ip = d->ip;
+    c->udp_port = d->udp_port;
+    c->partial = d->parent >= 0 || d->n_children > 0; /* in a tree */
+    if (c->partial && ws_partial_max_len(count) > ws_config_max_frame(c))
+        c->max_frame = (unsigned)ws_partial_max_len(count);
+    unsigned members = d->n_children ? d->n_children : d->w1 - d->w0;
+    ws_job *jb = ws_config_add_workload(c, id, n_ports, members, slots, count);
+    if (!jb)
+        return snprintf(err, errlen, "device %s: %u members: beyond the limits", d->name,
+                        members), -1;
+    for (unsigned r = 0; r < members; r++) {
+        ws_member *m = &jb->member[r];
+        if (d->n_children) {
+            const ws_fabric_dev *ch = &f->d[d->child[r]];
+            memcpy(m->mac, ch->mac, 6);
+            m->ip = ch->ip;
+            m->udp_port = ch->udp_port;
+        } else {
+            worker(ctx, d->w0 + r, m);
+        }
+        m->port = 0;
+    }
+    if (d->parent >= 0) {
+        const ws_fabric_dev *up = &f->d[d->parent];
+        jb->has_parent = true;
+        memcpy(jb->parent.mac, up->mac, 6);
+        jb->parent.ip = up->ip;
+        jb->parent.udp_port = up->udp_port;
+        jb->parent.port = 0;
+        jb->parent_job = id;
+        jb->parent_rank = (uint16_t)d->rank;
+    }
+    return 0;
 }
 
 int ws_fabric_write(const ws_fabric *f, FILE *out)

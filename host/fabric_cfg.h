@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "wiresum/config.h"
+
 #define WS_FABRIC_MAX_DEVICES 256
 #define WS_FABRIC_MAX_SHARDS 64
 #define WS_FABRIC_MAX_DEPTH 4 /* devices from a worker to its root */
@@ -45,6 +47,17 @@ int ws_fabric_load(ws_fabric *f, const char *path, char *err, size_t errlen);
 /* Check a description built in memory (the order of d[] is free: children, w0/w1 and the
  * shards' roots are derived). 0, or -1 with err. */
 int ws_fabric_check(ws_fabric *f, char *err, size_t errlen);
+
+/* Device k's configuration for job `id` in c (which holds the build: ws_config_default and the
+ * caller's limits): its addresses, PARTIAL frames taken when it is in a tree, the job (window
+ * slots, count) with its members (its children by rank, or its workers w0.. with the addresses
+ * worker() gives) and its parent. Every member and the parent are on port 0, the job on n_ports
+ * ports: a caller with several sets the ports, then checks c (ws_config_check). 0, or -1 with
+ * err when the job is beyond the configuration's limits. */
+int ws_fabric_dev_config(const ws_fabric *f, unsigned k, uint16_t id, unsigned n_ports,
+                         unsigned slots, unsigned count,
+                         void (*worker)(void *ctx, unsigned w, ws_member *m), void *ctx,
+                         ws_config *c, char *err, size_t errlen);
 
 /* Write f in fabric.ini syntax. 0, or -1 with errno. */
 int ws_fabric_write(const ws_fabric *f, FILE *out);

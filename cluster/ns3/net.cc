@@ -1,7 +1,8 @@
 // net.cc - the ns-3 layer of `wiresum cluster`: the network of a cluster file and the sockets of
 // its workers and devices (ns3_run.h). Everything else is C (host/cluster_*.c): this file only
-// builds nodes and links, moves payloads between sockets and the C code, and keeps the time
-// (picoseconds, the unit of every C call).
+// builds nodes and links as host/cluster_topo.h numbers them, forwards packets where its routes
+// say (TopoRouting: ECMP per flow), moves payloads between sockets and the C code, and keeps the
+// time (picoseconds, the unit of every C call).
 #include <ns3/applications-module.h>
 #include <ns3/core-module.h>
 #include <ns3/internet-module.h>
@@ -11,10 +12,13 @@
 
 #include <chrono>
 #include <cstdio>
+#include <unordered_map>
 #include <vector>
 
 extern "C" {
+#include "cluster_topo.h"
 #include "ns3_run.h"
+#include "rng.h"
 }
 
 using namespace ns3;
@@ -22,8 +26,9 @@ using namespace ns3;
 namespace
 {
 
-const uint16_t kRingPort = 50000;
+const uint16_t kStreamPort = 50000;
 const uint64_t kStartPs = 100000000; // 100 us: TCP connections are up before the first start
+const uint32_t kNet = 0x0a000000;    // link l is 10.0.0.0 + 4l /30: lower node .1, upper .2
 
 uint64_t NowPs() { return static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()); }
 
@@ -33,31 +38,176 @@ Time AtPs(uint64_t t)
     return PicoSeconds(static_cast<int64_t>(t > now ? t - now : 0));
 }
 
+// What the switches saw: per link between switches and direction, bytes, packets and flows, and
+// the flows a switch sent on two different links (none, with ECMP per flow).
+struct Forwarding
+{
+    std::vector<ws_cluster_linkstat> up; // link H + D + u
+    uint64_t split = 0;
+    std::unordered_map<uint64_t, uint32_t> first; // (flow, switch) -> the link it took
+};
+
+// The routes of host/cluster_topo.h as an ns-3 routing protocol. A host or a device has one
+// interface and sends everything on it; a switch forwards a packet for node n on the link
+// ws_topo_route() names, its equal-cost choices by a hash of the packet's 5-tuple (ECMP per flow,
+// which ns-3 3.37's Ipv4GlobalRouting does not have: its RandomEcmpRouting is per packet).
+class TopoRouting : public Ipv4RoutingProtocol
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("wiresum::TopoRouting").SetParent<Ipv4RoutingProtocol>().SetGroupName("Internet");
+        return tid;
+    }
+    struct Port
+    {
+        Ptr<NetDevice> dev;
+        Ipv4Address gw;
+    };
+    const ws_cluster* c = nullptr;
+    int sw = -1;                      // switch index, -1 for a host or a device
+    uint32_t own = 0;                 // a host's or device's address
+    Port up;                          // its one link
+    std::unordered_map<unsigned, Port> ports; // a switch's: by link
+    unsigned node_base = 0;           // the first uplink: H + D
+    Forwarding* fwd = nullptr;
+
+    Ptr<Ipv4Route> RouteOutput(Ptr<Packet>, const Ipv4Header& h, Ptr<NetDevice>,
+                               Socket::SocketErrno& err) override
+    {
+        if (sw >= 0)
+        {
+            err = Socket::ERROR_NOROUTETOHOST;
+            return nullptr;
+        }
+        err = Socket::ERROR_NOTERROR;
+        return Route(h, Ipv4Address(own), up);
+    }
+
+    bool RouteInput(Ptr<const Packet> p, const Ipv4Header& h, Ptr<const NetDevice> idev,
+                    UnicastForwardCallback ucb, MulticastForwardCallback, LocalDeliverCallback lcb,
+                    ErrorCallback) override
+    {
+        uint32_t dst = h.GetDestination().Get();
+        if (sw < 0)
+        {
+            if (dst != own)
+                return false;
+            lcb(p, h, m_ipv4->GetInterfaceForDevice(idev));
+            return true;
+        }
+        uint32_t l = (dst - kNet) / 4;
+        if (dst < kNet || (dst & 3) != 1 || l >= node_base)
+            return false; // not a host's or a device's address
+        uint64_t flow = Flow(p, h);
+        unsigned out = ws_topo_route(c, static_cast<unsigned>(sw), l, flow);
+        auto it = ports.find(out);
+        if (it == ports.end())
+            return false;
+        Count(p, h, flow, out);
+        ucb(Route(h, h.GetSource(), it->second), p, h);
+        return true;
+    }
+
+    void NotifyInterfaceUp(uint32_t) override {}
+    void NotifyInterfaceDown(uint32_t) override {}
+    void NotifyAddAddress(uint32_t, Ipv4InterfaceAddress) override {}
+    void NotifyRemoveAddress(uint32_t, Ipv4InterfaceAddress) override {}
+    void SetIpv4(Ptr<Ipv4> ipv4) override { m_ipv4 = ipv4; }
+    void PrintRoutingTable(Ptr<OutputStreamWrapper>, Time::Unit) const override {}
+
+  private:
+    Ptr<Ipv4> m_ipv4;
+
+    static Ptr<Ipv4Route> Route(const Ipv4Header& h, Ipv4Address src, const Port& p)
+    {
+        Ptr<Ipv4Route> r = Create<Ipv4Route>();
+        r->SetDestination(h.GetDestination());
+        r->SetSource(src);
+        r->SetGateway(p.gw);
+        r->SetOutputDevice(p.dev);
+        return r;
+    }
+
+    // the packet's 5-tuple hashed: addresses, protocol, ports (the first 4 bytes of TCP and UDP)
+    static uint64_t Flow(Ptr<const Packet> p, const Ipv4Header& h)
+    {
+        uint8_t ports[4] = {0, 0, 0, 0};
+        if (p->GetSize() >= 4)
+            p->CopyData(ports, 4);
+        uint64_t a = static_cast<uint64_t>(h.GetSource().Get()) << 32 | h.GetDestination().Get();
+        uint64_t b = static_cast<uint64_t>(h.GetProtocol()) << 32 |
+                     static_cast<uint64_t>(ports[0]) << 24 | ports[1] << 16 | ports[2] << 8 |
+                     ports[3];
+        return ws_mix64(ws_mix64(a) ^ b);
+    }
+
+    void Count(Ptr<const Packet> p, const Ipv4Header& h, uint64_t flow, unsigned out)
+    {
+        uint64_t key = ws_mix64(flow ^ static_cast<uint64_t>(sw + 1) << 48);
+        auto ins = fwd->first.emplace(key, out);
+        if (!ins.second && ins.first->second != out)
+            fwd->split++;
+        if (out < node_base)
+            return;
+        unsigned u = out - node_base, a, b;
+        ws_cluster_link props;
+        ws_topo_link(c, out, &a, &b, &props);
+        int dir = a == ws_topo_switch_node(c, static_cast<unsigned>(sw)) ? 0 : 1;
+        ws_cluster_linkstat& st = fwd->up[u];
+        st.bytes[dir] += p->GetSize() + h.GetSerializedSize();
+        st.packets[dir]++;
+        if (ins.second)
+            st.flows[dir]++;
+    }
+};
+
+class TopoRoutingHelper : public Ipv4RoutingHelper
+{
+  public:
+    TopoRoutingHelper* Copy() const override { return new TopoRoutingHelper(*this); }
+    Ptr<Ipv4RoutingProtocol> Create(Ptr<Node>) const override
+    {
+        return CreateObject<TopoRouting>();
+    }
+};
+
+struct Run;
+
+struct DevRef
+{
+    Run* r;
+    unsigned k;
+};
+
 // One run: the nodes, the sockets, the C job.
 struct Run
 {
     const ws_cluster* c;
     ws_cluster_mode mode;
     ws_cjob* job = nullptr;
-    std::vector<Ptr<Socket>> udp;      // wiresum: worker w's socket
-    std::vector<Ptr<Socket>> ring_tx;  // ring: worker w -> its successor
+    std::vector<Ptr<Socket>> udp;              // wiresum modes: worker w's socket
+    std::vector<std::vector<Ptr<Socket>>> tx;  // baselines: worker w -> its peer k
     std::vector<EventId> timer;
-    Ptr<Socket> dev_sock;
+    std::vector<Ptr<Socket>> dev_sock;         // by cluster device
+    std::vector<DevRef> dev_ref;
     std::vector<uint8_t> buf;
     uint64_t net_drops = 0;
-    std::vector<uint32_t> worker_ip; // worker w's host's address
+    std::unordered_map<uint32_t, unsigned> worker_of_ip;
 
     void Reschedule(unsigned w);
     void Poll(unsigned w);
-    void Send(unsigned w);
-    void SendReady(unsigned w, Ptr<Socket>, uint32_t) { Send(w); }
+    void Send(unsigned w, unsigned k);
+    void SendAll(unsigned w);
+    void SendReady(unsigned w, unsigned k, Ptr<Socket>, uint32_t) { Send(w, k); }
     void CheckDone();
     void WorkerRecv(unsigned w, Ptr<Socket> s);
-    void DeviceRecv(Ptr<Socket> s);
-    void DeviceService();
-    void DeviceSend(std::vector<uint8_t> frame);
-    void RingRecv(unsigned w, Ptr<Socket> s);
-    void RingAccept(Ptr<Socket> s, const Address& from);
+    void DeviceRecv(unsigned k, Ptr<Socket> s);
+    void DeviceService(unsigned k);
+    void DeviceSend(unsigned k, std::vector<uint8_t> frame);
+    void StreamRecv(unsigned w, unsigned from, Ptr<Socket> s);
+    void Accept(unsigned w, Ptr<Socket> s, const Address& from);
 };
 
 void Run::CheckDone()
@@ -77,55 +227,58 @@ void Run::Reschedule(unsigned w)
 void Run::Poll(unsigned w)
 {
     ws_cjob_poll(job, w, NowPs());
-    if (mode == WS_MODE_RING)
-        Send(w);
+    if (!WS_MODE_IS_WIRESUM(mode))
+        SendAll(w);
     Reschedule(w);
     CheckDone();
 }
 
-// ring: as much of worker w's pending stream as its TCP socket takes now
-void Run::Send(unsigned w)
+// baselines: as much of worker w's pending stream to peer k as its TCP socket takes now
+void Run::Send(unsigned w, unsigned k)
 {
-    Ptr<Socket> s = ring_tx[w];
+    Ptr<Socket> s = tx[w][k];
     const uint8_t* data;
     size_t n;
-    while ((n = ws_cjob_stream_pending(job, w, &data)) > 0)
+    while ((n = ws_cjob_stream_pending(job, w, k, &data)) > 0)
     {
         uint32_t room = s->GetTxAvailable();
         if (room == 0)
             return;
-        uint32_t k = static_cast<uint32_t>(std::min<size_t>(n, std::min<uint32_t>(room, 65536)));
-        int sent = s->Send(Create<Packet>(data, k));
+        uint32_t m = static_cast<uint32_t>(std::min<size_t>(n, std::min<uint32_t>(room, 65536)));
+        int sent = s->Send(Create<Packet>(data, m));
         if (sent <= 0)
             return;
-        ws_cjob_stream_sent(job, w, static_cast<size_t>(sent));
+        ws_cjob_stream_sent(job, w, k, static_cast<size_t>(sent));
     }
 }
 
-void Run::RingRecv(unsigned w, Ptr<Socket> s)
+void Run::SendAll(unsigned w)
+{
+    for (unsigned k = 0; k < tx[w].size(); k++)
+        Send(w, k);
+}
+
+void Run::StreamRecv(unsigned w, unsigned from, Ptr<Socket> s)
 {
     Ptr<Packet> p;
     while ((p = s->Recv()))
     {
         buf.resize(p->GetSize());
         p->CopyData(buf.data(), p->GetSize());
-        ws_cjob_stream_rx(job, w, buf.data(), buf.size(), NowPs());
+        ws_cjob_stream_rx(job, w, from, buf.data(), buf.size(), NowPs());
     }
-    Send(w);
+    SendAll(w);
     Reschedule(w);
     CheckDone();
 }
 
-void Run::RingAccept(Ptr<Socket> s, const Address& from)
+void Run::Accept(unsigned w, Ptr<Socket> s, const Address& from)
 {
-    // the predecessor's connection: the worker on this node receives it
+    // a peer's connection to worker w: the peer is the worker at its address
     uint32_t ip = InetSocketAddress::ConvertFrom(from).GetIpv4().Get();
-    unsigned pred = 0;
-    for (unsigned w = 0; w < c->job.workers; w++)
-        if (worker_ip[w] == ip)
-            pred = w;
-    unsigned self = (pred + 1) % c->job.workers;
-    s->SetRecvCallback(MakeCallback(&Run::RingRecv, this).Bind(self));
+    auto it = worker_of_ip.find(ip);
+    unsigned peer = it == worker_of_ip.end() ? ~0u : it->second;
+    s->SetRecvCallback(MakeCallback(&Run::StreamRecv, this).Bind(w, peer));
 }
 
 // A UDP packet's payload into buf, with its TOS and TTL (the sockets are asked to tag them)
@@ -157,7 +310,7 @@ void Run::WorkerRecv(unsigned w, Ptr<Socket> s)
     CheckDone();
 }
 
-void Run::DeviceRecv(Ptr<Socket> s)
+void Run::DeviceRecv(unsigned k, Ptr<Socket> s)
 {
     Address from, self;
     s->GetSockName(self);
@@ -168,29 +321,29 @@ void Run::DeviceRecv(Ptr<Socket> s)
     {
         InetSocketAddress a = InetSocketAddress::ConvertFrom(from);
         Take(p, buf, tos, ttl);
-        uint64_t t = ws_cdev_arrive(ws_cjob_dev(job), NowPs(), a.GetIpv4().Get(), a.GetPort(),
+        uint64_t t = ws_cdev_arrive(ws_cjob_dev(job, k), NowPs(), a.GetIpv4().Get(), a.GetPort(),
                                     me.GetIpv4().Get(), me.GetPort(), tos, ttl, buf.data(),
                                     buf.size());
         if (t != WS_CLUSTER_NEVER)
-            Simulator::Schedule(AtPs(t), &Run::DeviceService, this);
+            Simulator::Schedule(AtPs(t), &Run::DeviceService, this, k);
     }
 }
 
 void EmitFrame(void* ctx, uint64_t at, const uint8_t* f, size_t len)
 {
-    Run* r = static_cast<Run*>(ctx);
-    Simulator::Schedule(AtPs(at), &Run::DeviceSend, r, std::vector<uint8_t>(f, f + len));
+    DevRef* d = static_cast<DevRef*>(ctx);
+    Simulator::Schedule(AtPs(at), &Run::DeviceSend, d->r, d->k, std::vector<uint8_t>(f, f + len));
 }
 
-void Run::DeviceService()
+void Run::DeviceService(unsigned k)
 {
-    uint64_t t = ws_cdev_service(ws_cjob_dev(job), NowPs(), EmitFrame, this);
+    uint64_t t = ws_cdev_service(ws_cjob_dev(job, k), NowPs(), EmitFrame, &dev_ref[k]);
     if (t != WS_CLUSTER_NEVER)
-        Simulator::Schedule(AtPs(t), &Run::DeviceService, this);
+        Simulator::Schedule(AtPs(t), &Run::DeviceService, this, k);
 }
 
-// A frame the device sends: its UDP payload to the frame's destination, with its TOS.
-void Run::DeviceSend(std::vector<uint8_t> f)
+// A frame a device sends: its UDP payload to the frame's destination, with its TOS.
+void Run::DeviceSend(unsigned k, std::vector<uint8_t> f)
 {
     const size_t kAgg = 42, kIp = 14;
     uint32_t dip = static_cast<uint32_t>(f[kIp + 16]) << 24 | f[kIp + 17] << 16 |
@@ -200,7 +353,7 @@ void Run::DeviceSend(std::vector<uint8_t> f)
     SocketIpTosTag tos;
     tos.SetTos(f[kIp + 1]);
     p->AddPacketTag(tos);
-    dev_sock->SendTo(p, 0, InetSocketAddress(Ipv4Address(dip), dport));
+    dev_sock[k]->SendTo(p, 0, InetSocketAddress(Ipv4Address(dip), dport));
 }
 
 void WorkerTx(void* ctx, unsigned w, uint32_t dip, uint16_t dport, uint8_t tos,
@@ -217,7 +370,7 @@ void WorkerTx(void* ctx, unsigned w, uint32_t dip, uint16_t dport, uint8_t tos,
 void CountDrop(uint64_t* n, Ptr<const QueueDiscItem>) { ++*n; }
 void CountPacketDrop(uint64_t* n, Ptr<const Packet>) { ++*n; }
 
-// ns-3's defaults for every run: picoseconds, jumbo TCP segments, per-flow ECMP.
+// ns-3's defaults for every run: picoseconds, jumbo TCP segments.
 void Defaults(const ws_cluster* c)
 {
     static bool once;
@@ -230,7 +383,79 @@ void Defaults(const ws_cluster* c)
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(c->topo.mtu - 52));
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(4 << 20));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(4 << 20));
-    Config::SetDefault("ns3::Ipv4GlobalRouting::RandomEcmpRouting", BooleanValue(true));
+}
+
+// The network of c (host/cluster_topo.h): every node, every link with its rate, delay and MTU,
+// a FIFO queue disc on every switch port, the addresses (link l: 10.0.0.0 + 4l /30) and the
+// routes. node_ip[n]: the address of host or device n.
+struct Net
+{
+    NodeContainer nodes;
+    std::vector<uint32_t> node_ip;
+    std::vector<Ptr<NetDevice>> devs;
+    double build_s = 0;
+};
+
+void Build(const ws_cluster* c, Net& net, Forwarding* fwd)
+{
+    auto t0 = std::chrono::steady_clock::now();
+    const ws_cluster_topo& t = c->topo;
+    unsigned H = t.hosts, D = c->n_dev, nodes = ws_topo_nodes(c), links = ws_topo_links(c);
+    net.nodes.Create(nodes);
+    InternetStackHelper stack;
+    TopoRoutingHelper routing;
+    stack.SetRoutingHelper(routing);
+    stack.Install(net.nodes);
+
+    PointToPointHelper link;
+    link.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("2p")); // the queue disc queues
+    link.SetDeviceAttribute("Mtu", UintegerValue(t.mtu));
+    TrafficControlHelper tc;
+    tc.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize",
+                        QueueSizeValue(QueueSize(QueueSizeUnit::BYTES,
+                                                 static_cast<uint32_t>(t.queue_bytes))));
+    Ipv4AddressHelper addr("10.0.0.0", "255.255.255.252");
+    net.node_ip.assign(H + D, 0);
+    auto routing_of = [&](unsigned n) {
+        return DynamicCast<TopoRouting>(net.nodes.Get(n)->GetObject<Ipv4>()->GetRoutingProtocol());
+    };
+    for (unsigned n = 0; n < nodes; n++)
+    {
+        Ptr<TopoRouting> r = routing_of(n);
+        r->c = c;
+        r->sw = n < H + D ? -1 : static_cast<int>(n - H - D);
+        r->node_base = H + D;
+        r->fwd = fwd;
+    }
+    for (unsigned l = 0; l < links; l++)
+    {
+        unsigned a, b;
+        ws_cluster_link props;
+        ws_topo_link(c, l, &a, &b, &props);
+        link.SetDeviceAttribute("DataRate", DataRateValue(DataRate(static_cast<uint64_t>(props.rate))));
+        link.SetChannelAttribute("Delay", TimeValue(NanoSeconds(props.delay_ns)));
+        NetDeviceContainer d = link.Install(net.nodes.Get(a), net.nodes.Get(b));
+        tc.Install(d.Get(1)); // a switch's port
+        if (a >= H + D)
+            tc.Install(d.Get(0));
+        Ipv4InterfaceContainer ifc = addr.Assign(d);
+        addr.NewNetwork();
+        net.devs.push_back(d.Get(0));
+        net.devs.push_back(d.Get(1));
+        Ptr<TopoRouting> ra = routing_of(a), rb = routing_of(b);
+        rb->ports[l] = {d.Get(1), ifc.GetAddress(0)};
+        if (a < H + D)
+        {
+            ra->own = ifc.GetAddress(0).Get();
+            ra->up = {d.Get(0), ifc.GetAddress(1)};
+            net.node_ip[a] = ra->own;
+        }
+        else
+        {
+            ra->ports[l] = {d.Get(0), ifc.GetAddress(1)};
+        }
+    }
+    net.build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 } // namespace
@@ -243,47 +468,14 @@ extern "C" int ws_ns3_run(const ws_cluster* c, ws_cluster_mode mode, ws_cluster_
     Run r;
     r.c = c;
     r.mode = mode;
-    const ws_cluster_topo& t = c->topo;
+    Forwarding fwd;
+    fwd.up.assign(c->topo.uplinks, ws_cluster_linkstat{});
+    Net net;
+    Build(c, net, &fwd);
+    unsigned H = c->topo.hosts;
 
-    // the rack: hosts and devices on point-to-point links to the ToR, an IPv4 router
-    NodeContainer hosts, tor, devs;
-    hosts.Create(t.hosts);
-    tor.Create(1);
-    devs.Create(c->n_dev);
-    InternetStackHelper stack;
-    stack.InstallAll();
-
-    PointToPointHelper link;
-    link.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("2p")); // the queue disc queues
-    TrafficControlHelper tc;
-    tc.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize",
-                        QueueSizeValue(QueueSize(QueueSizeUnit::BYTES,
-                                                 static_cast<uint32_t>(t.queue_bytes))));
-    Ipv4AddressHelper addr("10.0.0.0", "255.255.255.252");
-    std::vector<uint32_t> host_ip(t.hosts);
-    std::vector<Ptr<NetDevice>> all;
-    auto connect = [&](Ptr<Node> n, const ws_cluster_link& l) {
-        DataRate rate(static_cast<uint64_t>(l.rate));
-        link.SetDeviceAttribute("DataRate", DataRateValue(rate));
-        link.SetDeviceAttribute("Mtu", UintegerValue(t.mtu));
-        link.SetChannelAttribute("Delay", TimeValue(NanoSeconds(l.delay_ns)));
-        NetDeviceContainer d = link.Install(n, tor.Get(0));
-        tc.Install(d.Get(1)); // the switch's port
-        Ipv4InterfaceContainer ifc = addr.Assign(d);
-        addr.NewNetwork();
-        all.push_back(d.Get(0));
-        all.push_back(d.Get(1));
-        return ifc.GetAddress(0).Get();
-    };
-    for (unsigned h = 0; h < t.hosts; h++)
-        host_ip[h] = connect(hosts.Get(h), t.host_link);
-    std::vector<uint32_t> dev_ip(c->n_dev);
-    for (unsigned k = 0; k < c->n_dev; k++)
-        dev_ip[k] = connect(devs.Get(k), c->dev[k].link);
-    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
-
-    // network drops: the switch's queue discs and every device queue
-    for (auto& d : all)
+    // network drops: every queue disc and every device queue
+    for (auto& d : net.devs)
     {
         Ptr<PointToPointNetDevice> p = DynamicCast<PointToPointNetDevice>(d);
         p->GetQueue()->TraceConnectWithoutContext("Drop",
@@ -294,9 +486,9 @@ extern "C" int ws_ns3_run(const ws_cluster* c, ws_cluster_mode mode, ws_cluster_
             q->TraceConnectWithoutContext("Drop", MakeBoundCallback(&CountDrop, &r.net_drops));
     }
 
-    int dev = c->job.device;
-    r.job = ws_cjob_new(c, mode, host_ip.data(), dev >= 0 ? dev_ip[dev] : 0, WorkerTx, &r, err,
-                        errlen);
+    const uint32_t* host_ip = net.node_ip.data();
+    const uint32_t* dev_ip = net.node_ip.data() + H;
+    r.job = ws_cjob_new(c, mode, host_ip, dev_ip, WorkerTx, &r, err, errlen);
     if (!r.job)
     {
         Simulator::Destroy();
@@ -305,21 +497,30 @@ extern "C" int ws_ns3_run(const ws_cluster* c, ws_cluster_mode mode, ws_cluster_
     unsigned W = c->job.workers;
     r.timer.resize(W);
     r.udp.resize(W);
-    r.ring_tx.resize(W);
+    r.tx.resize(W);
     for (unsigned w = 0; w < W; w++)
-        r.worker_ip.push_back(host_ip[c->job.host[w]]);
+        r.worker_of_ip[host_ip[c->job.host[w]]] = w;
     TypeId udp = UdpSocketFactory::GetTypeId(), tcp = TcpSocketFactory::GetTypeId();
-    if (mode == WS_MODE_WIRESUM)
+    if (WS_MODE_IS_WIRESUM(mode))
     {
-        r.dev_sock = Socket::CreateSocket(devs.Get(dev), udp);
-        r.dev_sock->Bind(InetSocketAddress(Ipv4Address(dev_ip[dev]), ws_cjob_dev_port(r.job)));
-        r.dev_sock->SetIpRecvTos(true);
-        r.dev_sock->SetIpRecvTtl(true);
-        r.dev_sock->SetRecvCallback(MakeCallback(&Run::DeviceRecv, &r));
+        r.dev_sock.resize(c->n_dev);
+        r.dev_ref.resize(c->n_dev);
+        for (unsigned k = 0; k < c->n_dev; k++)
+        {
+            r.dev_ref[k] = {&r, k};
+            if (!ws_cjob_dev(r.job, k))
+                continue;
+            Ptr<Socket> s = Socket::CreateSocket(net.nodes.Get(H + k), udp);
+            s->Bind(InetSocketAddress(Ipv4Address(dev_ip[k]), ws_cjob_dev_port(r.job)));
+            s->SetIpRecvTos(true);
+            s->SetIpRecvTtl(true);
+            s->SetRecvCallback(MakeCallback(&Run::DeviceRecv, &r).Bind(k));
+            r.dev_sock[k] = s;
+        }
         for (unsigned w = 0; w < W; w++)
         {
             unsigned h = c->job.host[w];
-            r.udp[w] = Socket::CreateSocket(hosts.Get(h), udp);
+            r.udp[w] = Socket::CreateSocket(net.nodes.Get(h), udp);
             r.udp[w]->Bind(InetSocketAddress(Ipv4Address(host_ip[h]), WS_CLUSTER_WORKER_PORT));
             r.udp[w]->SetIpRecvTos(true);
             r.udp[w]->SetIpRecvTtl(true);
@@ -331,22 +532,26 @@ extern "C" int ws_ns3_run(const ws_cluster* c, ws_cluster_mode mode, ws_cluster_
         for (unsigned w = 0; w < W; w++)
         {
             unsigned h = c->job.host[w];
-            Ptr<Socket> l = Socket::CreateSocket(hosts.Get(h), tcp);
-            l->Bind(InetSocketAddress(Ipv4Address(host_ip[h]), kRingPort));
+            Ptr<Socket> l = Socket::CreateSocket(net.nodes.Get(h), tcp);
+            l->Bind(InetSocketAddress(Ipv4Address(host_ip[h]), kStreamPort));
             l->Listen();
             l->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
-                                 MakeCallback(&Run::RingAccept, &r));
+                                 MakeCallback(&Run::Accept, &r).Bind(w));
         }
         for (unsigned w = 0; w < W; w++)
         {
-            unsigned h = c->job.host[w], succ = c->job.host[(w + 1) % W];
-            r.ring_tx[w] = Socket::CreateSocket(hosts.Get(h), tcp);
-            r.ring_tx[w]->Bind(InetSocketAddress(Ipv4Address(host_ip[h]), 0));
-            // at time 0: the nodes (their traffic control) are initialised when the run starts
-            Ptr<Socket> s = r.ring_tx[w];
-            InetSocketAddress to(Ipv4Address(host_ip[succ]), kRingPort);
-            Simulator::ScheduleNow([s, to]() { s->Connect(to); });
-            r.ring_tx[w]->SetSendCallback(MakeCallback(&Run::SendReady, &r).Bind(w));
+            unsigned h = c->job.host[w], peers[WS_CJOB_MAX_PEERS];
+            unsigned n = ws_cjob_peers(r.job, w, peers);
+            for (unsigned k = 0; k < n; k++)
+            {
+                Ptr<Socket> s = Socket::CreateSocket(net.nodes.Get(h), tcp);
+                s->Bind(InetSocketAddress(Ipv4Address(host_ip[h]), 0));
+                // at time 0: the nodes (their traffic control) are initialised when the run starts
+                InetSocketAddress to(Ipv4Address(host_ip[c->job.host[peers[k]]]), kStreamPort);
+                Simulator::ScheduleNow([s, to]() { s->Connect(to); });
+                s->SetSendCallback(MakeCallback(&Run::SendReady, &r).Bind(w, k));
+                r.tx[w].push_back(s);
+            }
         }
     }
     for (unsigned w = 0; w < W; w++)
@@ -355,12 +560,15 @@ extern "C" int ws_ns3_run(const ws_cluster* c, ws_cluster_mode mode, ws_cluster_
     Simulator::Stop(Seconds(1000));
     Simulator::Run();
     ws_cjob_result(r.job, res);
+    std::copy(fwd.up.begin(), fwd.up.end(), res->uplink);
+    res->split_flows = fwd.split;
     if (!res->failed && !ws_cjob_finished(r.job))
     {
         res->failed = 1;
         snprintf(res->error, sizeof res->error, "did not complete in 1000 s of simulated time");
     }
     res->net_drop_packets = r.net_drops;
+    res->build_s = net.build_s;
     ws_cjob_free(r.job);
     Simulator::Destroy();
     res->wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
