@@ -520,8 +520,8 @@ static int make_devices(ws_cjob *j, const uint32_t *dev_ip, char *err, size_t er
 static int make_workers(ws_cjob *j, char *err, size_t errlen)
 {
     const ws_cluster *c = &j->c;
-    /* a round trip under load, per level of devices: the worker's window queued at its own
-     * link, every member's window through the device, the links' delays (at most four between
+    /* a round trip under load, per level of devices: the worker's windows (one per shard)
+     * queued at its own link, every member's window through the device, the links' delays (at most four between
      * switches on a path); twice that, plus the minimum */
     size_t fb = ws_frame_len(c->job.count);
     unsigned levels = j->mode == WS_MODE_HIER ? 2 : 1;
@@ -539,7 +539,8 @@ static int make_workers(ws_cjob *j, char *err, size_t errlen)
     }
     delay += c->topo.host_link.delay_ns + 4 * c->topo.uplink.delay_ns;
     uint64_t wire = (uint64_t)((double)fb * 8 / c->topo.host_link.rate * 1e12);
-    uint64_t rtt = levels * ((uint64_t)c->job.window * (wire + members * fr) + 2 * delay * 1000);
+    uint64_t rtt = levels * ((uint64_t)c->job.window * (j->T * wire + members * fr) +
+                             2 * delay * 1000);
     uint64_t rto = 2 * rtt + RTO_MIN_PS;
     for (unsigned w = 0; w < j->nw; w++)
         for (unsigned s = 0; s < j->T; s++) {

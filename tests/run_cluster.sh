@@ -5,6 +5,10 @@
 # sent = what the device or the peers received + drops, from the counters), also with a device
 # whose ingress buffer overflows; the ring's all-reduce time within 5 % of its closed form; bad
 # cluster files refused with FILE:LINE messages; the companion binary found, or said missing.
+# A small leaf-spine and a k = 4 fat-tree (tests/cluster/) with every mode: the wiresum modes'
+# tensors exact, the baselines' equal to their own order's sums, bytes conserved through one,
+# sharded and hierarchical devices; halving-doubling against its closed form on rack8; ECMP per
+# flow spreading a leaf's flows over its uplinks without splitting any; topology errors.
 # Appends "cluster <case> <passed> <failed>" lines to the results file (tests/lib.sh).
 set -u
 ws=$1
@@ -54,6 +58,46 @@ if "$ws" cluster --json "$tmp/drops.ini" > "$d" 2> "$tmp/drops.log"; then ok dro
 check drops-exact "$d" '.runs[0] | .exact and .device.drop_frames > 0 and .transport.retx > 0'
 check drops-bytes "$d" '.runs[0] | .net_drop_packets == 0 and .tx_bytes == .device.rx_bytes and .device.rx_frames == .device.served_frames + .device.drop_frames and .device.tx_bytes == .rx_bytes'
 
+# halving-doubling on rack8 (uncongested: one switch, each worker one flow out and one in per
+# step) against its closed form: 2 log2(N) steps moving 2(N-1)/N of the tensor in all with the
+# TCP/IPv4/PPP overhead, each step waiting for its last packet's store-and-forward and 2 delays
+sed -e 's/^mode = .*/mode = halving-doubling/' -e 's/^tensor_bytes = .*/tensor_bytes = 1MiB/' \
+    "$rack8" > "$tmp/hd.ini"
+h=$tmp/hd.json
+if "$ws" cluster --json "$tmp/hd.ini" > "$h" 2> "$tmp/hd.log"; then ok hd-runs; else bad hd-runs; fi
+check hd-closed-form "$h" '.runs[0] | (.workers | log2 | round) as $m | ((2 * (.workers - 1) / .workers * .bytes * 9002 / 8948 + 2 * $m * 9002) * 8 / .link_bps + 2 * $m * 2e-6) as $t | .consistent and (.seconds / $t - 1 | fabs) < 0.05'
+check hd-bytes "$h" '.runs[0] | .net_drop_packets == 0 and .tx_bytes == .rx_bytes and .tx_bytes == 2 * (.workers - 1) * .bytes * (.iteration_seconds | length)'
+
+# every mode on a small leaf-spine and on a k = 4 fat-tree (10 workers: halving-doubling folds
+# 2 pairs around 8)
+for topo in ls-small ft4; do
+    t=$tmp/$topo.json
+    if "$ws" cluster --json "tests/cluster/$topo.ini" > "$t" 2> "$tmp/$topo.log"; then ok $topo-runs; else bad $topo-runs; fi
+    check $topo-modes "$t" '.ok and ([.runs[].mode] == ["wiresum", "sharded", "hierarchical", "ring", "halving-doubling"])'
+    check $topo-exact "$t" '[.runs[] | select(.mode == "wiresum" or .mode == "sharded" or .mode == "hierarchical") | .exact and .tensors_exact == .workers and .transport.retx == 0] | all'
+    check $topo-baselines "$t" '[.runs[] | select(.mode == "ring" or .mode == "halving-doubling") | .consistent and .tensors_consistent == .workers and .exact == false] | all'
+    # one device or shards: the workers' frames are the devices' input, the devices' output the
+    # workers'; a hierarchy adds the bytes between devices to both sides
+    check $topo-wiresum-bytes "$t" '[.runs[] | select(.mode == "wiresum" or .mode == "sharded") | .net_drop_packets == 0 and .device.drop_frames == 0 and .tx_bytes == .device.rx_bytes and .device.tx_bytes == .rx_bytes and .device.rx_bytes == ([.devices[].rx_bytes] | add)] | all'
+    check $topo-hier-bytes "$t" '.runs[] | select(.mode == "hierarchical") | .net_drop_packets == 0 and .device.drop_frames == 0 and .device.rx_bytes > .tx_bytes and .device.rx_bytes - .tx_bytes == .device.tx_bytes - .rx_bytes and (.devices | length) >= 3'
+    check $topo-sharded-split "$t" '.runs[] | select(.mode == "sharded") | (.devices | length) == 2 and ([.devices[].rx_frames] | (max - min) <= 1 + max / 8)'
+    check $topo-baseline-bytes "$t" '[.runs[] | select(.mode == "ring" or .mode == "halving-doubling") | .net_drop_packets == 0 and .tx_bytes == .rx_bytes] | all'
+    check $topo-no-split-flow "$t" '[.runs[].split_flows] | all(. == 0)'
+done
+# the ring's bytes: 2(N-1) segments of bytes/N per worker; halving-doubling's with 10 = 8 + 2
+# workers: 2 x 7/8 of the tensor for each of the 8, plus the 2 folded workers' whole tensor in
+# and out
+check ls-ring-bytes "$tmp/ls-small.json" '.runs[] | select(.mode == "ring") | .tx_bytes == 2 * (.workers - 1) * .bytes'
+check ft4-hd-bytes "$tmp/ft4.json" '.runs[] | select(.mode == "halving-doubling") | .workers == 10 and .tx_bytes == 8 * 2 * 7 / 8 * .bytes + 2 * 2 * .bytes'
+# ECMP per flow: halving-doubling's partners at distance 8 are on the other leaf: leaf0's 8 data
+# flows and the 8 ACK flows of the connections towards it go up, spread over both spines
+check ecmp-spread "$tmp/ls-small.json" '.runs[] | select(.mode == "halving-doubling") | [.uplinks[] | select(.link | startswith("leaf0-"))] | (map(.up_flows) | add) == 16 and all(.up_flows >= 2 and .up_bytes > 0)'
+# the fat-tree: flows between pods climb to the cores, over several of them
+check ecmp-cores "$tmp/ft4.json" '.runs[] | select(.mode == "halving-doubling") | [.uplinks[] | select(.link | test("^agg.*core")) | select(.up_flows > 0)] | length >= 3'
+# the hierarchy's leaves serve the workers below their switch: e0 2, e1 2, a2 (pod 2) 4, e3 2;
+# each takes its members' DATA and the root's RESULT per chunk: (2 + 1) to (4 + 1)
+check ft4-hier-place "$tmp/ft4.json" '.runs[] | select(.mode == "hierarchical") | [.devices[] | .switch] == ["core2", "edge0.0", "edge1.0", "agg2.1", "edge3.1"] and (.devices[1:] | map(.rx_frames) | . as $f | $f[2] * 3 == $f[0] * 5 and $f[3] == $f[0])'
+
 # bad cluster files: FILE:LINE and the reason
 badf() {
     name=$1; pat=$2
@@ -81,6 +125,33 @@ sed 's/^workers = 0-7/workers 0-7/' "$rack8" > "$tmp/bad-syntax.ini"
 badf bad-syntax "bad-syntax.ini:30: syntax error"
 sed 's/^tensor_bytes = 4MiB/tensor_bytes = 4MiB\nelements = 10/' "$rack8" > "$tmp/bad-both.ini"
 badf bad-both "bad-both.ini:32: \[job\]: give the tensor as 'elements' or as 'tensor_bytes', not both"
+# topology and placement errors
+ls=tests/cluster/ls-small.ini
+sed 's/^spines = 2/spines = 2\nk = 4/' "$ls" > "$tmp/bad-lsk.ini"
+badf bad-lsk "bad-lsk.ini:7: \[topology\]: 'k' has no meaning for kind leafspine"
+sed '/^spines = 2/d' "$ls" > "$tmp/bad-nospines.ini"
+badf bad-nospines "bad-nospines.ini:3: \[topology\]: 'spines' is required for kind leafspine"
+sed 's/^hosts_per_leaf = 8/hosts_per_leaf = 8\nhosts = 15/' "$ls" > "$tmp/bad-hosts.ini"
+badf bad-hosts "bad-hosts.ini:8: \[topology\]: hosts 15, and this leafspine has 16"
+sed 's/^switch = spine1/switch = spine2/' "$ls" > "$tmp/bad-spine.ini"
+badf bad-spine "bad-spine.ini:32: device agg1: switch 'spine2': no such switch (this topology's are leaf0 .. spine1"
+sed 's/^shard_devices = .*/shard_devices = agg0, agg9/' "$ls" > "$tmp/bad-shard.ini"
+badf bad-shard "bad-shard.ini:44: \[job\]: shard_devices: 'agg9': no \[device agg9\] section"
+sed 's/^leaf_devices = .*/leaf_devices = tor1, tor0/' "$ls" > "$tmp/bad-leaves.ini"
+badf bad-leaves "bad-leaves.ini:46: \[job\]: leaf_devices: tor1 (on leaf1) does not serve the next worker"
+sed 's/^count = 128/count = 256/' "$ls" > "$tmp/bad-partial.ini"
+badf bad-partial "bad-partial.ini:41: \[job\]: count 256 makes IP packets of 12338 bytes (PARTIAL), above the MTU of 9000"
+sed 's/^root_device = .*/root_device = agg1\nroot_device = agg0/' "$ls" > "$tmp/bad-root2.ini"
+badf bad-root2 "bad-root2.ini:46: \[job\]: duplicate key 'root_device'"
+sed '/^leaf_devices/d' "$ls" > "$tmp/bad-noleaves.ini"
+badf bad-noleaves "bad-noleaves.ini:45: \[job\]: 'root_device' and 'leaf_devices' go together"
+ft=tests/cluster/ft4.ini
+sed 's/^k = 4/k = 5/' "$ft" > "$tmp/bad-k.ini"
+badf bad-k "bad-k.ini:6: topology: k '5': an even number, 2..16"
+sed 's/^switch = agg2.1/switch = agg4.0/' "$ft" > "$tmp/bad-agg.ini"
+badf bad-agg "bad-agg.ini:23: device a2: switch 'agg4.0': no such switch (this topology's are edge0.0 .. core3"
+sed 's/^hosts = 8/hosts = 8\nspines = 2/' "$rack8" > "$tmp/bad-rackspine.ini"
+badf bad-rackspine "bad-rackspine.ini:8: \[topology\]: 'spines' has no meaning for kind rack"
 if ws_refused "$tmp/missing.log" "nowhere.ini: No such file" "$ws" cluster "$tmp/nowhere.ini"; then ok missing; else bad missing; fi
 
 # the main tool runs the companion beside it, or says where it looked
