@@ -469,18 +469,9 @@ static void member_addr(void *ctx, unsigned w, ws_member *m)
 static void add_dev(ws_cjob *j, int k, const uint32_t *dev_ip, int parent, unsigned rank,
                     unsigned shard, unsigned w0, unsigned w1)
 {
-    unsigned i = j->desc.n++;
-    ws_fabric_dev *d = &j->desc.d[i];
-    memcpy(d->name, j->c.dev[k].name, sizeof d->name); /* both WS_CLUSTER_NAME */
     const uint8_t mac[6] = {0x02, 0x00, 0x00, 0x0d, 0x00, (uint8_t)k};
-    memcpy(d->mac, mac, 6);
-    d->ip = dev_ip[k];
-    d->udp_port = WS_DEFAULT_UDP_PORT;
-    d->parent = parent;
-    d->rank = rank;
-    d->shard = shard;
-    d->w0 = w0;
-    d->w1 = w1;
+    int i = ws_fabric_add(&j->desc, j->c.dev[k].name, mac, dev_ip[k], parent, rank, shard, w0,
+                          w1); /* at most WS_CLUSTER_MAX_DEVICES, below the fabric's limit */
     j->dev_of[i] = k;
 }
 

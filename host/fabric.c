@@ -159,19 +159,13 @@ static unsigned member_port(const node *n, unsigned r)
 static int add_node(fabric *f, unsigned shard, unsigned level, int parent, unsigned rank,
                     unsigned w0, unsigned w1, const char *name)
 {
-    ws_fabric *x = &f->desc;
-    if (x->n == WS_FABRIC_MAX_DEVICES)
+    uint8_t mac[6];
+    uint32_t ip;
+    dev_addr(f->desc.n, mac, &ip);
+    int ki = ws_fabric_add(&f->desc, name, mac, ip, parent, rank, shard, w0, w1);
+    if (ki < 0)
         return fail(f, "more than %d devices", WS_FABRIC_MAX_DEVICES);
-    unsigned k = x->n++;
-    ws_fabric_dev *d = &x->d[k];
-    snprintf(d->name, sizeof d->name, "%s", name);
-    dev_addr(k, d->mac, &d->ip);
-    d->udp_port = WS_DEFAULT_UDP_PORT;
-    d->parent = parent;
-    d->rank = rank;
-    d->shard = shard;
-    d->w0 = w0;
-    d->w1 = w1;
+    unsigned k = (unsigned)ki;
     if (level == f->levels)
         return (int)k;
     unsigned fan = f->fan[level], leaves_below = 1;

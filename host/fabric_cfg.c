@@ -350,6 +350,25 @@ int ws_fabric_check(ws_fabric *f, char *err, size_t errlen)
     return rc;
 }
 
+int ws_fabric_add(ws_fabric *f, const char *name, const uint8_t mac[6], uint32_t ip, int parent,
+                  unsigned rank, unsigned shard, unsigned w0, unsigned w1)
+{
+    if (f->n == WS_FABRIC_MAX_DEVICES)
+        return -1;
+    ws_fabric_dev *d = &f->d[f->n];
+    memset(d, 0, sizeof *d);
+    snprintf(d->name, sizeof d->name, "%.31s", name);
+    memcpy(d->mac, mac, 6);
+    d->ip = ip;
+    d->udp_port = WS_DEFAULT_UDP_PORT;
+    d->parent = parent;
+    d->rank = rank;
+    d->shard = shard;
+    d->w0 = w0;
+    d->w1 = w1;
+    return (int)f->n++;
+}
+
 int ws_fabric_dev_config(const ws_fabric *f, unsigned k, uint16_t id, unsigned n_ports,
                          unsigned slots, unsigned count,
                          void (*worker)(void *ctx, unsigned w, ws_member *m), void *ctx,

@@ -48,6 +48,12 @@ int ws_fabric_load(ws_fabric *f, const char *path, char *err, size_t errlen);
  * shards' roots are derived). 0, or -1 with err. */
 int ws_fabric_check(ws_fabric *f, char *err, size_t errlen);
 
+/* A device appended to f (name, addresses with the default UDP port, its place: parent and rank
+ * there, or the root of shard; the job's ranks [w0, w1) below it). Its index, or -1 when f is
+ * full. ws_fabric_check() then derives the rest. */
+int ws_fabric_add(ws_fabric *f, const char *name, const uint8_t mac[6], uint32_t ip, int parent,
+                  unsigned rank, unsigned shard, unsigned w0, unsigned w1);
+
 /* Device k's configuration for job `id` in c (which holds the build: ws_config_default and the
  * caller's limits): its addresses, PARTIAL frames taken when it is in a tree, the job (window
  * slots, count) with its members (its children by rank, or its workers w0.. with the addresses
