@@ -54,7 +54,6 @@ typedef struct {
     int child[WS_LIMIT_WORKERS]; /* member r: a device, or -1 for worker x->w0 + r */
     ws_net in;          /* frames on their way to this device (q[0]) */
     ws_frame_set bp;    /* frames corrupted on their way in: they may leave as bypass traffic */
-    uint64_t cycle0, skipped, last_activity, beats;
     uint64_t frames_in, frames_out;
     ws_trace_out *rec_in, *rec_exp;
     uint64_t rec_ts;
@@ -262,7 +261,7 @@ static int open_device(fabric *f, unsigned k)
         snprintf(f->err, f->errlen, "%s", e);
         return f->log.failed = 1, -1;
     }
-    n->cycle0 = ws_session_cycle(n->s);
+    ws_session_line_start(n->s);
     ws_net_opts no = {o->latency, o->loss, o->dup, o->reorder, o->corrupt,
                       {o->fault_up, o->fault_down}};
     ws_net_init(&n->in, &no, &f->rng, corrupted, n);
@@ -336,11 +335,6 @@ static void check_output(fabric *f, unsigned k, const uint8_t *fr, size_t len)
 
 /* ---- moving frames ----------------------------------------------------------------------- */
 
-static uint64_t dev_now(const node *n)
-{
-    return ws_session_cycle(n->s) - n->cycle0 + n->skipped;
-}
-
 static uint64_t ts_ns(const fabric *f, uint64_t cycle)
 {
     return (uint64_t)((double)cycle * 1000.0 / f->o->clock_mhz);
@@ -397,9 +391,9 @@ static void pop_outputs(fabric *f, unsigned k)
     unsigned p;
     const uint8_t *fr;
     size_t len;
-    uint64_t cyc;
-    while (ws_session_pop_next(n->s, DEV_PORTS, &p, &fr, &len, &cyc) == 1)
-        route(f, k, p, fr, len, cyc - n->cycle0 + n->skipped);
+    uint64_t t;
+    while (ws_session_line_pop(n->s, DEV_PORTS, &p, &fr, &len, &t) == 1)
+        route(f, k, p, fr, len, t);
 }
 
 /* Offer device k the frames that have reached it, in order, as far as it takes them. */
@@ -415,7 +409,6 @@ static void feed(fabric *f, unsigned k)
             fail(f, "device %s, port %u: %s", n->x->name, e->port, ws_session_error(n->s));
             return;
         }
-        n->last_activity = f->now;
         n->frames_in++;
         f->st->frames_in++;
         if (n->rec_in) {
@@ -743,8 +736,7 @@ static int any_busy_model(fabric *f)
 {
     for (unsigned k = 0; k < f->nd; k++) {
         node *n = &f->d[k];
-        if (n->rtl && (ws_session_busy(n->s) || ws_net_queue_top(&n->in.q[0]) <= f->now ||
-                       f->now - n->last_activity < WS_SESSION_SETTLE))
+        if (n->rtl && (ws_session_line_active(n->s) || ws_net_queue_top(&n->in.q[0]) <= f->now))
             return 1;
     }
     return 0;
@@ -756,23 +748,12 @@ static void advance(fabric *f, uint64_t to)
 {
     for (unsigned k = 0; k < f->nd && !f->log.failed; k++) {
         node *n = &f->d[k];
-        uint64_t gap = to - dev_now(n);
-        if (n->rtl && !ws_session_busy(n->s) && to - n->last_activity > WS_SESSION_SETTLE &&
-            gap > 1) {
-            n->skipped += gap;
-            continue;
-        }
-        if (gap && ws_session_run(n->s, gap)) {
+        if (ws_session_line_advance(n->s, to)) {
             fail(f, "device %s: %s", n->x->name, ws_session_error(n->s));
             return;
         }
-        if (n->rtl) {
-            uint64_t in, out;
-            ws_session_beats(n->s, &in, &out);
-            if (in + out != n->beats)
-                n->beats = in + out, n->last_activity = to;
+        if (n->rtl)
             pop_outputs(f, k);
-        }
     }
 }
 

@@ -46,6 +46,8 @@ struct ws_session {
         size_t len;
         uint64_t cycle;
     } head[WS_SIM_MAX_PORTS];
+    /* the time line: cycle at its start, cycles skipped, last activity, beats seen then */
+    uint64_t line_c0, line_skipped, line_act, line_beats;
 };
 
 static void set_err(ws_session *s, const char *fmt, ...)
@@ -279,6 +281,7 @@ int ws_session_push(ws_session *s, unsigned port, const uint8_t *frame, size_t l
             return -1;
         }
         s->prev_port = port;
+        s->line_act = ws_session_line_now(s);
         return 0;
     }
     if (!s->ref) {
@@ -443,6 +446,59 @@ int ws_session_pop_ingress_done(ws_session *s, unsigned port, uint64_t *cycle)
     uint64_t c = s->done[port].c[s->done[port].head++];
     if (cycle)
         *cycle = c;
+    return 1;
+}
+
+/* ---- the time line ------------------------------------------------------------------------ */
+
+void ws_session_line_start(ws_session *s)
+{
+    s->line_c0 = ws_session_cycle(s);
+    s->line_skipped = s->line_act = 0;
+    uint64_t in, out;
+    ws_session_beats(s, &in, &out);
+    s->line_beats = in + out;
+}
+
+uint64_t ws_session_line_now(const ws_session *s)
+{
+    return ws_session_cycle(s) - s->line_c0 + s->line_skipped;
+}
+
+int ws_session_line_active(const ws_session *s)
+{
+    return s->sim &&
+           (ws_session_busy(s) || ws_session_line_now(s) - s->line_act < WS_SESSION_SETTLE);
+}
+
+int ws_session_line_advance(ws_session *s, uint64_t to)
+{
+    uint64_t now = ws_session_line_now(s);
+    if (to <= now)
+        return 0;
+    uint64_t gap = to - now;
+    if (s->sim && !ws_session_busy(s) && to - s->line_act > WS_SESSION_SETTLE && gap > 1) {
+        s->line_skipped += gap;
+        return 0;
+    }
+    if (ws_session_run(s, gap))
+        return -1;
+    if (s->sim) {
+        uint64_t in, out;
+        ws_session_beats(s, &in, &out);
+        if (in + out != s->line_beats)
+            s->line_beats = in + out, s->line_act = to;
+    }
+    return 0;
+}
+
+int ws_session_line_pop(ws_session *s, unsigned n_ports, unsigned *port, const uint8_t **frame,
+                        size_t *len, uint64_t *t)
+{
+    uint64_t cyc;
+    if (ws_session_pop_next(s, n_ports, port, frame, len, &cyc) != 1)
+        return 0;
+    *t = cyc - s->line_c0 + s->line_skipped;
     return 1;
 }
 

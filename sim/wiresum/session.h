@@ -130,6 +130,24 @@ void ws_session_stamps(ws_session *s, int on);
  * and *cycle (may be NULL), or 0 if there is none (ws_sim_pop_ingress_done for the models). */
 int ws_session_pop_ingress_done(ws_session *s, unsigned port, uint64_t *cycle);
 
+/* ---- the device on a time line shared with other simulated things ------------------------
+ * The closed loops (`wiresum run --shards/--tree`, the cluster's RTL device) keep every device on
+ * one time line, in the device's cycles: line time is the cycles clocked since
+ * ws_session_line_start plus the idle stretches not clocked. A model is clocked cycle by cycle
+ * while it has work (frames pending, or a beat in or out within the last WS_SESSION_SETTLE
+ * cycles, ws_session_line_active); idle and settled, a stretch of time costs nothing: its line
+ * time jumps. The reference's count simply follows the line. A push marks activity. */
+void ws_session_line_start(ws_session *s);
+uint64_t ws_session_line_now(const ws_session *s);
+/* 1 while a model must be clocked through every cycle (above); 0 for the reference */
+int ws_session_line_active(const ws_session *s);
+/* Bring the device to line time `to` (no earlier than now): clocked, or an idle settled
+ * model's stretch skipped. 0, or -1 once the model reported an error (ws_session_error). */
+int ws_session_line_advance(ws_session *s, uint64_t to);
+/* ws_session_pop_next with the frame's last beat as line time in *t */
+int ws_session_line_pop(ws_session *s, unsigned n_ports, unsigned *port, const uint8_t **frame,
+                        size_t *len, uint64_t *t);
+
 /* The device's counters of ports 0..n_ports-1 (through the registers for the RTL). 0, or -1. */
 int ws_session_counters(ws_session *s, unsigned n_ports, ws_counters *c, char *err,
                         size_t errlen);
