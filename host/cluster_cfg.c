@@ -22,14 +22,14 @@ static const char *const topo_keys[] = {"kind", "hosts", "rate", "delay", "mtu",
                                         "uplink_delay", "k", NULL};
 static const char *const dev_keys[] = {"switch", "rate", "delay", "data_width", "engines",
                                        "f_clk", "beats_per_cycle", "idle_latency",
-                                       "ingress_buffer", "max_count", "slots", NULL};
+                                       "ingress_buffer", "max_count", "slots", "model", NULL};
 static const char *const job_keys[] = {"workers", "elements", "tensor_bytes", "iterations",
                                        "compute", "mode", "count", "window", "device", "seed",
                                        "shard_devices", "root_device", "leaf_devices", NULL};
 enum { T_KIND, T_HOSTS, T_RATE, T_DELAY, T_MTU, T_QUEUE, T_LEAVES, T_SPINES, T_HPL, T_URATE,
        T_UDELAY, T_K };
 enum { D_SWITCH, D_RATE, D_DELAY, D_WIDTH, D_ENGINES, D_FCLK, D_BPC, D_LAT, D_INGRESS, D_MAXC,
-       D_SLOTS };
+       D_SLOTS, D_MODEL };
 enum { J_WORKERS, J_ELEMS, J_BYTES, J_ITERS, J_COMPUTE, J_MODE, J_COUNT, J_WINDOW, J_DEVICE,
        J_SEED, J_SHARDS, J_ROOT, J_LEAVES };
 #define MAX_KEYS 14
@@ -342,6 +342,12 @@ static int dev_key(parser *p, int k, const char *name, const char *v)
             return bad(p, what, name, v, "the pool of slots, 1..4096");
         d->slots = (unsigned)u;
         return 0;
+    case D_MODEL:
+        if (strcmp(v, "timing") && strcmp(v, "rtl"))
+            return bad(p, what, name, v, "timing (the reference behind the timing model) or rtl "
+                       "(the Verilator model)");
+        d->model = strcmp(v, "rtl") ? WS_CLUSTER_TIMING : WS_CLUSTER_RTL;
+        return 0;
     }
     return 0;
 }
@@ -548,6 +554,9 @@ static int fits(parser *p, unsigned k, unsigned members, size_t frame_len, const
     const ws_cluster_dev *d = &c->dev[k];
     unsigned dl = p->dev_line[k];
     unsigned job_line = p->job[J_MODE];
+    if (d->model == WS_CLUSTER_RTL && !strcmp(mode, "hierarchical"))
+        return perr(p, p->dev[k][D_MODEL], "device %s: model rtl: not in mode hierarchical (the "
+                    "RTL takes no PARTIAL frames yet, docs/protocol.md section 9)", d->name);
     if (members > WS_LIMIT_WORKERS)
         return perr(p, p->job[J_WORKERS], "[job]: mode %s: device %s would serve %u members, "
                     "a device serves at most %d", mode, d->name, members, WS_LIMIT_WORKERS);

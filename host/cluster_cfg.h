@@ -59,6 +59,10 @@ typedef struct {
     double oversubscription;
 } ws_cluster_topo;
 
+/* What simulates a device (docs/cluster.md section 3): the reference behind the timing model,
+ * or the Verilator model of the RTL, cycle by cycle (the fidelity check of the timing model) */
+typedef enum { WS_CLUSTER_TIMING = 0, WS_CLUSTER_RTL } ws_cluster_model;
+
 typedef struct {
     char name[WS_CLUSTER_NAME];
     unsigned sw;               /* the switch it is attached to (index, cluster_topo.h) */
@@ -73,6 +77,7 @@ typedef struct {
     uint64_t ingress_bytes;    /* ingress buffer: frames waiting or in service */
     unsigned max_count;        /* MAX_COUNT */
     unsigned slots;            /* the pool of slots */
+    ws_cluster_model model;    /* timing (default) or rtl */
 } ws_cluster_dev;
 
 typedef struct {

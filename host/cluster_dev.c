@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "refdev.h"
+#include "wiresum/session.h"
 #include "wiresum/wire.h"
 
 size_t ws_cluster_frame(uint8_t *f, const uint8_t dmac[6], const uint8_t smac[6], uint32_t sip,
@@ -42,7 +43,7 @@ typedef struct {
 
 struct ws_cdev {
     ws_cluster_dev p;
-    ws_refdev *ref;
+    ws_refdev *ref; /* the timing model's device; NULL for the RTL */
     ws_config cfg;
     qframe *q; /* ring buffer */
     size_t head, n, cap;
@@ -52,7 +53,18 @@ struct ws_cdev {
     ws_cdev_stats st;
     ws_cdev_emit_fn emit;
     void *emit_ctx;
+    /* the RTL (model = rtl): the session, its cycle in picoseconds, the frames pushed and not
+     * yet wholly taken (their lengths in q[].len, no data: the session holds a copy), the
+     * next cycle a service call is scheduled for (or none) */
+    ws_session *s;
+    double cycle_ps;
+    int wake;
+    uint64_t wake_cycle;
+    uint8_t *frame; /* a frame being rebuilt */
+    ws_counters ctr;
 };
+
+static ws_cdev *rtl_new(ws_cdev *d, char *err, size_t errlen);
 
 uint64_t ws_cdev_service_ps(const ws_cluster_dev *p, size_t len)
 {
@@ -68,9 +80,11 @@ ws_cdev *ws_cdev_new(const ws_cluster_dev *p, const ws_config *cfg, char *err, s
         return snprintf(err, errlen, "out of memory"), NULL;
     d->p = *p;
     d->cfg = *cfg;
-    d->ref = ws_refdev_new(cfg, err, errlen);
     d->cap = 64;
     d->q = calloc(d->cap, sizeof *d->q);
+    if (p->model == WS_CLUSTER_RTL)
+        return rtl_new(d, err, errlen);
+    d->ref = ws_refdev_new(cfg, err, errlen);
     if (!d->ref || !d->q) {
         if (d->ref && !d->q)
             snprintf(err, errlen, "out of memory");
@@ -89,6 +103,8 @@ void ws_cdev_free(ws_cdev *d)
         free(d->q[(d->head + k) % d->cap].f);
     free(d->q);
     ws_refdev_free(d->ref);
+    ws_session_free(d->s);
+    free(d->frame);
     free(d);
 }
 
@@ -116,6 +132,27 @@ static uint64_t start_next(ws_cdev *d, uint64_t now)
     return now + t;
 }
 
+/* room for one more frame in the ingress queue: 0, or -1 without memory */
+static int grow(ws_cdev *d)
+{
+    if (d->n < d->cap)
+        return 0;
+    qframe *q = calloc(2 * d->cap, sizeof *q);
+    if (!q)
+        return -1;
+    for (size_t k = 0; k < d->n; k++)
+        q[k] = d->q[(d->head + k) % d->cap];
+    free(d->q);
+    d->q = q;
+    d->head = 0;
+    d->cap *= 2;
+    return 0;
+}
+
+static void rtl_catch_up(ws_cdev *d, uint64_t now);
+static uint64_t rtl_wake(ws_cdev *d);
+static uint64_t rtl_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *ctx);
+
 uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, uint32_t sip, uint16_t sport, uint32_t dip,
                         uint16_t dport, uint8_t tos, uint8_t ttl, const uint8_t *payload,
                         size_t plen)
@@ -123,38 +160,28 @@ uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, uint32_t sip, uint16_t sport, 
     size_t len = WS_OFF_AGG + plen;
     d->st.rx_frames++;
     d->st.rx_bytes += len;
-    if (len > WS_LIMIT_FRAME || d->queued + len > d->p.ingress_bytes) {
-        d->st.drop_frames++;
-        d->st.drop_bytes += len;
-        return WS_CLUSTER_NEVER;
-    }
-    if (d->n == d->cap) {
-        qframe *q = calloc(2 * d->cap, sizeof *q);
-        if (!q) { /* counted as a drop: memory, not the buffer, ran out */
-            d->st.drop_frames++;
-            d->st.drop_bytes += len;
-            return WS_CLUSTER_NEVER;
-        }
-        for (size_t k = 0; k < d->n; k++)
-            q[k] = d->q[(d->head + k) % d->cap];
-        free(d->q);
-        d->q = q;
-        d->head = 0;
-        d->cap *= 2;
-    }
-    uint8_t *f = malloc(len);
-    if (!f) {
+    if (d->s)
+        rtl_catch_up(d, now);
+    /* a frame beyond the buffer is dropped; so is one that finds no memory (counted as a
+     * drop: memory, not the buffer, ran out) */
+    uint8_t *f = NULL;
+    if (len > WS_LIMIT_FRAME || d->queued + len > d->p.ingress_bytes || grow(d) ||
+        !(f = d->s ? d->frame : malloc(len))) {
         d->st.drop_frames++;
         d->st.drop_bytes += len;
         return WS_CLUSTER_NEVER;
     }
     ws_cluster_frame(f, d->cfg.mac, mac_of(d, sip), sip, dip, sport, dport, tos, ttl, payload,
                      plen);
-    d->q[(d->head + d->n) % d->cap] = (qframe){f, (uint32_t)len};
+    if (d->s && ws_session_push(d->s, 0, f, len))
+        return WS_CLUSTER_NEVER; /* the session's error, ws_cdev_error */
+    d->q[(d->head + d->n) % d->cap] = (qframe){d->s ? NULL : f, (uint32_t)len};
     d->n++;
     d->queued += len;
     if (d->queued > d->st.max_queued)
         d->st.max_queued = d->queued;
+    if (d->s)
+        return rtl_wake(d);
     return d->n == 1 ? start_next(d, now) : WS_CLUSTER_NEVER;
 }
 
@@ -169,6 +196,8 @@ static void on_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
 
 uint64_t ws_cdev_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *ctx)
 {
+    if (d->s)
+        return rtl_service(d, now, emit, ctx);
     if (!d->n)
         return WS_CLUSTER_NEVER;
     qframe q = d->q[d->head];
@@ -186,4 +215,110 @@ uint64_t ws_cdev_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *c
 
 const ws_cdev_stats *ws_cdev_get_stats(const ws_cdev *d) { return &d->st; }
 
-const ws_counters *ws_cdev_counters(const ws_cdev *d) { return ws_refdev_counters(d->ref); }
+const ws_counters *ws_cdev_counters(ws_cdev *d, char *err, size_t errlen)
+{
+    if (!d->s)
+        return ws_refdev_counters(d->ref);
+    return ws_session_counters(d->s, 1, &d->ctr, err, errlen) ? NULL : &d->ctr;
+}
+
+/* ---- the RTL: the Verilator model on the simulation's time line --------------------------- */
+
+static ws_cdev *rtl_new(ws_cdev *d, char *err, size_t errlen)
+{
+    const ws_cluster_dev *p = &d->p;
+    ws_session_opts so = {WS_DEVICE_VERILATOR, p->data_width, 0};
+    ws_dev_params dp;
+    ws_job *jb = &d->cfg.job[0];
+    char e[512];
+    int bad = !(d->frame = malloc(WS_LIMIT_FRAME));
+    if (bad)
+        snprintf(e, sizeof e, "out of memory");
+    else if (!(d->s = ws_session_open(&so, e, sizeof e)) ||
+             ws_session_open_driver(d->s, &dp, e, sizeof e))
+        bad = 1;
+    else if (dp.engines != p->engines || jb->workers > dp.workers || jb->slots > dp.pool ||
+             jb->max_count > dp.count) {
+        snprintf(e, sizeof e, "the job takes ENGINES %u, %u members, %u slots, count %u; the "
+                 "RTL model of this build has ENGINES %u, %u, %u, MAX_COUNT %u (a model built "
+                 "with make WS_VFLAGS='-GMAX_COUNT=... -GENGINES=...')", p->engines, jb->workers,
+                 jb->slots, jb->max_count, dp.engines, dp.workers, dp.pool, dp.count);
+        bad = 1;
+    } else {
+        d->cfg.max_jobs = dp.jobs;
+        d->cfg.max_workers = dp.workers;
+        d->cfg.pool_slots = dp.pool;
+        d->cfg.max_count = dp.count;
+        d->cfg.max_frame = dp.max_frame;
+        bad = ws_config_check(&d->cfg, e, sizeof e) ||
+              ws_session_configure(d->s, &d->cfg, e, sizeof e);
+    }
+    if (bad) {
+        snprintf(err, errlen, "device %s (model rtl): %s", p->name, e);
+        ws_cdev_free(d);
+        return NULL;
+    }
+    ws_session_line_start(d->s);
+    d->cycle_ps = 1e12 / p->f_clk;
+    return d;
+}
+
+/* the picosecond of a cycle of the time line */
+static uint64_t rtl_ps(const ws_cdev *d, uint64_t cycle)
+{
+    return (uint64_t)llround((double)cycle * d->cycle_ps);
+}
+
+/* the frames the model has taken wholly leave the queue in front of it */
+static void rtl_sync(ws_cdev *d)
+{
+    size_t pending = ws_session_pending(d->s, 0);
+    while (d->n > pending) {
+        d->queued -= d->q[d->head].len;
+        d->head = (d->head + 1) % d->cap;
+        d->n--;
+        d->st.served_frames++;
+    }
+    uint64_t in, out;
+    ws_session_beats(d->s, &in, &out);
+    d->st.busy_ps = rtl_ps(d, in); /* the port takes a beat a cycle */
+}
+
+/* the model to the last cycle edge at or before now (clocked, or an idle stretch skipped) */
+static void rtl_catch_up(ws_cdev *d, uint64_t now)
+{
+    uint64_t c = (uint64_t)floor(((double)now + 1) / d->cycle_ps);
+    if (c > ws_session_line_now(d->s) && !ws_session_line_advance(d->s, c))
+        rtl_sync(d);
+}
+
+/* the next cycle to clock, while the model has work and none is scheduled */
+static uint64_t rtl_wake(ws_cdev *d)
+{
+    if (d->wake || ws_session_error(d->s) || !ws_session_line_active(d->s))
+        return WS_CLUSTER_NEVER;
+    d->wake = 1;
+    d->wake_cycle = ws_session_line_now(d->s) + 1;
+    return rtl_ps(d, d->wake_cycle);
+}
+
+static uint64_t rtl_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *ctx)
+{
+    d->wake = 0;
+    if (ws_session_line_advance(d->s, d->wake_cycle))
+        return WS_CLUSTER_NEVER;
+    rtl_sync(d);
+    const uint8_t *f;
+    size_t len;
+    uint64_t t;
+    while (ws_session_line_pop(d->s, 1, NULL, &f, &len, &t) == 1) {
+        uint64_t at = rtl_ps(d, t);
+        d->st.tx_frames++;
+        d->st.tx_bytes += len;
+        emit(ctx, at > now ? at : now, f, len);
+    }
+    return rtl_wake(d);
+}
+
+const char *ws_cdev_error(const ws_cdev *d) { return d->s ? ws_session_error(d->s) : NULL; }
+

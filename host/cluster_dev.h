@@ -5,7 +5,12 @@
  * waiting or in service; a frame that does not fit is dropped and counted), one server that
  * takes a frame for beats / (beats per cycle x ENGINES) / f_clk with beats = ceil(frame bytes /
  * (DATA_WIDTH / 8)), and the fixed latency of idle_latency cycles from the end of a frame's
- * service to its RESULTs. Also the frames as the network carries them: the ns-3 layer moves
+ * service to its RESULTs. Or, model = rtl, the Verilator model of the RTL (wiresum/session.h)
+ * on the simulation's time line at f_clk: clocked cycle by cycle while it has work, its idle
+ * stretches skipped (ws_session_line_*); a frame enters its port 0 at the first cycle edge after
+ * it arrived, one beat a cycle as the RTL's tready lets it, waiting in front of it in a queue of
+ * ingress_buffer bytes (a frame that does not fit is dropped); what it sends leaves at the cycle
+ * of its last beat. Also the frames as the network carries them: the ns-3 layer moves
  * the UDP payload of a frame (from its aggregation header on) in a real UDP/IPv4 packet, and
  * ws_cluster_frame() rebuilds the Ethernet, IPv4 and UDP headers at the receiving end from the
  * packet's addresses, ports, TOS and TTL. No I/O; times in picoseconds.
@@ -66,6 +71,10 @@ uint64_t ws_cdev_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *c
 uint64_t ws_cdev_service_ps(const ws_cluster_dev *p, size_t len);
 
 const ws_cdev_stats *ws_cdev_get_stats(const ws_cdev *d);
-const ws_counters *ws_cdev_counters(const ws_cdev *d);
+/* The device's counters (the RTL's read through its registers, which clocks it: at the end of
+ * a run). NULL and err if the registers cannot be read. */
+const ws_counters *ws_cdev_counters(ws_cdev *d, char *err, size_t errlen);
+/* The RTL model's first error (a protocol error, $stop, a refused push), or NULL. */
+const char *ws_cdev_error(const ws_cdev *d);
 
 #endif

@@ -736,6 +736,12 @@ void ws_cjob_result(const ws_cjob *j, ws_cluster_result *r)
         n++;
     }
     r->seconds = n ? sum / n : 0;
+    for (unsigned i = 0; i < j->desc.n && !r->failed; i++)
+        if (ws_cdev_error(j->dev[i])) { /* an RTL model's */
+            r->failed = 1;
+            snprintf(r->error, sizeof r->error, "device %s: model: %s",
+                     j->c.dev[j->dev_of[i]].name, ws_cdev_error(j->dev[i]));
+        }
     uint64_t want = (uint64_t)j->nw * j->c.job.iterations;
     if (!r->failed && r->tensors != want) {
         r->failed = 1;

@@ -5,8 +5,9 @@
 # timing model and the report are host/cluster_*.c (in libwshost.a, built and tested with the
 # other host code, -Wall -Wextra -Werror), the companion's main is cluster/main.c; the ns-3 layer
 # (nodes, links, sockets, the event loop) is cluster/ns3/*.cc, the only C++. The link takes from
-# libwshost.a only what the cluster uses (no model, no session): the reference device
-# (sim/refdev.c) is linked as its object. Debian's ns-3 3.37 (libns3-dev) is installed by
+# libwshost.a only what the cluster uses; a device with model = rtl is the session's Verilator
+# model (libwssim.a and the model archives of mk/models.mk, WS_SIM_LIBS: the ones build/wiresum
+# links, never Verilated again for this binary). Debian's ns-3 3.37 (libns3-dev) is installed by
 # scripts/deps.sh; its pkg-config files carry a stray "-I/usr;" in their Cflags, dropped here.
 NS3_MODULES  := ns3-core ns3-network ns3-internet ns3-point-to-point ns3-traffic-control
 # asked when a recipe needs them (as WS_VROOT, mk/models.mk): pkg-config may not be there yet
@@ -27,10 +28,10 @@ $(CLB)/main.o: cluster/main.c | $(CLB)
 $(CLB)/%.o: cluster/ns3/%.cc | $(CLB)
 	$(CXX) $(CLUSTER_CXXFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/wiresum-cluster: $(CLUSTER_OBJ) $(BUILD)/obj/sim/refdev.o $(BUILD)/libwshost.a \
-    $(BUILD)/libwiresum.a
-	$(CXX) $(CLUSTER_OBJ) $(BUILD)/obj/sim/refdev.o $(BUILD)/libwshost.a $(BUILD)/libwiresum.a \
-	  $(LIBS) $(NS3_LIBS) -o $@
+$(BUILD)/wiresum-cluster: $(CLUSTER_OBJ) $(BUILD)/libwshost.a $(BUILD)/libwssim.a \
+    $(BUILD)/libwiresum.a $(WS_SIM_LIBS)
+	$(CXX) $(CLUSTER_OBJ) $(BUILD)/libwshost.a $(BUILD)/libwssim.a $(BUILD)/libwiresum.a \
+	  $(WS_SIM_LIBS) $(LIBS) $(NS3_LIBS) $(WS_SIM_LD) -o $@
 
 $(CLB):
 	mkdir -p $@
