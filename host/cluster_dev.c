@@ -39,6 +39,7 @@ size_t ws_cluster_frame(uint8_t *f, const uint8_t dmac[6], const uint8_t smac[6]
 typedef struct {
     uint8_t *f;
     uint32_t len;
+    uint64_t done; /* the timing model: the end of its service by the engine */
 } qframe;
 
 struct ws_cdev {
@@ -49,7 +50,10 @@ struct ws_cdev {
     size_t head, n, cap;
     uint64_t queued;  /* bytes in the buffer, the frame in service included */
     uint64_t latency_ps;
-    uint64_t emit_at; /* the time the frames of the frame in service leave */
+    double cycle_ps;
+    /* the timing model's stages: when the port, the engine and the egress are next free */
+    uint64_t port_free, engine_free, egress_free;
+    uint64_t emit_at; /* the first beat of the frames of the frame in service */
     ws_cdev_stats st;
     ws_cdev_emit_fn emit;
     void *emit_ctx;
@@ -57,7 +61,6 @@ struct ws_cdev {
      * yet wholly taken (their lengths in q[].len, no data: the session holds a copy), the
      * next cycle a service call is scheduled for (or none) */
     ws_session *s;
-    double cycle_ps;
     int wake;
     uint64_t wake_cycle;
     uint8_t *frame; /* a frame being rebuilt */
@@ -82,6 +85,7 @@ ws_cdev *ws_cdev_new(const ws_cluster_dev *p, const ws_config *cfg, char *err, s
     d->cfg = *cfg;
     d->cap = 64;
     d->q = calloc(d->cap, sizeof *d->q);
+    d->cycle_ps = 1e12 / p->f_clk;
     if (p->model == WS_CLUSTER_RTL)
         return rtl_new(d, err, errlen);
     d->ref = ws_refdev_new(cfg, err, errlen);
@@ -123,14 +127,19 @@ static const uint8_t *mac_of(const ws_cdev *d, uint32_t ip)
     return none;
 }
 
-static uint64_t start_next(ws_cdev *d, uint64_t now)
+/* picoseconds of that many cycles (of the RTL's time line: the picosecond of a cycle) */
+static uint64_t cycles_ps(const ws_cdev *d, uint64_t cycles)
 {
-    if (!d->n)
-        return WS_CLUSTER_NEVER;
-    uint64_t t = ws_cdev_service_ps(&d->p, d->q[d->head].len);
-    d->st.busy_ps += t;
-    return now + t;
+    return (uint64_t)llround((double)cycles * d->cycle_ps);
 }
+
+static uint64_t beats(const ws_cdev *d, size_t len)
+{
+    unsigned bytes = d->p.data_width / 8;
+    return (len + bytes - 1) / bytes;
+}
+
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /* room for one more frame in the ingress queue: 0, or -1 without memory */
 static int grow(ws_cdev *d)
@@ -175,14 +184,20 @@ uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, uint32_t sip, uint16_t sport, 
                      plen);
     if (d->s && ws_session_push(d->s, 0, f, len))
         return WS_CLUSTER_NEVER; /* the session's error, ws_cdev_error */
-    d->q[(d->head + d->n) % d->cap] = (qframe){d->s ? NULL : f, (uint32_t)len};
+    d->q[(d->head + d->n) % d->cap] = (qframe){d->s ? NULL : f, (uint32_t)len, 0};
     d->n++;
     d->queued += len;
     if (d->queued > d->st.max_queued)
         d->st.max_queued = d->queued;
     if (d->s)
         return rtl_wake(d);
-    return d->n == 1 ? start_next(d, now) : WS_CLUSTER_NEVER;
+    /* through the port, a beat a cycle (store and forward), then the engine */
+    d->port_free = max64(now, d->port_free) + cycles_ps(d, beats(d, len));
+    uint64_t service = ws_cdev_service_ps(&d->p, len);
+    d->engine_free = max64(d->port_free, d->engine_free) + service;
+    d->st.busy_ps += service;
+    d->q[(d->head + d->n - 1) % d->cap].done = d->engine_free;
+    return d->n == 1 ? d->engine_free : WS_CLUSTER_NEVER;
 }
 
 static void on_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
@@ -191,7 +206,10 @@ static void on_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
     (void)egress; /* one port: its link to the switch */
     d->st.tx_frames++;
     d->st.tx_bytes += len;
-    d->emit(d->emit_ctx, d->emit_at, f, len);
+    /* the egress, a beat a cycle: the frame leaves with its last beat */
+    uint64_t start = max64(d->emit_at, d->egress_free), b = beats(d, len);
+    d->egress_free = start + cycles_ps(d, b);
+    d->emit(d->emit_ctx, start + cycles_ps(d, b - 1), f, len);
 }
 
 uint64_t ws_cdev_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *ctx)
@@ -210,7 +228,7 @@ uint64_t ws_cdev_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *c
     d->emit_at = now + d->latency_ps;
     ws_refdev_rx(d->ref, 0, q.f, q.len, on_emit, d);
     free(q.f);
-    return start_next(d, now);
+    return d->n ? d->q[d->head].done : WS_CLUSTER_NEVER;
 }
 
 const ws_cdev_stats *ws_cdev_get_stats(const ws_cdev *d) { return &d->st; }
@@ -259,14 +277,7 @@ static ws_cdev *rtl_new(ws_cdev *d, char *err, size_t errlen)
         return NULL;
     }
     ws_session_line_start(d->s);
-    d->cycle_ps = 1e12 / p->f_clk;
     return d;
-}
-
-/* the picosecond of a cycle of the time line */
-static uint64_t rtl_ps(const ws_cdev *d, uint64_t cycle)
-{
-    return (uint64_t)llround((double)cycle * d->cycle_ps);
 }
 
 /* the frames the model has taken wholly leave the queue in front of it */
@@ -281,7 +292,7 @@ static void rtl_sync(ws_cdev *d)
     }
     uint64_t in, out;
     ws_session_beats(d->s, &in, &out);
-    d->st.busy_ps = rtl_ps(d, in); /* the port takes a beat a cycle */
+    d->st.busy_ps = cycles_ps(d, in); /* the port takes a beat a cycle */
 }
 
 /* the model to the last cycle edge at or before now (clocked, or an idle stretch skipped) */
@@ -299,7 +310,7 @@ static uint64_t rtl_wake(ws_cdev *d)
         return WS_CLUSTER_NEVER;
     d->wake = 1;
     d->wake_cycle = ws_session_line_now(d->s) + 1;
-    return rtl_ps(d, d->wake_cycle);
+    return cycles_ps(d, d->wake_cycle);
 }
 
 static uint64_t rtl_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *ctx)
@@ -312,7 +323,7 @@ static uint64_t rtl_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void
     size_t len;
     uint64_t t;
     while (ws_session_line_pop(d->s, 1, NULL, &f, &len, &t) == 1) {
-        uint64_t at = rtl_ps(d, t);
+        uint64_t at = cycles_ps(d, t);
         d->st.tx_frames++;
         d->st.tx_bytes += len;
         emit(ctx, at > now ? at : now, f, len);
