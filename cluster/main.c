@@ -13,11 +13,12 @@
 #include "cluster_cfg.h"
 #include "cluster_job.h"
 #include "cluster_topo.h"
+#include "fidelity.h"
 #include "json.h"
 #include "ns3_run.h"
 
 static const char usage[] =
-    "usage: wiresum cluster FILE [--json] [--mode MODE]\n"
+    "usage: wiresum cluster FILE [--json] [--mode MODE | --fidelity]\n"
     "\n"
     "A packet-level simulation (ns-3) of the cluster FILE describes (docs/cluster.md): hosts,\n"
     "switches and links, wiresum devices (the reference device with the RTL's measured timing)\n"
@@ -30,6 +31,10 @@ static const char usage[] =
     "  --json         print the summary as one JSON document (docs/cluster.md, \"Output\")\n"
     "  --mode MODE    run this collective only (default: the file's [job] mode): wiresum,\n"
     "                 sharded, hierarchical, ring or halving-doubling\n"
+    "  --fidelity     the fidelity check of the timing model: the [job]'s mode wiresum run\n"
+    "                 with its device as the timing model, then as the Verilator model of\n"
+    "                 the RTL; fails unless both are exact, move the same frames and take the\n"
+    "                 same all-reduce time within 2 %% (docs/cluster.md section 3)\n"
     "  -h, --help     this text\n";
 
 static double mega(double x) { return x / 1e6; }
@@ -133,6 +138,41 @@ static json_t *json_dev(const ws_cdev_stats *d)
                      "busy_seconds", (double)d->busy_ps * 1e-12);
 }
 
+static json_t *json_run(const ws_cluster *c, const ws_cluster_result *r);
+
+/* --fidelity: both runs, the difference and the verdict; the exit status */
+static int fidelity(const ws_cluster *c, int json)
+{
+    static ws_fidelity f;
+    char err[1024];
+    if (ws_fidelity_run(c, &f, err, sizeof err)) {
+        fprintf(stderr, "wiresum cluster: %s\n", err);
+        return 2;
+    }
+    const ws_cluster_dev *d = &c->dev[f.device];
+    if (json) {
+        json_t *top = json_pack("{s:s, s:b, s:s, s:o, s:o, s:f, s:f}", "file", c->path, "ok",
+                                f.ok, "device", d->name, "timing", json_run(c, &f.timing),
+                                "rtl", json_run(c, &f.rtl), "difference", f.difference,
+                                "tolerance", WS_FIDELITY_TOLERANCE);
+        if (top && !f.ok)
+            json_object_set_new(top, "error", json_string(f.why));
+        if (ws_json_print(top, stdout, "cluster"))
+            return 1;
+        return f.ok ? 0 : 1;
+    }
+    printf("fidelity of device %s (%u bits, %u engine%s at %.0f MHz), timing model:\n  ", d->name,
+           d->data_width, d->engines, d->engines == 1 ? "" : "s", d->f_clk / 1e6);
+    print_run(c, &f.timing);
+    printf("the same with the RTL (Verilator):\n  ");
+    print_run(c, &f.rtl);
+    printf("fidelity: timing model %.3f us, RTL %.3f us per all-reduce: %+.3f %% (at most "
+           "%.0f %%): %s%s\n", f.timing.seconds * 1e6, f.rtl.seconds * 1e6,
+           f.difference * 100, WS_FIDELITY_TOLERANCE * 100, f.ok ? "PASS" : "FAILED: ",
+           f.ok ? "" : f.why);
+    return f.ok ? 0 : 1;
+}
+
 static json_t *json_run(const ws_cluster *c, const ws_cluster_result *r)
 {
     json_t *iters = json_array();
@@ -181,8 +221,9 @@ static json_t *json_run(const ws_cluster *c, const ws_cluster_result *r)
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"json", 0, 0, 'j'}, {"mode", 1, 0, 'm'}, {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
-    int json = 0, c;
+        {"json", 0, 0, 'j'}, {"mode", 1, 0, 'm'}, {"help", 0, 0, 'h'},
+        {"fidelity", 0, 0, 'F'}, {0, 0, 0, 0}};
+    int json = 0, c, fid = 0;
     int only = -1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
@@ -197,6 +238,7 @@ int main(int argc, char **argv)
                 return 2;
             }
             break;
+        case 'F': fid = 1; break;
         case 'h': fputs(usage, stdout); return 0;
         default: fputs(usage, stderr); return 2;
         }
@@ -212,6 +254,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "wiresum cluster: %s\n", err);
         return 2;
     }
+    if (fid && only >= 0) {
+        fprintf(stderr, "wiresum cluster: --fidelity runs mode wiresum: not with --mode\n");
+        return 2;
+    }
+    if (fid)
+        return fidelity(&cl, json);
     if (only >= 0) {
         const char *missing = NULL;
         if (only == WS_MODE_WIRESUM && cl.job.device < 0)

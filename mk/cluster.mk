@@ -15,14 +15,14 @@ NS3_CFLAGS    = $(eval NS3_CFLAGS := $(filter-out %;,$(shell pkg-config --cflags
 NS3_LIBS      = $(eval NS3_LIBS := $(shell pkg-config --libs $(NS3_MODULES)))$(NS3_LIBS)
 CLB          := $(BUILD)/cluster
 CLUSTER_CXX  := $(wildcard cluster/ns3/*.cc)
-CLUSTER_OBJ  := $(CLB)/main.o $(patsubst cluster/ns3/%.cc,$(CLB)/%.o,$(CLUSTER_CXX))
+CLUSTER_OBJ  := $(CLB)/main.o $(CLB)/fidelity.o $(patsubst cluster/ns3/%.cc,$(CLB)/%.o,$(CLUSTER_CXX))
 CLUSTER_CXXFLAGS = -std=c++17 -O2 -g -Wall -Wextra -Werror -Ihost -Idriver -Isim -Icluster/ns3 \
                    $(NS3_CFLAGS)
 
 .PHONY: cluster
 cluster: $(BUILD)/wiresum-cluster
 
-$(CLB)/main.o: cluster/main.c | $(CLB)
+$(CLB)/%.o: cluster/%.c | $(CLB)
 	$(CC) $(STD) $(WARN) $(CFLAGS) $(INC) -Icluster/ns3 $(DEPFLAGS) -c $< -o $@
 
 $(CLB)/%.o: cluster/ns3/%.cc | $(CLB)

@@ -154,6 +154,24 @@ sed 's/^hosts = 8/hosts = 8\nspines = 2/' "$rack8" > "$tmp/bad-rackspine.ini"
 badf bad-rackspine "bad-rackspine.ini:8: \[topology\]: 'spines' has no meaning for kind rack"
 if ws_refused "$tmp/missing.log" "nowhere.ini: No such file" "$ws" cluster "$tmp/nowhere.ini"; then ok missing; else bad missing; fi
 
+# the fidelity check (issue 23 item 7): the same job with the timing model and with the RTL
+# co-simulated (Verilator, cycle by cycle): both exact, the same frames, the all-reduce times
+# within 2 %; a timing model off by 400 cycles of latency fails it
+fi=tests/cluster/fidelity.ini
+f=$tmp/fidelity.json
+if "$ws" cluster --fidelity --json "$fi" > "$f" 2> "$tmp/fidelity.log"; then ok fidelity-runs; else bad fidelity-runs; fi
+check fidelity-exact "$f" '.ok and .timing.exact and .rtl.exact and .timing.tensors_exact == .timing.workers and .rtl.tensors_exact == .rtl.workers'
+check fidelity-frames "$f" '.timing.transport == .rtl.transport and .timing.device.rx_bytes == .rtl.device.rx_bytes and .timing.device.tx_bytes == .rtl.device.tx_bytes and .rtl.transport.retx == 0 and .rtl.device.drop_frames == 0 and .rtl.device.tx_frames == .rtl.transport.results'
+check fidelity-time "$f" '(.timing.seconds / .rtl.seconds - 1) as $d | ($d | fabs) < 0.02 and (.difference - $d | fabs) < 1e-9'
+sed 's/^idle_latency = 56/idle_latency = 456/' "$fi" > "$tmp/fidelity-off.ini"
+if ws_refused "$tmp/fidelity-off.log" "fidelity: timing model .* FAILED: the all-reduce times differ by +[0-9.]* %, more than 2 %" "$ws" cluster --fidelity "$tmp/fidelity-off.ini"; then ok fidelity-fails; else bad fidelity-fails; fi
+sed 's/^slots = 64/slots = 64\nmodel = verilog/' "$fi" > "$tmp/bad-model.ini"
+badf bad-model "bad-model.ini:24: device agg0: model 'verilog': timing (the reference behind the timing model) or rtl"
+sed 's/^\[device tor0\]/[device tor0]\nmodel = rtl/' "$ls" > "$tmp/bad-rtl-hier.ini"
+badf bad-rtl-hier "bad-rtl-hier.ini:14: device tor0: model rtl: not in mode hierarchical"
+sed -e 's/^count = 256/count = 512/' -e 's/^max_count = 256/max_count = 512/' "$fi" > "$tmp/bad-rtl-count.ini"
+if ws_refused "$tmp/bad-rtl-count.log" "device agg0 (model rtl): the job takes ENGINES 1, 4 members, 4 slots, count 512; the RTL model of this build has .*MAX_COUNT 256" "$ws" cluster --fidelity "$tmp/bad-rtl-count.ini"; then ok bad-rtl-count; else bad bad-rtl-count; fi
+
 # the main tool runs the companion beside it, or says where it looked
 if "$ws" cluster --help > "$tmp/help.log" 2>&1 && grep -q "usage: wiresum cluster FILE" "$tmp/help.log"; then ok dispatch; else bad dispatch; fi
 mkdir -p "$tmp/alone"
