@@ -10,7 +10,7 @@
 // Pipeline (one frame enters the prep pipeline per cycle, one beat leaves per cycle):
 //   cmd skid --> C0 rank iterator --> P1 (member table address, command partial sums)
 //            --> P2 (member data; add member words) --> P3 (fold, complement, assemble header)
-//            --> descriptor FIFO (4 frames) --> S0 beat issue (result RAM address)
+//            --> descriptor FIFO (5 frames) --> S0 beat issue (result RAM address)
 //            --> A --> B (RAM data; header lanes / byte-swapped element lanes, tkeep mask)
 //            --> output ring (3 beats) --> output skid (m_axis registers).
 // The descriptor FIFO and the output ring are credit-controlled (a frame/beat is issued only
@@ -85,7 +85,7 @@ localparam integer BSH       = $clog2(BYTES);
 localparam integer NB_W      = FRAME_BEATS > 1 ? $clog2(FRAME_BEATS) : 1;
 localparam integer SUM_W     = 22;                        // unfolded checksum sums (< 2^21)
 localparam integer DESC_W    = 512 + TUSER_W + NB_W + RA_W + 1 + Q_W;
-localparam integer DESC_DEPTH = 4;                        // frames prepared ahead (credit)
+localparam integer DESC_DEPTH = 5;                        // frames prepared ahead (credit)
 localparam integer OB_DEPTH  = 3;                         // beats issued, not yet in the output skid
 localparam integer OB_N      = OB_DEPTH + 1;              // output ring entries (a power of two)
 localparam integer OB_AW     = $clog2(OB_N);
@@ -144,12 +144,33 @@ generate
     end
 endgenerate
 
-// Ones-complement fold of an unfolded sum (same result as driver/wire.c fold()).
+// Ones-complement fold of an unfolded sum (same result as driver/wire.c fold()): the low and high
+// halves added, and the carry out added again. The two adds are made side by side (with a carry
+// in of 0 and of 1) and the carry out of the first picks one: one carry chain deep, not two.
 function [15:0] csum_fold(input [SUM_W-1:0] s);
+    reg [16:0] f0;
+    /* verilator lint_off UNUSEDSIGNAL */  // f1's carry out: f0's picks
+    reg [16:0] f1;
+    /* verilator lint_on UNUSEDSIGNAL */
+    begin
+        f0 = 17'(s[15:0]) + 17'(s[SUM_W-1:16]);
+        f1 = 17'(s[15:0]) + 17'(s[SUM_W-1:16]) + 17'd1;
+        csum_fold = f0[16] ? f1[15:0] : f0[15:0];
+    end
+endfunction
+// The UDP checksum of an unfolded sum: the complement of the fold, sent as 0xffff when it is 0
+// (RFC 768). That is the complement of the sum modulo 0xffff (a fold of 0 or 0xffff is residue
+// 0, whose complement is 0xffff; any other fold is its residue), computed as above without the
+// compare with 0: residue = f0 - 0xffff = f1 - 0x10000 when f0 >= 0xffff (f1's carry out).
+function [15:0] csum_udp(input [SUM_W-1:0] s);
+    /* verilator lint_off UNUSEDSIGNAL */  // f0's carry out: f1's picks
+    reg [16:0] f0;
+    /* verilator lint_on UNUSEDSIGNAL */
     reg [16:0] f1;
     begin
-        f1 = 17'(s[15:0]) + 17'(s[SUM_W-1:16]);
-        csum_fold = f1[15:0] + 16'(f1[16]);
+        f0 = 17'(s[15:0]) + 17'(s[SUM_W-1:16]);
+        f1 = 17'(s[15:0]) + 17'(s[SUM_W-1:16]) + 17'd1;
+        csum_udp = ~(f1[16] ? f1[15:0] : f0[15:0]);
     end
 endfunction
 
@@ -348,8 +369,7 @@ end
 // The frame header, assembled big-endian in this one place: byte 0 is [511:504].
 wire [15:0] p3_len     = 16'd64 + (16'(p3_count) << 2);
 wire [15:0] p3_ip_csum = ~csum_fold(p3_ip_sum);
-wire [15:0] p3_udp_c   = ~csum_fold(p3_udp_sum);
-wire [15:0] p3_udp_csum = p3_udp_c == 16'd0 ? 16'hffff : p3_udp_c;
+wire [15:0] p3_udp_csum = csum_udp(p3_udp_sum);
 wire [511:0] p3_hdr_be = {
     p3_mem_mac, p3_dev_mac, 16'h0800,                                   // Ethernet
     8'h45, {6'd0, p3_ecn}, p3_len - 16'd14, 16'h0000, 16'h4000,         // IPv4
@@ -368,8 +388,8 @@ wire [TUSER_W-1:0] p3_tuser = tuser_pack(p3_len, {N_PORTS{1'b0}}, p3_dst);
 wire [NB_W-1:0]        p3_nb_m1 = NB_W'((p3_len - 16'd1) >> BSH);
 
 // ---------------------------------------------------------------- descriptor FIFO
-reg  [DESC_W-1:0] desc_mem [0:DESC_DEPTH-1];
-reg  [2:0]        desc_wr_ptr, desc_rd_ptr;  // with wrap bit
+reg  [DESC_W-1:0] desc_mem [0:7];           // DESC_DEPTH entries used
+reg  [3:0]        desc_wr_ptr, desc_rd_ptr;  // with wrap bit
 reg  [2:0]        desc_occ;                  // frames in P1..P3 and in the FIFO
 wire              s0_pop;
 
@@ -379,22 +399,26 @@ wire              p3_keep = p3_valid && !p3_skip;
 
 always @(posedge clk) begin
     if (p3_keep)
-        desc_mem[desc_wr_ptr[1:0]] <= {p3_hdr, p3_tuser, p3_nb_m1, p3_row_base, p3_retx, p3_q};
+        desc_mem[desc_wr_ptr[2:0]] <= {p3_hdr, p3_tuser, p3_nb_m1, p3_row_base, p3_retx, p3_q};
     if (p3_keep)
-        desc_wr_ptr <= desc_wr_ptr + 3'd1;
+        desc_wr_ptr <= desc_wr_ptr + 4'd1;
     if (s0_pop)
-        desc_rd_ptr <= desc_rd_ptr + 3'd1;
+        desc_rd_ptr <= desc_rd_ptr + 4'd1;
     desc_occ <= desc_occ + {2'd0, c0_issue} - {2'd0, s0_pop} - {2'd0, p3_valid && p3_skip};
     skip_done   <= !rst && p3_valid && p3_skip;
     skip_done_q <= p3_q;
     if (rst) begin
-        desc_wr_ptr <= 3'd0;
-        desc_rd_ptr <= 3'd0;
+        desc_wr_ptr <= 4'd0;
+        desc_rd_ptr <= 4'd0;
         desc_occ    <= 3'd0;
     end
 end
 
-assign prep_can = desc_occ != 3'(DESC_DEPTH) || s0_pop;
+// A place is free when fewer than DESC_DEPTH frames are reserved, as counted at the start of the
+// cycle: a pop's place is given again the cycle after (not in the pop's cycle, which would put
+// the beat issue's end of frame in front of C0's issue, one long path). Five places cover the
+// three stages P1..P3 and one frame in the FIFO at one frame a cycle (one-beat frames).
+assign prep_can = desc_occ != 3'(DESC_DEPTH);
 
 wire [511:0]             head_hdr;
 wire [TUSER_W-1:0]       head_tuser;
@@ -402,7 +426,7 @@ wire [NB_W-1:0]          head_nb_m1;
 wire [RA_W-1:0]          head_row_base;
 wire                     head_retx;
 wire [Q_W-1:0]           head_q;
-assign {head_hdr, head_tuser, head_nb_m1, head_row_base, head_retx, head_q} = desc_mem[desc_rd_ptr[1:0]];
+assign {head_hdr, head_tuser, head_nb_m1, head_row_base, head_retx, head_q} = desc_mem[desc_rd_ptr[2:0]];
 
 // ---------------------------------------------------------------- S0: beat issue
 reg  [NB_W-1:0] s0_beat;

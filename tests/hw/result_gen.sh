@@ -11,7 +11,7 @@ seed=${2:-1}
 tool=build/tests/tool_result_gen_vectors
 mkdir -p build/tests
 gcc -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
-    -Wmissing-prototypes -O2 -Ihost -Idriver tests/tool_result_gen_vectors.c driver/wire.c driver/config.c \
+    -Wmissing-prototypes -O2 -Ihost -Idriver tests/tool_result_gen_vectors.c driver/wire.c driver/xsum.c driver/config.c \
     -linih -o "$tool" || { echo "FAIL tb_ws_result_gen (vector tool build)"; exit 1; }
 
 rc=0
