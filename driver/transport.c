@@ -9,6 +9,9 @@
 #include "wiresum/wire.h"
 
 #define NO_CHUNK UINT64_MAX
+#define CC_GAIN (1.0 / 16) /* g of DCTCP's alpha (Alizadeh et al. 2010) */
+#define ECN_CE 3
+#define ECN_ECT0 2
 
 /* One slot of the window: the last chunk sent in it. */
 typedef struct {
@@ -39,6 +42,12 @@ struct ws_worker {
     size_t n;
     uint64_t base, nch, got;
     uint64_t srtt8, rttvar4; /* RFC 6298 state, scaled by 8 and 4 */
+    uint64_t sent;      /* chunks of the current all-reduce sent (first transmissions) */
+    unsigned inflight;  /* slots busy */
+    /* congestion control: the observation window (results and CE marks since it began, its
+     * length in results) and whether a timeout has cut the window in it already */
+    uint64_t win_n, win_ce, win_len;
+    int win_cut;
     char err[256];
     uint32_t elems[WS_LIMIT_COUNT];
     uint8_t frame[WS_OFF_ELEMS + 4 * WS_LIMIT_COUNT];
@@ -116,6 +125,10 @@ ws_worker *ws_worker_new(const ws_worker_cfg *c, char *err, size_t errlen)
                  c->shards, WS_MAX_SHARDS);
         return NULL;
     }
+    if (c->cc != 0 && c->cc != 1) {
+        snprintf(err, errlen, "worker: cc %d: 0 (off) or 1 (DCTCP-like window)", c->cc);
+        return NULL;
+    }
     if (c->rto_min == 0 || c->rto_min > c->rto_max || c->rto < c->rto_min || c->rto > c->rto_max) {
         snprintf(err, errlen, "worker: timeouts must satisfy 0 < rto_min <= rto <= rto_max");
         return NULL;
@@ -133,6 +146,9 @@ ws_worker *ws_worker_new(const ws_worker_cfg *c, char *err, size_t errlen)
         w->slot[k] = (slot_t){.chunk = NO_CHUNK};
     w->tensor = c->first_tensor;
     w->st.rto = c->rto;
+    w->st.cwnd = w->st.cwnd_min = c->slots;
+    w->st.alpha = c->cc ? 1.0 : 0.0; /* as Linux's DCTCP: the first marked window halves */
+    w->win_len = c->slots;
     return w;
 }
 
@@ -159,7 +175,7 @@ static void transmit(ws_worker *w, unsigned k, int retx, uint64_t now)
     ws_hdr_init(&h);
     memcpy(h.dst_mac, w->cfg.dev_mac, 6);
     memcpy(h.src_mac, w->cfg.mac, 6);
-    h.tos = w->cfg.tos;
+    h.tos = w->cfg.cc ? (uint8_t)((w->cfg.tos & ~3u) | ECN_ECT0) : w->cfg.tos;
     h.ip_id = w->ip_id++;
     h.src_ip = w->cfg.ip;
     h.dst_ip = w->cfg.dev_ip;
@@ -234,12 +250,88 @@ static void fill_slot(ws_worker *w, unsigned k, uint64_t now)
     s->tensor = w->tensor;
     s->set = (uint8_t)((c / S) & 1);
     s->busy = 1;
+    w->sent++;
+    w->inflight++;
     transmit(w, k, 0, now);
+}
+
+/* ---- congestion control (cfg.cc) ------------------------------------------------------
+ * The window is cwnd chunks: chunks leave in chunk order while fewer than floor(cwnd) are
+ * outstanding (each still in its slot, i mod S, so cwnd <= S keeps the protocol's rules). Once
+ * per window of results (cwnd of them), DCTCP's update: alpha += g (F - alpha) with F the
+ * fraction of those results that came back CE, then cwnd *= 1 - alpha/2 if any did, else
+ * cwnd += 1; a timeout halves cwnd, once per window. cwnd stays within 1..S. */
+
+static void cc_set(ws_worker *w, double cwnd)
+{
+    double S = w->cfg.slots;
+    w->st.cwnd = cwnd < 1 ? 1 : cwnd > S ? S : cwnd;
+    if (w->st.cwnd < w->st.cwnd_min)
+        w->st.cwnd_min = w->st.cwnd;
+}
+
+static void cc_new_window(ws_worker *w)
+{
+    w->win_n = w->win_ce = 0;
+    w->win_cut = 0;
+    w->win_len = (uint64_t)(w->st.cwnd + 0.999999);
+}
+
+static void cc_result(ws_worker *w, int ce)
+{
+    w->win_n++;
+    w->win_ce += ce != 0;
+    w->st.ce_results += ce != 0;
+    if (w->win_n < w->win_len)
+        return;
+    w->st.alpha += CC_GAIN * ((double)w->win_ce / (double)w->win_n - w->st.alpha);
+    if (w->win_ce) {
+        w->st.cwnd_cuts++;
+        cc_set(w, w->st.cwnd * (1 - w->st.alpha / 2));
+    } else {
+        cc_set(w, w->st.cwnd + 1);
+    }
+    cc_new_window(w);
+}
+
+static void cc_timeout(ws_worker *w)
+{
+    if (w->win_cut)
+        return;
+    w->win_cut = 1;
+    w->st.cwnd_cuts++;
+    cc_set(w, w->st.cwnd / 2);
+}
+
+/* The next chunk in chunk order and its slot, if it may leave: within the window, its slot
+ * free and its hold over (ready: when it will be). */
+static int cc_next(const ws_worker *w, unsigned *k, uint64_t *ready)
+{
+    uint64_t c = w->base + w->sent;
+    if (!w->active || w->inflight >= (unsigned)w->st.cwnd || c >= w->base + w->nch)
+        return 0;
+    *k = (unsigned)(c % w->cfg.slots);
+    if (next_chunk(w, *k) != c)
+        return 0;
+    *ready = ready_at(w, *k);
+    return 1;
+}
+
+static void cc_fill(ws_worker *w, uint64_t now)
+{
+    unsigned k;
+    uint64_t ready;
+    while (cc_next(w, &k, &ready) && ready <= now)
+        fill_slot(w, k, now);
 }
 
 /* Every slot that can take a chunk, in chunk order (from the slot of the tensor's first). */
 static void fill_all(ws_worker *w, uint64_t now)
 {
+    if (w->cfg.cc) {
+        cc_fill(w, now);
+        return;
+    }
     for (unsigned j = 0; j < w->cfg.slots; j++)
         fill_slot(w, (unsigned)((w->base + j) % w->cfg.slots), now);
 }
@@ -277,6 +369,8 @@ int ws_worker_start(ws_worker *w, const float *in, float *out, size_t n, uint64_
     uint64_t all = (n + w->cfg.count - 1) / w->cfg.count, T = w->cfg.shards > 1 ? w->cfg.shards : 1;
     w->nch = all > w->cfg.shard ? (all - w->cfg.shard + T - 1) / T : 0; /* this device's share */
     w->got = 0;
+    w->sent = 0;
+    w->inflight = 0;
     w->active = 1;
     if (w->nch == 0) {
         finish(w);
@@ -331,12 +425,17 @@ ws_rx_kind ws_worker_rx(ws_worker *w, const uint8_t *f, size_t len, uint64_t now
         w->elems[i] = ws_elem(f, i);
     memcpy(w->out + h.offset, w->elems, 4 * (size_t)h.count);
     s->busy = 0;
+    w->inflight--;
+    if (w->cfg.cc)
+        cc_result(w, (h.tos & 3) == ECN_CE);
     w->st.results++;
     w->st.chunks++;
     if (!s->retried)
         rtt_sample(w, now - s->sent_at);
     if (++w->got == w->nch)
         finish(w);
+    else if (w->cfg.cc)
+        cc_fill(w, now);
     else
         fill_slot(w, h.slot, now);
     return WS_RX_RESULT;
@@ -361,6 +460,8 @@ int ws_worker_poll(ws_worker *w, uint64_t now)
                     s->set, s->tries);
             return -1;
         }
+        if (w->cfg.cc)
+            cc_timeout(w);
         transmit(w, k, 1, now);
     }
     fill_all(w, now);
@@ -378,10 +479,14 @@ uint64_t ws_worker_deadline(const ws_worker *w)
         if (w->slot[k].busy) {
             if (w->slot[k].deadline < t)
                 t = w->slot[k].deadline;
-        } else if (next_chunk(w, k) != NO_CHUNK && ready_at(w, k) < t) {
+        } else if (!w->cfg.cc && next_chunk(w, k) != NO_CHUNK && ready_at(w, k) < t) {
             t = ready_at(w, k);
         }
     }
+    unsigned k;
+    uint64_t ready;
+    if (w->cfg.cc && cc_next(w, &k, &ready) && ready < t)
+        t = ready;
     return t;
 }
 

@@ -42,6 +42,7 @@ typedef struct {
 
 typedef struct {
     double loss, dup, reorder, corrupt;
+    double mark; /* ECN: CE set on ECN-capable frames (as a switch above its threshold) */
 } faults;
 
 typedef struct {
@@ -50,6 +51,7 @@ typedef struct {
     faults up, down;
     uint64_t seed, hold;
     int in_place;
+    int cc; /* the workers' congestion control */
 } job_params;
 
 typedef struct {
@@ -63,12 +65,12 @@ typedef struct {
     ws_rng rng;
     const job_params *p;
     unsigned cur_w; /* the worker whose tx is being called */
-    uint64_t lost, duped, reordered, corrupted;
+    uint64_t lost, duped, reordered, corrupted, marked;
     uint64_t max_outstanding; /* largest number of chunks a worker had in flight */
 } loop;
 
 static void q_add(loop *l, int to_dev, unsigned port, unsigned dst, const uint8_t *f, size_t len,
-                  uint64_t t, double corrupt)
+                  uint64_t t, const faults *fx)
 {
     if (l->nq == l->capq) {
         l->capq = l->capq ? 2 * l->capq : 256;
@@ -79,7 +81,12 @@ static void q_add(loop *l, int to_dev, unsigned port, unsigned dst, const uint8_
     *m = (msg){t, l->seq++, to_dev, port, dst, len, malloc(len)};
     assert_non_null(m->f);
     memcpy(m->f, f, len);
-    if (ws_rng_chance(&l->rng, corrupt)) {
+    if (len > WS_OFF_IP + 1 && (m->f[WS_OFF_IP + 1] & 3) && ws_rng_chance(&l->rng, fx->mark)) {
+        m->f[WS_OFF_IP + 1] |= 3; /* CE */
+        ws_fix_checksums(m->f, len);
+        l->marked++;
+    }
+    if (ws_rng_chance(&l->rng, fx->corrupt)) {
         uint64_t bit = ws_rng_below(&l->rng, 8 * (uint64_t)len);
         m->f[bit / 8] ^= (uint8_t)(1u << (bit % 8));
         l->corrupted++;
@@ -98,11 +105,10 @@ static void net(loop *l, int to_dev, unsigned port, unsigned dst, const uint8_t 
         t += 1 + ws_rng_below(&l->rng, LAT);
         l->reordered++;
     }
-    q_add(l, to_dev, port, dst, f, len, t, fx->corrupt);
+    q_add(l, to_dev, port, dst, f, len, t, fx);
     if (ws_rng_chance(&l->rng, fx->dup)) {
         l->duped++;
-        q_add(l, to_dev, port, dst, f, len, l->now + LAT + 1 + ws_rng_below(&l->rng, LAT),
-              fx->corrupt);
+        q_add(l, to_dev, port, dst, f, len, l->now + LAT + 1 + ws_rng_below(&l->rng, LAT), fx);
     }
 }
 
@@ -180,6 +186,7 @@ static ws_worker *make_worker(loop *l, unsigned rank, uint64_t hold)
     wc.adaptive = 0;
     wc.max_retries = 200;
     wc.hold = hold;
+    wc.cc = l->p->cc;
     wc.tx = tx_cb;
     wc.tx_ctx = l;
     ws_worker *w = ws_worker_new(&wc, err, sizeof err);
@@ -189,6 +196,8 @@ static ws_worker *make_worker(loop *l, unsigned rank, uint64_t hold)
 
 typedef struct {
     uint64_t retx, timeouts, bad, stale, dup;
+    uint64_t ce, cuts, marked; /* congestion control: CE results, window decreases; CE set */
+    double cwnd_min;
     ws_counters ctr;
 } job_result;
 
@@ -298,6 +307,8 @@ static void run_job(const job_params *p, job_result *res)
     }
     assert_true(l->max_outstanding <= p->slots);
     memset(res, 0, sizeof *res);
+    res->marked = l->marked;
+    res->cwnd_min = p->slots;
     for (unsigned w = 0; w < l->nw; w++) {
         const ws_worker_stats *s = ws_worker_get_stats(l->w[w]);
         assert_int_equal(s->allreduces, p->tensors);
@@ -306,6 +317,10 @@ static void run_job(const job_params *p, job_result *res)
         res->bad += s->bad_frames;
         res->stale += s->stale_results;
         res->dup += s->dup_results;
+        res->ce += s->ce_results;
+        res->cuts += s->cwnd_cuts;
+        if (s->cwnd_min < res->cwnd_min)
+            res->cwnd_min = s->cwnd_min;
     }
     res->ctr = *ws_refdev_counters(l->dev);
     uint64_t chunks = p->count ? (p->n + p->count - 1) / p->count : 0;
@@ -364,7 +379,7 @@ static void test_faults_both_ways(void **state)
 {
     (void)state;
     for (uint64_t seed = 1; seed <= 6; seed++) {
-        faults f = {0.1, 0.1, 0.1, 0.1};
+        faults f = {0.1, 0.1, 0.1, 0.1, 0};
         job_params p = {.workers = 2 + (unsigned)seed % 5, .slots = 1 + (unsigned)seed % 4,
                         .count = 5 + (unsigned)seed, .tensors = 4, .n = 97 + 31 * seed,
                         .up = f, .down = f, .seed = seed, .hold = 2 * LAT + 1};
@@ -377,7 +392,7 @@ static void test_faults_both_ways(void **state)
         assert_true(r.ctr.resends > 0);
     }
     /* heavy faults one way at a time */
-    faults none = {0, 0, 0, 0}, heavy = {0.3, 0.3, 0.3, 0.3};
+    faults none = {0, 0, 0, 0, 0}, heavy = {0.3, 0.3, 0.3, 0.3, 0};
     job_params up = {.workers = 4, .slots = 3, .count = 4, .tensors = 3, .n = 50,
                      .up = heavy, .down = none, .seed = 77, .hold = 2 * LAT + 1};
     job_params down = up;
@@ -454,15 +469,24 @@ static size_t result_for(const uint8_t *d, const uint32_t *sums, uint8_t *out, i
 }
 
 /* The device's answer to the oldest frame captured: it leaves the capture, its RESULT (with
- * these sums) must complete its chunk. */
-static void answer_first(capture *c, ws_worker *w, const uint32_t *sums)
+ * these sums, ECN CE if ce) must complete its chunk. */
+static void answer_oldest(capture *c, ws_worker *w, const uint32_t *sums, int ce)
 {
     uint8_t res[WS_OFF_ELEMS + 4 * 64];
     size_t len = result_for(c->f[0], sums, res, 0);
+    if (ce) {
+        res[WS_OFF_IP + 1] |= 3;
+        ws_fix_checksums(res, len);
+    }
     memmove(&c->f[0], &c->f[1], (c->n - 1) * sizeof c->f[0]);
     memmove(&c->len[0], &c->len[1], (c->n - 1) * sizeof c->len[0]);
     c->n--;
     assert_int_equal(ws_worker_rx(w, res, len, 1), WS_RX_RESULT);
+}
+
+static void answer_first(capture *c, ws_worker *w, const uint32_t *sums)
+{
+    answer_oldest(c, w, sums, 0);
 }
 
 /* Chunk i in slot i mod S with SET (i div S) mod 2, the sequence running on across tensors,
@@ -750,6 +774,132 @@ static void test_hold(void **state)
     free(c);
 }
 
+/* Congestion control: DATA ECN-capable; chunks in chunk order, never more than floor(cwnd)
+ * outstanding; DCTCP's update once per window of results (alpha from 1, gain 1/16): a window
+ * of CE results cuts cwnd by alpha/2, a clean one adds one chunk; down to 1, never below, and
+ * back up to the slots, never above; a timeout halves it once per window. */
+static void test_cc_window(void **state)
+{
+    (void)state;
+    capture *c = malloc(sizeof *c);
+    assert_non_null(c);
+    const unsigned S = 8, K = 4;
+    memset(c, 0, sizeof *c);
+    ws_worker_cfg wc;
+    ws_worker_cfg_init(&wc);
+    ws_config cfg;
+    make_cfg(&cfg, 2, S, K);
+    char err[256];
+    assert_int_equal(ws_worker_cfg_from_config(&wc, &cfg, 7, 1, err, sizeof err), 0);
+    wc.rto = 100000;
+    wc.rto_min = 50;
+    wc.rto_max = 800000;
+    wc.adaptive = 0;
+    wc.cc = 1;
+    wc.tx = cap_tx;
+    wc.tx_ctx = c;
+    ws_worker *w = ws_worker_new(&wc, err, sizeof err);
+    assert_non_null(w);
+    const ws_worker_stats *st = ws_worker_get_stats(w);
+    static float buf[4 * 400];
+    uint32_t sums[4] = {1, 2, 3, 4};
+    assert_int_equal(ws_worker_start(w, buf, buf, 4 * 400, 0), 0);
+    assert_int_equal(c->n, S);
+    assert_true(st->cwnd == S);
+    ws_hdr h;
+    ws_parse(c->f[0], &h);
+    assert_int_equal(h.tos & 3, 2); /* ECT(0) */
+    uint32_t next_off = S * K;
+    /* one window of CE results: alpha stays 1, cwnd halves (8 -> 4) at its last result;
+     * chunks leave in chunk order */
+    for (unsigned i = 0; i < S; i++) {
+        unsigned before = c->n;
+        answer_oldest(c, w, sums, 1);
+        for (unsigned k = before - 1; k < c->n; k++, next_off += K) {
+            ws_parse(c->f[k], &h);
+            assert_int_equal(h.offset, next_off);
+        }
+    }
+    assert_true(st->cwnd == 4.0 && st->alpha == 1.0);
+    assert_int_equal(c->n, S - 1); /* the 7 sent before the cut stay out; none leaves */
+    assert_int_equal(st->ce_results, S);
+    /* a clean window of 4: nothing leaves while 4 or more are out; at its end alpha decays
+     * by g, cwnd + 1, and the window is filled to 5 */
+    for (unsigned i = 0; i < 3; i++) {
+        answer_oldest(c, w, sums, 0);
+        assert_int_equal(c->n, S - 2 - i);
+    }
+    answer_oldest(c, w, sums, 0);
+    assert_true(st->cwnd == 5.0 && st->alpha == 1.0 - 1.0 / 16);
+    assert_int_equal(c->n, 5);
+    /* marks on every result: down to one chunk, and never below; a chunk leaves only into
+     * the window */
+    for (unsigned i = 0; i < 60; i++) {
+        uint64_t sent = st->data_frames;
+        answer_oldest(c, w, sums, 1);
+        assert_true(st->cwnd >= 1.0);
+        assert_true(c->n >= 1);
+        if (st->data_frames > sent)
+            assert_true(c->n <= (unsigned)st->cwnd);
+    }
+    assert_true(st->cwnd == 1.0 && st->cwnd_min == 1.0);
+    assert_int_equal(c->n, 1);
+    /* no marks: one chunk more per window, up to S (1 + 2 + ... + 7 = 28 results), no more */
+    for (unsigned i = 0; i < 28; i++) {
+        assert_true(st->cwnd < S);
+        answer_oldest(c, w, sums, 0);
+    }
+    assert_true(st->cwnd == S);
+    assert_int_equal(c->n, S);
+    for (unsigned i = 0; i < 3 * S; i++)
+        answer_oldest(c, w, sums, 0);
+    assert_true(st->cwnd == S);
+    assert_int_equal(c->n, S);
+    /* every outstanding chunk times out at once: one cut (8 -> 4), then nothing leaves until
+     * results bring the outstanding count under the window */
+    uint64_t cuts = st->cwnd_cuts;
+    assert_int_equal(ws_worker_poll(w, 1 + wc.rto), 0);
+    assert_true(st->cwnd == 4.0);
+    assert_int_equal(st->cwnd_cuts, cuts + 1);
+    assert_int_equal(c->n, 2 * S); /* 8 retransmissions, no new chunk */
+    ws_worker_free(w);
+
+    /* off (the default): CE marks change nothing, the window stays S */
+    w = solo(c, S, K, 0);
+    st = ws_worker_get_stats(w);
+    assert_int_equal(ws_worker_start(w, buf, buf, 4 * 400, 0), 0);
+    ws_parse(c->f[0], &h);
+    assert_int_equal(h.tos, 0);
+    for (unsigned i = 0; i < 40; i++) {
+        answer_oldest(c, w, sums, 1);
+        assert_int_equal(c->n, S);
+    }
+    assert_true(st->cwnd == S && st->ce_results == 0 && st->cwnd_cuts == 0);
+    ws_worker_free(w);
+    wc.cc = 2;
+    assert_null(ws_worker_new(&wc, err, sizeof err));
+    assert_non_null(strstr(err, "cc 2"));
+    free(c);
+}
+
+/* The closed loop with congestion control, CE on a third of the DATA frames and every other
+ * fault: every tensor exact, the windows cut and never under one chunk. */
+static void test_cc_closed_loop(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        faults f = {0.05, 0.05, 0.05, 0.05, 0.3}, clean = {0, 0, 0, 0, 0};
+        job_params p = {.workers = 3 + (unsigned)seed % 3, .slots = 4 + (unsigned)seed,
+                        .count = 5, .tensors = 3, .n = 400 + 37 * seed, .up = f,
+                        .down = seed % 2 ? clean : f, .seed = seed, .hold = 2 * LAT + 1,
+                        .cc = 1};
+        job_result r;
+        run_job(&p, &r);
+        assert_true(r.marked > 0 && r.ce > 0 && r.cuts > 0);
+        assert_true(r.cwnd_min >= 1.0 && r.cwnd_min < p.slots);
+    }
+}
+
 static void test_bad_use(void **state)
 {
     (void)state;
@@ -847,7 +997,7 @@ static void test_blocking_allreduce(void **state)
     (void)state;
     loop *l = calloc(1, sizeof *l);
     assert_non_null(l);
-    faults f = {0.1, 0.1, 0.1, 0.1};
+    faults f = {0.1, 0.1, 0.1, 0.1, 0};
     job_params p = {.workers = 3, .slots = 2, .count = 5, .tensors = 3, .n = 37, .up = f,
                     .down = f, .seed = 9, .hold = 2 * LAT + 1};
     l->p = &p;
@@ -1057,6 +1207,8 @@ int main(void)
         cmocka_unit_test(test_retx_and_backoff),
         cmocka_unit_test(test_results_filtered),
         cmocka_unit_test(test_hold),
+        cmocka_unit_test(test_cc_window),
+        cmocka_unit_test(test_cc_closed_loop),
         cmocka_unit_test(test_bad_use),
         cmocka_unit_test(test_blocking_allreduce),
         cmocka_unit_test(test_dev_job_setup_teardown),

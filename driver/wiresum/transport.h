@@ -43,6 +43,10 @@ typedef struct {
     uint32_t dev_ip;
     uint16_t dev_port;
     uint8_t tos;            /* DSCP and ECN bits of DATA frames */
+    int cc;                 /* 1: congestion control, PANAMA's DCTCP-like window on the ECN echo
+                             * of the RESULTs (docs/driver.md, "Congestion control"): at most
+                             * cwnd (1..slots) chunks outstanding, sent in chunk order, DATA
+                             * ECN-capable (ECT(0)); 0 (default): off, the window is slots */
     /* sharding (docs/protocol.md section 9): a job over `shards` devices sends chunk i of a
      * tensor to device i mod shards; this worker object serves device `shard` (its dev_*
      * addresses), with its own window and timers. A worker of a sharded job is one object per
@@ -87,6 +91,12 @@ typedef struct {
     uint64_t srtt;           /* smoothed round trip, 0 before the first sample */
     uint64_t rto;            /* timeout the next new chunk gets */
     uint64_t max_timer;      /* largest timeout armed so far (shows the backoff) */
+    /* congestion control (cfg.cc; without it cwnd stays slots and the rest 0) */
+    uint64_t ce_results;     /* RESULTs accepted with ECN CE */
+    uint64_t cwnd_cuts;      /* decreases: windows with marks, timeouts */
+    double cwnd;             /* the window now, chunks (fractional; floor(cwnd) may be out) */
+    double cwnd_min;         /* the smallest it has been */
+    double alpha;            /* the EWMA of the marked fraction */
 } ws_worker_stats;
 
 /* What ws_worker_rx did with a frame. */
