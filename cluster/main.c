@@ -85,6 +85,7 @@ static void print_run(const ws_cluster *c, const ws_cluster_result *r)
            "wall %.2f s (network built in %.2f s)\n", (unsigned long long)r->tx_bytes,
            (unsigned long long)r->rx_bytes, (unsigned long long)r->net_drop_packets, r->wall_s,
            r->build_s);
+    ws_cluster_cc_print(stdout, c, r);
     if (!c->topo.uplinks)
         return;
     uint64_t lo = UINT64_MAX, hi = 0, sum = 0, used = 0;
@@ -196,6 +197,8 @@ static json_t *json_run(const ws_cluster *c, const ws_cluster_result *r)
     }
     if (o && r->failed)
         json_object_set_new(o, "error", json_string(r->error));
+    if (o)
+        ws_cluster_cc_json(o, r);
     if (o && WS_MODE_IS_WIRESUM(r->mode)) {
         json_object_set_new(o, "transport", json_pack(
             "{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "data", (json_int_t)r->data,

@@ -16,22 +16,23 @@
 #include "wiresum/wire.h"
 
 /* the keys of each section; a key's line is kept for the checks after the parse */
-enum { S_TOPO, S_DEV, S_JOB, S_N };
+enum { S_TOPO, S_DEV, S_JOB, S_BG, S_N };
 static const char *const topo_keys[] = {"kind", "hosts", "rate", "delay", "mtu", "queue",
                                         "leaves", "spines", "hosts_per_leaf", "uplink_rate",
-                                        "uplink_delay", "k", NULL};
+                                        "uplink_delay", "k", "ecn_threshold", NULL};
 static const char *const dev_keys[] = {"switch", "rate", "delay", "data_width", "engines",
                                        "f_clk", "beats_per_cycle", "idle_latency",
                                        "ingress_buffer", "max_count", "slots", "model", NULL};
 static const char *const job_keys[] = {"workers", "elements", "tensor_bytes", "iterations",
                                        "compute", "mode", "count", "window", "device", "seed",
-                                       "shard_devices", "root_device", "leaf_devices", NULL};
+                                       "shard_devices", "root_device", "leaf_devices", "cc",
+                                       NULL};
 enum { T_KIND, T_HOSTS, T_RATE, T_DELAY, T_MTU, T_QUEUE, T_LEAVES, T_SPINES, T_HPL, T_URATE,
-       T_UDELAY, T_K };
+       T_UDELAY, T_K, T_ECN };
 enum { D_SWITCH, D_RATE, D_DELAY, D_WIDTH, D_ENGINES, D_FCLK, D_BPC, D_LAT, D_INGRESS, D_MAXC,
        D_SLOTS, D_MODEL };
 enum { J_WORKERS, J_ELEMS, J_BYTES, J_ITERS, J_COMPUTE, J_MODE, J_COUNT, J_WINDOW, J_DEVICE,
-       J_SEED, J_SHARDS, J_ROOT, J_LEAVES };
+       J_SEED, J_SHARDS, J_ROOT, J_LEAVES, J_CC };
 #define MAX_KEYS 14
 #define LIST_LEN 2048 /* a list of device names as given */
 
@@ -182,9 +183,18 @@ static int new_section(parser *p, const char *section)
         p->kind = k;
         return 0;
     }
+    if (!strcmp(section, "background")) { /* cluster_bg.h */
+        if (c->bg.on)
+            return perr(p, p->src.header, "a second [background] section (first at line %u)",
+                        c->bg.line);
+        c->bg.on = 1;
+        c->bg.line = p->src.header;
+        p->kind = S_BG;
+        return 0;
+    }
     if (strncmp(section, "device ", 7) != 0)
-        return perr(p, p->src.header, "unknown section [%s] (expected [topology], [device NAME] "
-                    "or [job])", section);
+        return perr(p, p->src.header, "unknown section [%s] (expected [topology], [device NAME], "
+                    "[job] or [background])", section);
     const char *name = section + 7;
     if (!ws_ini_name(name, WS_CLUSTER_NAME))
         return perr(p, p->src.header, "[%s]: a device name is 1..%d letters, digits, '.', '_', '-'",
@@ -280,6 +290,12 @@ static int topo_key(parser *p, int k, const char *name, const char *v)
         if (parse_with_unit(v, byte_units, 1, &x) || x < 9216 || x > 1e9)
             return bad(p, "topology", name, v, "bytes (units B, KB, MB, KiB, MiB), 9216 .. 1 GB");
         t->queue_bytes = (uint64_t)x;
+        return 0;
+    case T_ECN:
+        if (parse_with_unit(v, byte_units, 1, &x) || x < 1 || x > 1e9)
+            return bad(p, "topology", name, v, "the queue above which switch ports mark ECN CE, "
+                       "bytes (units B, KB, KiB, ...), e.g. 100KB");
+        t->ecn_bytes = (uint64_t)x;
         return 0;
     }
     return 0;
@@ -437,6 +453,11 @@ static int job_key(parser *p, int k, const char *name, const char *v)
             return bad(p, "job", name, v, "too long");
         snprintf(k == J_SHARDS ? p->job_shards : p->job_leaves, LIST_LEN, "%s", v);
         return 0;
+    case J_CC:
+        if (strcmp(v, "on") && strcmp(v, "off"))
+            return bad(p, "job", name, v, "on (the transport's DCTCP-like window) or off");
+        j->cc = !strcmp(v, "on");
+        return 0;
     }
     return 0;
 }
@@ -451,6 +472,15 @@ static int on_key(void *user, const char *section, const char *name, const char 
     if (p->kind < 0)
         return perr(p, p->src.lineno, "'%s' outside any section (expected [topology], "
                     "[device NAME] or [job] first)", name), 0;
+    if (p->kind == S_BG) {
+        char why[768];
+        unsigned line;
+        if (ws_cluster_bg_key(&p->c->bg, p->path, name, value, p->src.lineno, &line, why,
+                              sizeof why))
+            return (line ? perr(p, line, "%s", why) : perr(p, 0, "[background] at line %u: %s",
+                                                           p->src.lineno, why)), 0;
+        return 1;
+    }
     const char *const *keys = p->kind == S_TOPO ? topo_keys : p->kind == S_DEV ? dev_keys
                                                                               : job_keys;
     unsigned *lines = p->kind == S_TOPO ? p->topo : p->kind == S_DEV ? p->dev[p->cur] : p->job;
@@ -710,6 +740,14 @@ static int check(parser *p)
         }
         d->sw = (unsigned)sw;
     }
+    if (t->ecn_bytes && t->ecn_bytes >= t->queue_bytes)
+        return perr(p, p->topo[T_ECN], "[topology]: ecn_threshold %llu bytes: at least the "
+                    "queue (%llu bytes), nothing would be marked", (unsigned long long)t->ecn_bytes,
+                    (unsigned long long)t->queue_bytes);
+    char why[256];
+    unsigned bl;
+    if (ws_cluster_bg_check(&c->bg, &bl, why, sizeof why))
+        return perr(p, bl, "%s", why);
     static const int job_req[] = {J_WORKERS, J_MODE};
     for (size_t i = 0; i < sizeof job_req / sizeof job_req[0]; i++)
         if (!p->job[job_req[i]])
@@ -768,6 +806,15 @@ int ws_cluster_load(ws_cluster *c, const char *path, char *err, size_t errlen)
     int rc = p->failed ? -1 : 0;
     free(p);
     return rc;
+}
+
+int ws_cluster_time_ns(const char *s, uint64_t *ns)
+{
+    double x;
+    if (parse_with_unit(s, time_units, 0, &x) || x > 1e18)
+        return -1;
+    *ns = (uint64_t)llround(x);
+    return 0;
 }
 
 const char *ws_cluster_mode_name(ws_cluster_mode m)

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cluster_bg.h"
+
 #define WS_CLUSTER_MAX_DEVICES 64
 #define WS_CLUSTER_MAX_HOSTS 1024
 #define WS_CLUSTER_NAME 32
@@ -51,6 +53,7 @@ typedef struct {
     ws_cluster_link uplink;    /* switch <-> switch (leafspine, fattree; default host_link) */
     unsigned mtu;              /* IP MTU of every link, bytes */
     uint64_t queue_bytes;      /* capacity of each switch port's queue disc */
+    uint64_t ecn_bytes;        /* ECN: CE marks above this queue, bytes (0: no marking) */
     unsigned leaves, spines, hosts_per_leaf; /* leafspine */
     unsigned k;                /* fattree */
     /* derived (cluster_topo.h): switches, links between switches, and the oversubscription of
@@ -97,6 +100,7 @@ typedef struct {
     int leaf_dev[WS_CLUSTER_MAX_DEVICES]; /* the workers on its switch, ranks */
     unsigned leaf_w0[WS_CLUSTER_MAX_DEVICES], leaf_w1[WS_CLUSTER_MAX_DEVICES]; /* [w0, w1) */
     uint64_t seed;             /* the inputs (ws_run_value) */
+    int cc;                    /* wiresum: the transport's congestion control (ws_worker_cfg) */
 } ws_cluster_job;
 
 typedef struct {
@@ -105,11 +109,15 @@ typedef struct {
     unsigned n_dev;
     ws_cluster_dev dev[WS_CLUSTER_MAX_DEVICES];
     ws_cluster_job job;
+    ws_cluster_bg bg;          /* [background] (cluster_bg.h) */
 } ws_cluster;
 
 /* Parse and check FILE (c->path points at path, which must outlive c). 0, or -1 with
  * "FILE:LINE: reason" (or "FILE: reason") in err. */
 int ws_cluster_load(ws_cluster *c, const char *path, char *err, size_t errlen);
+
+/* A time with its unit (ns, us, ms, s) in nanoseconds: 0, or -1. */
+int ws_cluster_time_ns(const char *s, uint64_t *ns);
 
 /* "wiresum", "sharded", "hierarchical", "ring", "halving-doubling"; NULL out of range. */
 const char *ws_cluster_mode_name(ws_cluster_mode m);

@@ -532,6 +532,10 @@ static int make_workers(ws_cjob *j, char *err, size_t errlen)
     uint64_t wire = (uint64_t)((double)fb * 8 / c->topo.host_link.rate * 1e12);
     uint64_t rtt = levels * ((uint64_t)c->job.window * (j->T * wire + members * fr) +
                              2 * delay * 1000);
+    if (c->bg.on) /* other traffic can fill the switch queues of the way (2 ToR ports, 4 more
+                   * between switches): their time */
+        rtt += levels * (c->topo.uplinks ? 6 : 2) *
+               (uint64_t)((double)c->topo.queue_bytes * 8 / c->topo.host_link.rate * 1e12);
     uint64_t rto = 2 * rtt + RTO_MIN_PS;
     for (unsigned w = 0; w < j->nw; w++)
         for (unsigned s = 0; s < j->T; s++) {
@@ -549,6 +553,7 @@ static int make_workers(ws_cjob *j, char *err, size_t errlen)
             wc.adaptive = 0; /* round trips include the queue of the worker's own window */
             wc.max_retries = 64;
             wc.tos = 2; /* ECT(0) */
+            wc.cc = c->job.cc;
             worker_ref *ref = &j->ctx[(size_t)w * j->T + s];
             *ref = (worker_ref){j, w, s};
             wc.tx = worker_tx;
@@ -760,6 +765,10 @@ void ws_cjob_result(const ws_cjob *j, ws_cluster_result *r)
             r->dup_results += st->dup_results;
             r->stale_results += st->stale_results;
             r->bad_frames += st->bad_frames;
+            r->ce_results += st->ce_results;
+            r->cwnd_cuts += st->cwnd_cuts;
+            if ((w == 0 && s == 0) || st->cwnd_min < r->cwnd_min)
+                r->cwnd_min = st->cwnd_min;
         }
     memset(&r->dev, 0, sizeof r->dev);
     r->n_devices = j->desc.n;

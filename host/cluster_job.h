@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cluster_cfg.h"
 #include "cluster_dev.h"
@@ -53,6 +54,12 @@ typedef struct {
     ws_cdev_stats dev_each[WS_CLUSTER_MAX_DEVICES];
     uint64_t data, retx, timeouts, results, dup_results, stale_results, bad_frames;
     uint64_t net_drop_packets;
+    /* congestion (docs/cluster.md, "Congestion"): CE marks made by the queue discs (ns-3 layer);
+     * wiresum with cc: RESULTs taken with CE, window cuts, the smallest window of any worker */
+    uint64_t net_ce_marks, ce_results, cwnd_cuts;
+    double cwnd_min;
+    int has_bg;                /* [background]: bg is its flows' result (ns-3 layer) */
+    ws_bg_result bg;
     ws_cluster_linkstat uplink[WS_CLUSTER_MAX_UPLINKS]; /* ns-3 layer: link H + D + u */
     uint64_t split_flows;      /* ns-3 layer: flows a switch sent on two different links */
     double wall_s, build_s;    /* wall time of the run, of building its network */
@@ -101,6 +108,13 @@ void ws_cjob_stream_sent(ws_cjob *j, unsigned w, unsigned k, size_t n);
 
 /* 1 once every worker has completed every iteration (or the run failed). */
 int ws_cjob_finished(const ws_cjob *j);
+
+/* The congestion part of a result (ECN marks, the transport's window, the background flows;
+ * host/cluster_bg.c), nothing when the file has no ecn_threshold, cc or [background]: text
+ * lines, and its keys added to a run's JSON object. */
+struct json_t;
+void ws_cluster_cc_print(FILE *out, const ws_cluster *c, const ws_cluster_result *r);
+void ws_cluster_cc_json(struct json_t *run, const ws_cluster_result *r);
 
 /* The result (times, checks, counters); the caller adds net_drop_packets and wall_s. */
 void ws_cjob_result(const ws_cjob *j, ws_cluster_result *r);

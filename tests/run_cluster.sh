@@ -9,6 +9,9 @@
 # tensors exact, the baselines' equal to their own order's sums, bytes conserved through one,
 # sharded and hierarchical devices; halving-doubling against its closed form on rack8; ECMP per
 # flow spreading a leaf's flows over its uplinks without splitting any; topology errors.
+# Congestion: ECN marks above the threshold (and none without it) reaching the transport's
+# window, the tensors exact with the congestion control on, every background flow complete with
+# its bytes, bad [background] sections and distribution files refused with FILE:LINE.
 # Appends "cluster <case> <passed> <failed>" lines to the results file (tests/lib.sh).
 set -u
 ws=$1
@@ -98,6 +101,38 @@ check ecmp-cores "$tmp/ft4.json" '.runs[] | select(.mode == "halving-doubling") 
 # each takes its members' DATA and the root's RESULT per chunk: (2 + 1) to (4 + 1)
 check ft4-hier-place "$tmp/ft4.json" '.runs[] | select(.mode == "hierarchical") | [.devices[] | .switch] == ["core2", "edge0.0", "edge1.0", "agg2.1", "edge3.1"] and (.devices[1:] | map(.rx_frames) | . as $f | $f[2] * 3 == $f[0] * 5 and $f[3] == $f[0])'
 
+# congestion (docs/cluster.md, "Congestion"): rack8 with ECN marking at 100 KB, the transport's
+# congestion control on and web-search background flows at 50 % load, and the same without
+# marking; without background, the threshold against the deepest queue the job makes with the
+# device on a 40 Gb/s link: every worker's window of DATA (8 x 8 x 8244 = 528 KB) at its port
+cdf=$(pwd)/host/examples/cluster/websearch.cdf
+sed -e 's/^queue = 1MB/queue = 1MB\necn_threshold = 100KB/' -e 's/^tensor_bytes = .*/tensor_bytes = 1MiB/' \
+    -e 's/^iterations = .*/iterations = 2/' -e 's/^mode = .*/mode = wiresum\ncc = on/' "$rack8" > "$tmp/k100.ini"
+cp "$tmp/k100.ini" "$tmp/cc.ini"
+printf '\n[background]\ndistribution = %s\nload = 50%%\nseed = 3\nflows = 30\n' "$cdf" >> "$tmp/cc.ini"
+grep -v '^ecn_threshold' "$tmp/cc.ini" > "$tmp/cc-noecn.ini"
+sed -i 's/^rate = 100Gbps/rate = 40Gbps/' "$tmp/k100.ini"
+sed 's/^ecn_threshold = .*/ecn_threshold = 600KB/' "$tmp/k100.ini" > "$tmp/k600.ini"
+for f in cc cc-noecn k100 k600; do
+    "$ws" cluster --json "$tmp/$f.ini" > "$tmp/$f.json" 2> "$tmp/$f.log" &
+done
+wait
+for f in cc cc-noecn k100 k600; do
+    if jq -e .ok "$tmp/$f.json" > /dev/null 2>&1; then ok "$f-runs"; else bad "$f-runs"; fi
+done
+# marks above the threshold, echoed by the device into RESULTs and taken by the windows; the
+# tensors exact through it all
+check cc-exact "$tmp/cc.json" '.runs[0] | .exact and .tensors_exact == 16 and .failed == false'
+check ecn-marks "$tmp/cc.json" '.runs[0] | .net_ce_marks > 0 and .cc.ce_results > 0 and .cc.cwnd_cuts > 0 and .cc.cwnd_min >= 1'
+check ecn-none-without "$tmp/cc-noecn.json" '.runs[0] | .net_ce_marks == 0 and .cc.ce_results == 0 and .exact'
+# a queue of at most 528 KB: marks at 100 KB that shrink the windows, none at 600 KB; exact
+check ecn-above-k "$tmp/k100.json" '.runs[0] | .net_ce_marks > 0 and .cc.ce_results > 0 and .cc.cwnd_min < 8 and .exact and .net_drop_packets == 0'
+check ecn-below-k "$tmp/k600.json" '.runs[0] | .net_ce_marks == 0 and .cc.ce_results == 0 and .cc.cwnd_min == 8 and .exact'
+# every background flow complete with all its bytes, in each run; an FCT never beats its ideal
+for f in cc cc-noecn; do
+    check "$f-background" "$tmp/$f.json" '.runs[0].background | .flows == 30 and .completed == 30 and .rx_bytes == .bytes and .short.completed + .long.completed == 30 and .short.slowdown_p50 >= 1 and .long.slowdown_p50 >= 1'
+done
+
 # bad cluster files: FILE:LINE and the reason
 badf() {
     name=$1; pat=$2
@@ -152,6 +187,31 @@ sed 's/^switch = agg2.1/switch = agg4.0/' "$ft" > "$tmp/bad-agg.ini"
 badf bad-agg "bad-agg.ini:23: device a2: switch 'agg4.0': no such switch (this topology's are edge0.0 .. core3"
 sed 's/^hosts = 8/hosts = 8\nspines = 2/' "$rack8" > "$tmp/bad-rackspine.ini"
 badf bad-rackspine "bad-rackspine.ini:8: \[topology\]: 'spines' has no meaning for kind rack"
+sed 's/^queue = 1MB/queue = 1MB\necn_threshold = 2MB/' "$rack8" > "$tmp/bad-ecn.ini"
+badf bad-ecn "bad-ecn.ini:14: \[topology\]: ecn_threshold 2000000 bytes: at least the queue"
+sed 's/^window = 8/window = 8\ncc = maybe/' "$rack8" > "$tmp/bad-cc.ini"
+badf bad-cc "bad-cc.ini:37: job: cc 'maybe': on"
+# [background] and its distribution file
+bgf() { cp "$rack8" "$tmp/$1.ini"; printf '\n[background]\n%b' "$2" >> "$tmp/$1.ini"; }
+bgf bad-bg-key "distribution = $cdf\nload = 0.3\nflows = 10\nrate = 3\n"
+badf bad-bg-key "bad-bg-key.ini:42: \[background\]: unknown key 'rate'"
+bgf bad-bg-load "distribution = $cdf\nload = 1.5\nflows = 10\n"
+badf bad-bg-load "bad-bg-load.ini:40: background: load '1.5': a fraction"
+bgf bad-bg-both "distribution = $cdf\nload = 0.3\nflows = 10\nduration = 1ms\n"
+badf bad-bg-both "bad-bg-both.ini:42: \[background\]: give 'flows' .* not both"
+bgf bad-bg-nodist "load = 0.3\nflows = 10\n"
+badf bad-bg-nodist "bad-bg-nodist.ini:38: \[background\]: 'distribution' is required"
+printf '# sizes\n1000 0\n5000 0.7\n2000 0.8\n9000 1\n' > "$tmp/down.cdf"
+bgf bad-cdf-order "distribution = down.cdf\nload = 0.3\nflows = 10\n"
+badf bad-cdf-order "down.cdf:4: 2000 0.8: bytes and probabilities must not decrease"
+printf '1000 0\n5000 0.7\n' > "$tmp/short.cdf"
+bgf bad-cdf-end "distribution = short.cdf\nload = 0.3\nflows = 10\n"
+badf bad-cdf-end "short.cdf:2: the last point's probability must be 1"
+printf '1000 0\n5000 lots\n9000 1\n' > "$tmp/word.cdf"
+bgf bad-cdf-word "distribution = word.cdf\nload = 0.3\nflows = 10\n"
+badf bad-cdf-word "word.cdf:2: expected \"BYTES PROBABILITY\""
+bgf bad-cdf-missing "distribution = nowhere.cdf\nload = 0.3\nflows = 10\n"
+badf bad-cdf-missing "nowhere.cdf: No such file"
 if ws_refused "$tmp/missing.log" "nowhere.ini: No such file" "$ws" cluster "$tmp/nowhere.ini"; then ok missing; else bad missing; fi
 
 # the fidelity check (issue 23 item 7): the same job with the timing model and with the RTL

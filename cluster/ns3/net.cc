@@ -20,6 +20,7 @@ extern "C" {
 #include "ns3_run.h"
 #include "rng.h"
 }
+#include "bg.h"
 
 using namespace ns3;
 
@@ -195,6 +196,8 @@ struct Run
     std::vector<uint8_t> buf;
     uint64_t net_drops = 0;
     std::unordered_map<uint32_t, unsigned> worker_of_ip;
+    uint64_t net_marks = 0;
+    WsBackground* bg = nullptr; // [background] (bg.h)
 
     void Reschedule(unsigned w);
     void Poll(unsigned w);
@@ -212,7 +215,7 @@ struct Run
 
 void Run::CheckDone()
 {
-    if (ws_cjob_finished(job))
+    if (ws_cjob_finished(job) && (!bg || bg->Done()))
         Simulator::Stop();
 }
 
@@ -383,6 +386,7 @@ void Defaults(const ws_cluster* c)
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(c->topo.mtu - 52));
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(4 << 20));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(4 << 20));
+    WsEcnDefaults(c);
 }
 
 // The network of c (host/cluster_topo.h): every node, every link with its rate, delay and MTU,
@@ -414,6 +418,7 @@ void Build(const ws_cluster* c, Net& net, Forwarding* fwd)
     tc.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize",
                         QueueSizeValue(QueueSize(QueueSizeUnit::BYTES,
                                                  static_cast<uint32_t>(t.queue_bytes))));
+    WsEcnQueueDisc(c, tc); // ECN marking when the file asks for it
     Ipv4AddressHelper addr("10.0.0.0", "255.255.255.252");
     net.node_ip.assign(H + D, 0);
     auto routing_of = [&](unsigned n) {
@@ -484,6 +489,8 @@ extern "C" int ws_ns3_run(const ws_cluster* c, ws_cluster_mode mode, ws_cluster_
         Ptr<QueueDisc> q = tcl->GetRootQueueDiscOnDevice(d);
         if (q)
             q->TraceConnectWithoutContext("Drop", MakeBoundCallback(&CountDrop, &r.net_drops));
+        if (q)
+            WsCountMarks(q, &r.net_marks);
     }
 
     const uint32_t* host_ip = net.node_ip.data();
@@ -556,6 +563,18 @@ extern "C" int ws_ns3_run(const ws_cluster* c, ws_cluster_mode mode, ws_cluster_
     }
     for (unsigned w = 0; w < W; w++)
         r.timer[w] = Simulator::Schedule(PicoSeconds(kStartPs), &Run::Poll, &r, w);
+    std::unique_ptr<WsBackground> bg;
+    if (c->bg.on)
+    {
+        bg.reset(new WsBackground(c, net.nodes, host_ip, kStartPs, [&r]() { r.CheckDone(); }));
+        r.bg = bg.get();
+        if (bg->Setup(err, errlen))
+        {
+            ws_cjob_free(r.job);
+            Simulator::Destroy();
+            return -1;
+        }
+    }
 
     Simulator::Stop(Seconds(1000));
     Simulator::Run();
@@ -569,6 +588,19 @@ extern "C" int ws_ns3_run(const ws_cluster* c, ws_cluster_mode mode, ws_cluster_
     }
     res->net_drop_packets = r.net_drops;
     res->build_s = net.build_s;
+    res->net_ce_marks = r.net_marks;
+    if (bg)
+    {
+        res->has_bg = 1;
+        bg->Result(&res->bg);
+        if (!res->failed && !bg->Done())
+        {
+            res->failed = 1;
+            snprintf(res->error, sizeof res->error, "%llu of %llu background flows completed",
+                     static_cast<unsigned long long>(res->bg.completed),
+                     static_cast<unsigned long long>(res->bg.flows));
+        }
+    }
     ws_cjob_free(r.job);
     Simulator::Destroy();
     res->wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
