@@ -421,26 +421,33 @@ static void cap_tx(void *ctx, const uint8_t *f, size_t len)
     c->len[c->n++] = len;
 }
 
+/* The configuration of rank 1 of a 2-worker job whose frames go to the capture c (emptied). */
+static void solo_cfg(capture *c, ws_worker_cfg *wc, unsigned slots, unsigned count)
+{
+    ws_worker_cfg_init(wc);
+    ws_config cfg;
+    make_cfg(&cfg, 2, slots, count);
+    char err[256];
+    assert_int_equal(ws_worker_cfg_from_config(wc, &cfg, 7, 1, err, sizeof err), 0);
+    wc->rto = 100;
+    wc->rto_min = 50;
+    wc->rto_max = 800;
+    wc->adaptive = 0;
+    wc->max_retries = 6;
+    wc->tx = cap_tx;
+    wc->tx_ctx = c;
+    memset(c, 0, sizeof *c);
+}
+
 static ws_worker *solo_shard(capture *c, unsigned slots, unsigned count, uint64_t hold,
                              unsigned shard, unsigned shards)
 {
     ws_worker_cfg wc;
-    ws_worker_cfg_init(&wc);
-    ws_config cfg;
-    make_cfg(&cfg, 2, slots, count);
-    char err[256];
-    assert_int_equal(ws_worker_cfg_from_config(&wc, &cfg, 7, 1, err, sizeof err), 0);
-    wc.rto = 100;
-    wc.rto_min = 50;
-    wc.rto_max = 800;
-    wc.adaptive = 0;
-    wc.max_retries = 6;
+    solo_cfg(c, &wc, slots, count);
     wc.hold = hold;
-    wc.tx = cap_tx;
-    wc.tx_ctx = c;
     wc.shard = shard;
     wc.shards = shards;
-    memset(c, 0, sizeof *c);
+    char err[256];
     ws_worker *w = ws_worker_new(&wc, err, sizeof err);
     assert_non_null(w);
     return w;
@@ -784,20 +791,12 @@ static void test_cc_window(void **state)
     capture *c = malloc(sizeof *c);
     assert_non_null(c);
     const unsigned S = 8, K = 4;
-    memset(c, 0, sizeof *c);
     ws_worker_cfg wc;
-    ws_worker_cfg_init(&wc);
-    ws_config cfg;
-    make_cfg(&cfg, 2, S, K);
-    char err[256];
-    assert_int_equal(ws_worker_cfg_from_config(&wc, &cfg, 7, 1, err, sizeof err), 0);
+    solo_cfg(c, &wc, S, K);
     wc.rto = 100000;
-    wc.rto_min = 50;
     wc.rto_max = 800000;
-    wc.adaptive = 0;
     wc.cc = 1;
-    wc.tx = cap_tx;
-    wc.tx_ctx = c;
+    char err[256];
     ws_worker *w = ws_worker_new(&wc, err, sizeof err);
     assert_non_null(w);
     const ws_worker_stats *st = ws_worker_get_stats(w);
