@@ -189,7 +189,7 @@ struct ws_bg {
     size_t n, done;
     ws_bg_flow *f;
     uint64_t *ideal; /* ps */
-    double offered;
+    double offered, mean;
 };
 
 static double uniform(ws_rng *r) { return (double)(ws_rng_next(r) >> 11) * 0x1p-53; }
@@ -241,6 +241,7 @@ ws_bg *ws_bg_new(const ws_cluster_bg *b, unsigned hosts, double link_bps, uint64
     }
     for (size_t i = 0; i < g->n; i++)
         g->ideal[i] = ideal_fn(ideal_ctx, g->f[i].src, g->f[i].dst, g->f[i].bytes);
+    g->mean = b->dist.mean;
     g->offered = span > 0 ? (double)bytes * 8 / (hosts * link_bps * span) : 0;
     return g;
 }
@@ -314,6 +315,7 @@ void ws_bg_result_get(const ws_bg *g, ws_bg_result *r)
     r->flows = g->n;
     r->completed = g->done;
     r->offered_load = g->offered;
+    r->mean_bytes = g->mean;
     for (size_t i = 0; i < g->n; i++) {
         r->bytes += g->f[i].bytes;
         r->rx_bytes += g->f[i].rx_bytes;
@@ -361,8 +363,9 @@ static void print_class(FILE *out, const char *name, const ws_bg_class *c)
 static void bg_print(FILE *out, const ws_bg_result *r)
 {
     fprintf(out, "  background: %llu flows (%llu completed), %llu bytes (%llu received), "
-            "offered load %.2f\n", (unsigned long long)r->flows, (unsigned long long)r->completed,
-            (unsigned long long)r->bytes, (unsigned long long)r->rx_bytes, r->offered_load);
+            "offered load %.2f; flow sizes of mean %.3f MB\n", (unsigned long long)r->flows,
+            (unsigned long long)r->completed, (unsigned long long)r->bytes,
+            (unsigned long long)r->rx_bytes, r->offered_load, r->mean_bytes / 1e6);
     print_class(out, "short (< 100 KB)", &r->small);
     print_class(out, "long", &r->large);
 }
@@ -377,9 +380,10 @@ static json_t *class_json(const ws_bg_class *c)
 
 static json_t *bg_json(const ws_bg_result *r)
 {
-    return json_pack("{s:I, s:I, s:I, s:I, s:f, s:o, s:o}", "flows", (json_int_t)r->flows,
+    return json_pack("{s:I, s:I, s:I, s:I, s:f, s:f, s:o, s:o}", "flows", (json_int_t)r->flows,
                      "completed", (json_int_t)r->completed, "bytes", (json_int_t)r->bytes,
                      "rx_bytes", (json_int_t)r->rx_bytes, "offered_load", r->offered_load,
+                     "mean_flow_bytes", r->mean_bytes,
                      "short", class_json(&r->small), "long", class_json(&r->large));
 }
 

@@ -76,6 +76,7 @@ typedef struct {
     uint64_t flows, completed, bytes, rx_bytes;
     ws_bg_class small, large;   /* under WS_BG_SHORT_BYTES, the rest */
     double offered_load;        /* the plan's bytes / (hosts x rate x its span) */
+    double mean_bytes;          /* the distribution's mean */
 } ws_bg_result;
 
 typedef struct ws_bg ws_bg;
