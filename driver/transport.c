@@ -50,6 +50,7 @@ struct ws_worker {
     int win_cut;
     char err[256];
     uint32_t elems[WS_LIMIT_COUNT];
+    float vals[WS_LIMIT_COUNT]; /* a chunk's values for cfg.load and cfg.store */
     uint8_t frame[WS_OFF_ELEMS + 4 * WS_LIMIT_COUNT];
 };
 
@@ -188,7 +189,12 @@ static void transmit(ws_worker *w, unsigned k, int retx, uint64_t now)
     h.count = s->count;
     h.offset = s->offset;
     h.tensor = s->tensor;
-    memcpy(w->elems, w->in + s->offset, 4 * (size_t)s->count);
+    if (w->cfg.load) {
+        w->cfg.load(w->cfg.data_ctx, s->offset, s->count, w->vals);
+        memcpy(w->elems, w->vals, 4 * (size_t)s->count);
+    } else {
+        memcpy(w->elems, w->in + s->offset, 4 * (size_t)s->count);
+    }
     size_t len = ws_build(w->frame, &h, w->elems);
     if (retx) {
         s->retried = 1;
@@ -358,7 +364,7 @@ int ws_worker_start(ws_worker *w, const float *in, float *out, size_t n, uint64_
         set_err(w, "%zu elements: at most %u (offsets are 32-bit)", n, UINT32_MAX);
         return -1;
     }
-    if (n && (!in || !out)) {
+    if (n && ((!in && !w->cfg.load) || (!out && !w->cfg.store))) {
         set_err(w, "no buffer");
         return -1;
     }
@@ -423,7 +429,12 @@ ws_rx_kind ws_worker_rx(ws_worker *w, const uint8_t *f, size_t len, uint64_t now
     }
     for (unsigned i = 0; i < h.count; i++)
         w->elems[i] = ws_elem(f, i);
-    memcpy(w->out + h.offset, w->elems, 4 * (size_t)h.count);
+    if (w->cfg.store) {
+        memcpy(w->vals, w->elems, 4 * (size_t)h.count);
+        w->cfg.store(w->cfg.data_ctx, h.offset, h.count, w->vals);
+    } else {
+        memcpy(w->out + h.offset, w->elems, 4 * (size_t)h.count);
+    }
     s->busy = 0;
     w->inflight--;
     if (w->cfg.cc)

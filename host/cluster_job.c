@@ -38,7 +38,9 @@ typedef struct {
 } step;
 
 typedef struct {
-    uint32_t *buf;       /* the tensor: input, then the sums */
+    uint32_t *buf;       /* baselines: the tensor, input then the sums (wiresum modes hold none:
+                          * their inputs are generated per chunk, their sums checked per chunk) */
+    uint64_t bad;        /* wiresum modes: elements of the current tensor not the exact sum */
     unsigned iter;       /* iterations completed */
     int running;         /* an all-reduce under way */
     uint64_t next_start; /* when the next one starts (WS_CLUSTER_NEVER: none) */
@@ -71,8 +73,14 @@ struct ws_cjob {
     /* baselines: halving-doubling's power of two P <= N (the first 2(N - P) workers fold in
      * pairs before and after), log2 P; the steps of an all-reduce */
     unsigned P, logP, steps;
-    /* expected values of iterations k (slot k % 2): the exact sums, the baseline's own */
+    /* baselines: expected values of iterations k (slot k % 2): the exact sums, their own order's */
     uint32_t *exact[2], *order[2];
+    /* wiresum modes: the exact sums of the chunks whose RESULTs are arriving, by global chunk
+     * number g = iteration x chunks + offset / count at g % n_sums (a window of the run: every
+     * worker gets a chunk's sums within a round trip of the others) */
+    struct chunk_sums *sums;
+    size_t n_sums;
+    uint64_t chunks; /* of a tensor */
     int have[2];
     unsigned have_iter[2];
     /* results */
@@ -147,6 +155,97 @@ static void expect(ws_cjob *j, unsigned iter)
     j->have_iter[k] = iter;
 }
 
+/* The exact sums of one chunk, computed when its first RESULT arrives and dropped once every
+ * worker has checked its copy against them. */
+struct chunk_sums {
+    uint64_t g;       /* global chunk number, UINT64_MAX: free */
+    unsigned seen;    /* workers that checked it */
+    uint32_t *v;      /* count sums */
+};
+
+/* A table of twice the size or more in which the live chunks and chunk g each have a place of
+ * their own (live chunks span a window of the run, so a table wider than it always does). */
+static int sums_grow(ws_cjob *j, uint64_t g)
+{
+    for (size_t n = j->n_sums ? 2 * j->n_sums : 64; n <= ((size_t)1 << 24); n *= 2) {
+        struct chunk_sums *t = malloc(n * sizeof *t);
+        if (!t)
+            return -1;
+        for (size_t k = 0; k < n; k++)
+            t[k] = (struct chunk_sums){UINT64_MAX, 0, NULL};
+        int clash = 0;
+        t[g % n].g = g;
+        for (size_t k = 0; k < j->n_sums && !clash; k++) {
+            const struct chunk_sums *e = &j->sums[k];
+            if (e->g == UINT64_MAX)
+                continue;
+            clash = t[e->g % n].g != UINT64_MAX;
+            t[e->g % n] = *e;
+        }
+        if (clash) {
+            free(t);
+            continue;
+        }
+        t[g % n].g = UINT64_MAX;
+        free(j->sums);
+        j->sums = t;
+        j->n_sums = n;
+        return 0;
+    }
+    return -1;
+}
+
+/* The exact sums of chunk (iteration it, offset, count), computed at its first RESULT. */
+static struct chunk_sums *chunk_sums_of(ws_cjob *j, unsigned it, size_t offset, unsigned count)
+{
+    uint64_t g = (uint64_t)it * j->chunks + offset / j->c.job.count;
+    struct chunk_sums *e = j->n_sums ? &j->sums[g % j->n_sums] : NULL;
+    if (e && e->g == g)
+        return e;
+    if (!e || e->g != UINT64_MAX) {
+        if (sums_grow(j, g))
+            return NULL;
+        e = &j->sums[g % j->n_sums];
+    }
+    if (!(e->v = malloc((size_t)count * 4)))
+        return NULL;
+    e->g = g;
+    e->seen = 0;
+    for (unsigned i = 0; i < count; i++)
+        e->v[i] = ws_run_exact(&j->vals, it, 0, j->nw, offset + i);
+    return e;
+}
+
+static void failed(ws_cjob *j, unsigned w, const char *why);
+
+/* the transport's chunks on demand (driver/wiresum/transport.h): worker w's inputs of its
+ * current iteration, generated; its sums, checked against the exact ones as they arrive */
+static void chunk_load(void *ctx, size_t offset, unsigned count, float *dst)
+{
+    const worker_ref *c = ctx;
+    const ws_cjob *j = c->job;
+    for (unsigned i = 0; i < count; i++)
+        dst[i] = value(j, j->w[c->w].iter, c->w, offset + i);
+}
+
+static void chunk_store(void *ctx, size_t offset, unsigned count, const float *sums)
+{
+    const worker_ref *c = ctx;
+    ws_cjob *j = c->job;
+    worker *x = &j->w[c->w];
+    struct chunk_sums *e = chunk_sums_of(j, x->iter, offset, count);
+    if (!e) {
+        failed(j, c->w, "out of memory for the exact sums of a chunk");
+        return;
+    }
+    for (unsigned i = 0; i < count; i++)
+        x->bad += as_bits(sums[i]) != e->v[i];
+    if (++e->seen == j->nw) {
+        free(e->v);
+        *e = (struct chunk_sums){UINT64_MAX, 0, NULL};
+    }
+}
+
 /* a baseline's element equal to its reference: the same bits, or both NaN (C leaves to the
  * compiler which operand's payload a binary32 addition of two NaNs keeps: it may commute a + b) */
 static int same(uint32_t a, uint32_t b)
@@ -160,13 +259,14 @@ static void completed(ws_cjob *j, unsigned w, uint64_t now)
     worker *x = &j->w[w];
     unsigned it = x->iter;
     int baseline = !WS_MODE_IS_WIRESUM(j->mode);
-    expect(j, it);
-    const uint32_t *ex = j->exact[it % 2], *od = j->order[it % 2];
-    uint64_t bad = 0, badorder = 0;
-    for (uint64_t i = 0; i < j->n; i++) {
-        bad += x->buf[i] != ex[i];
-        if (baseline)
+    uint64_t bad = x->bad, badorder = 0; /* wiresum modes: checked chunk by chunk */
+    if (baseline) {
+        expect(j, it);
+        const uint32_t *ex = j->exact[it % 2], *od = j->order[it % 2];
+        for (uint64_t i = 0; i < j->n; i++) {
+            bad += x->buf[i] != ex[i];
             badorder += !same(x->buf[i], od[i]);
+        }
     }
     j->r.tensors++;
     j->r.tensors_exact += bad == 0;
@@ -558,6 +658,9 @@ static int make_workers(ws_cjob *j, char *err, size_t errlen)
             *ref = (worker_ref){j, w, s};
             wc.tx = worker_tx;
             wc.tx_ctx = ref;
+            wc.load = chunk_load;
+            wc.store = chunk_store;
+            wc.data_ctx = ref;
             if (!(j->w[w].ww[s] = ws_worker_new(&wc, err, errlen)))
                 return -1;
         }
@@ -569,8 +672,9 @@ static int make_workers(ws_cjob *j, char *err, size_t errlen)
 static void start(ws_cjob *j, unsigned w, uint64_t now)
 {
     worker *x = &j->w[w];
-    for (uint64_t i = 0; i < j->n; i++)
+    for (uint64_t i = 0; x->buf && i < j->n; i++)
         x->buf[i] = ws_run_value(&j->vals, x->iter, w, i);
+    x->bad = 0;
     x->running = 1;
     x->next_start = WS_CLUSTER_NEVER;
     if (now < j->start_min[x->iter])
@@ -582,8 +686,7 @@ static void start(ws_cjob *j, unsigned w, uint64_t now)
         return;
     }
     for (unsigned s = 0; s < j->T; s++)
-        if (ws_worker_start(x->ww[s], (const float *)(void *)x->buf, (float *)(void *)x->buf,
-                            j->n, now)) {
+        if (ws_worker_start(x->ww[s], NULL, NULL, j->n, now)) {
             failed(j, w, ws_worker_error(x->ww[s]));
             return;
         }
@@ -658,19 +761,20 @@ ws_cjob *ws_cjob_new(const ws_cluster *c, ws_cluster_mode mode, const uint32_t *
     unsigned shards = mode == WS_MODE_SHARDED ? c->job.n_shards : 1;
     j->w = calloc(j->nw, sizeof *j->w);
     j->ctx = calloc((size_t)j->nw * shards, sizeof *j->ctx);
-    int ok = j->w && j->ctx;
-    for (int k = 0; k < 2 && ok; k++) {
+    j->chunks = (j->n + c->job.count - 1) / c->job.count;
+    int ok = j->w && j->ctx, baseline = !WS_MODE_IS_WIRESUM(mode);
+    for (int k = 0; k < 2 && ok && baseline; k++) {
         j->exact[k] = malloc(j->n * 4);
         j->order[k] = malloc(j->n * 4);
         ok = j->exact[k] && j->order[k];
     }
-    for (unsigned w = 0; w < j->nw && ok; w++) {
+    for (unsigned w = 0; w < j->nw && ok && baseline; w++) {
         j->w[w].buf = malloc(j->n * 4);
         ok = j->w[w].buf != NULL;
     }
     if (!ok) {
-        snprintf(err, errlen, "out of memory for %u tensors of %llu elements", j->nw + 4,
-                 (unsigned long long)j->n);
+        snprintf(err, errlen, "out of memory for %u tensors of %llu elements (a baseline holds "
+                 "every worker's)", j->nw + 4, (unsigned long long)j->n);
         ws_cjob_free(j);
         return NULL;
     }
@@ -713,6 +817,9 @@ void ws_cjob_free(ws_cjob *j)
     }
     for (unsigned i = 0; i < WS_CLUSTER_MAX_DEVICES; i++)
         ws_cdev_free(j->dev[i]);
+    for (size_t k = 0; k < j->n_sums; k++)
+        free(j->sums[k].v);
+    free(j->sums);
     free(j->w);
     free(j->ctx);
     free(j);

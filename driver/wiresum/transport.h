@@ -67,6 +67,14 @@ typedef struct {
                              * stale copy open a round (docs/driver.md, "Hold"). 0: off */
     ws_tx_fn tx;
     void *tx_ctx;
+    /* Optional, in place of ws_worker_start's buffers (docs/driver.md, "Chunks on demand"):
+     * load(data_ctx, offset, count, dst) writes the count inputs at offset of the current
+     * tensor into dst each time the chunk is (re)transmitted, and must give the same values
+     * every time; store(data_ctx, offset, count, sums) takes the sums of a chunk when its
+     * RESULT is accepted, once per chunk. With load set `in` may be NULL, with store `out`. */
+    void (*load)(void *ctx, size_t offset, unsigned count, float *dst);
+    void (*store)(void *ctx, size_t offset, unsigned count, const float *sums);
+    void *data_ctx;
     /* ws_allreduce() only: the current time, and a wait that returns once it has handed
      * ws_worker_rx() at least one frame or the time has reached deadline (WS_NO_DEADLINE: no
      * deadline); 0, or -1 to abandon the all-reduce. */
@@ -126,7 +134,8 @@ void ws_worker_free(ws_worker *w);
 /* Start an all-reduce of n (0..2^32-1) binary32 values: in is this worker's contribution, out
  * receives the sums (of a sharded worker: of its device's chunks only; out == in is allowed:
  * each element is overwritten only when its sum arrives, after which it is never sent again).
- * Both stay the caller's and must live until done. Sends the first chunks at once. -1 and
+ * Both stay the caller's and must live until done; either may be NULL when cfg.load (in) or
+ * cfg.store (out) takes its place. Sends the first chunks at once. -1 and
  * ws_worker_error() if an all-reduce is under way, the worker has failed, or n is too large.
  * n = 0, or a shard with no chunk of the tensor, completes at once (and takes a tensor id). */
 int ws_worker_start(ws_worker *w, const float *in, float *out, size_t n, uint64_t now);
