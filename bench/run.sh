@@ -7,7 +7,9 @@
 #   2 latency      the same runs: idle (window of one chunk) and loaded latency per configuration
 #   3 sim speed    bench/simspeed.sh, if present (writes build/bench/simspeed.md)
 #   4 resources    bench/resources.sh, if present (writes build/bench/resources.md)
-#   5 all-reduce   bench/allreduce.awk: in-network against ring all-reduce, from the measurements
+#   5 all-reduce   build/bench/cluster.md, written by bench/cluster.sh: wiresum against ring and
+#                  halving-doubling measured in a simulated cluster (ns-3; the headline); then
+#                  bench/allreduce.awk: the analytic model of one device, from the measurements
 #   6 engines      build/bench/engines.md, written by bench/engines.sh (WS_E4: a 4-engine model)
 #   7 numerics     build/bench/numerics.md, written by bench/numerics.sh: binary32 summation in
 #                  arrival order, an adder tree and SwitchML against the exact sum (host arithmetic)
@@ -17,7 +19,7 @@
 # Environment: WS (default build/wiresum, the default build: MAX_COUNT 256); WS_MC1024 (default
 # build/bench/mc1024/wiresum: the same built with WS_VFLAGS=-GMAX_COUNT=1024, needed for 1024
 # elements per packet; `make bench` builds it; if it is missing those rows are left out and the
-# tables say so). WS_BENCH_PARTS (default "simspeed resources engines numerics fabric"): which
+# tables say so). WS_BENCH_PARTS (default "simspeed resources engines numerics fabric cluster"): which
 # of the scripts of sections 3, 4, 6, 7 and 8 run (the others keep their last tables; resources.sh alone
 # takes about three hours on two cores). --fewer: 2 widths x 3 packet sizes x 3 worker counts,
 # shorter windows (a few minutes). --report: no measurement, the tables and plots again from build/bench/lines.tsv.
@@ -186,8 +188,8 @@ unset multiplot
 EOF
 
 # ---- 3, 4, 6, 7 and 8: the other engineers' fragments -----------------------------------------------
-for part in simspeed resources engines numerics fabric; do
-    case " ${WS_BENCH_PARTS-simspeed resources engines numerics fabric} " in *" $part "*) ;; *) continue ;; esac
+for part in simspeed resources engines numerics fabric cluster; do
+    case " ${WS_BENCH_PARTS-simspeed resources engines numerics fabric cluster} " in *" $part "*) ;; *) continue ;; esac
     if [ "$MODE" != report ] && [ -f "bench/$part.sh" ]; then
         echo "bench: bench/$part.sh ..." >&2
         if ! sh "bench/$part.sh"; then
@@ -229,7 +231,8 @@ section() { # fragment, heading, text when absent; the fragment's own first head
     section "$B/latency.md" "## 2. Latency" "Not measured."
     section "$B/simspeed.md" "## 3. Simulation speed" "Not measured yet (bench/simspeed.sh is not in the tree)."
     section "$B/resources.md" "## 4. Resources" "Not measured yet (bench/resources.sh is not in the tree)."
-    section "$B/allreduce.md" "## 5. All-reduce time" "Not computed."
+    section "$B/cluster.md" "## 5. All-reduce time" "Not measured: no build/bench/cluster.md (bench/cluster.sh skipped or failed)."
+    section "$B/allreduce.md" "### The model: one device, from sections 1 and 2" "Not computed."
     section "$B/engines.md" "## 6. Engines: capacity that scales with ports" "Not measured: no build/bench/engines.md (bench/engines.sh skipped or failed)."
     section "$B/numerics.md" "## 7. Numerics" "Not measured: no build/bench/numerics.md (bench/numerics.sh skipped or failed)."
     section "$B/fabric.md" "## 8. Several devices: shards and trees" "Not measured: no build/bench/fabric.md (bench/fabric.sh skipped or failed)."

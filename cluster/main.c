@@ -82,9 +82,10 @@ static void print_run(const ws_cluster *c, const ws_cluster_result *r)
                (unsigned long long)r->tensors, (unsigned long long)r->inexact_elements);
     }
     printf("  bytes: workers sent %llu, received %llu; network drops %llu packets; "
-           "wall %.2f s (network built in %.2f s)\n", (unsigned long long)r->tx_bytes,
-           (unsigned long long)r->rx_bytes, (unsigned long long)r->net_drop_packets, r->wall_s,
-           r->build_s);
+           "wall %.2f s (network built in %.2f s; %.2f M events, %.0f k a second)\n",
+           (unsigned long long)r->tx_bytes, (unsigned long long)r->rx_bytes,
+           (unsigned long long)r->net_drop_packets, r->wall_s, r->build_s,
+           (double)r->events / 1e6, r->wall_s > 0 ? (double)r->events / r->wall_s / 1e3 : 0.0);
     ws_cluster_cc_print(stdout, c, r);
     if (!c->topo.uplinks)
         return;
@@ -116,13 +117,19 @@ static json_t *json_uplinks(const ws_cluster *c, const ws_cluster_result *r)
         ws_cluster_switch_name(c, hi - base, nh);
         snprintf(name, sizeof name, "%s-%s", nl, nh);
         const ws_cluster_linkstat *s = &r->uplink[u];
-        json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I}", "link", name,
+        /* utilisation: the bytes over what the link carries in the all-reduces' time */
+        double cap = props.rate / 8 * r->seconds * r->iterations;
+        json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f}",
+                                           "link", name,
                                            "up_bytes", (json_int_t)s->bytes[0],
                                            "up_packets", (json_int_t)s->packets[0],
                                            "up_flows", (json_int_t)s->flows[0],
                                            "down_bytes", (json_int_t)s->bytes[1],
                                            "down_packets", (json_int_t)s->packets[1],
-                                           "down_flows", (json_int_t)s->flows[1]));
+                                           "down_flows", (json_int_t)s->flows[1],
+                                           "up_utilization", cap > 0 ? s->bytes[0] / cap : 0.0,
+                                           "down_utilization",
+                                           cap > 0 ? s->bytes[1] / cap : 0.0));
     }
     return a;
 }
@@ -192,6 +199,9 @@ static json_t *json_run(const ws_cluster *c, const ws_cluster_result *r)
         "failed", r->failed);
     if (o) {
         json_object_set_new(o, "build_seconds", json_real(r->build_s));
+        json_object_set_new(o, "events", json_integer((json_int_t)r->events));
+        json_object_set_new(o, "events_per_second",
+                            json_real(r->wall_s > 0 ? (double)r->events / r->wall_s : 0));
         json_object_set_new(o, "split_flows", json_integer((json_int_t)r->split_flows));
         json_object_set_new(o, "uplinks", json_uplinks(c, r));
     }

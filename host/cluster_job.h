@@ -63,6 +63,7 @@ typedef struct {
     ws_cluster_linkstat uplink[WS_CLUSTER_MAX_UPLINKS]; /* ns-3 layer: link H + D + u */
     uint64_t split_flows;      /* ns-3 layer: flows a switch sent on two different links */
     double wall_s, build_s;    /* wall time of the run, of building its network */
+    uint64_t events;           /* ns-3 layer: the simulator's events executed */
     int failed;                /* a worker gave up (error) */
     char error[256];
 } ws_cluster_result;

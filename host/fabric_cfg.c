@@ -287,8 +287,9 @@ static int check(ws_fabric *f, lines *ln, const char *path, char *err, size_t er
                 d->w1 = f->d[d->child[d->n_children - 1]].w1;
             }
         }
-    for (unsigned k = 0; k < f->n; k++)
-        if (f->d[k].w1 - f->d[k].w0 > WS_LIMIT_WORKERS)
+    for (unsigned k = 0; k < f->n; k++) /* a leaf's members are workers, an inner device's its
+                                          * children (their workers below may be more) */
+        if (!f->d[k].n_children && f->d[k].w1 - f->d[k].w0 > WS_LIMIT_WORKERS)
             return perr(&p, LN(k, K_WORKERS), "device %s: %u workers, at most %d", f->d[k].name,
                         f->d[k].w1 - f->d[k].w0, WS_LIMIT_WORKERS);
 #undef LN

@@ -601,6 +601,7 @@ extern "C" int ws_ns3_run(const ws_cluster* c, ws_cluster_mode mode, ws_cluster_
                      static_cast<unsigned long long>(res->bg.flows));
         }
     }
+    res->events = Simulator::GetEventCount();
     ws_cjob_free(r.job);
     Simulator::Destroy();
     res->wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();

@@ -1,0 +1,160 @@
+#!/bin/sh
+# bench/cluster.sh - the all-reduce comparison of docs/performance.md section 5 (the headline):
+# through wiresum (one device, sharded, hierarchical) against ring and halving-doubling, measured
+# side by side in the same simulated fabric by `wiresum cluster` (ns-3, docs/cluster.md).
+#
+# usage: sh bench/cluster.sh [POINTS]
+#
+# Each point is "N MB GBPS MODE" (workers, tensor in MiB, the hosts' link rate in Gb/s, the
+# collective); POINTS is a file of them, one a line (default: the grid below). Every point is a
+# cluster file of its own (build/bench/cluster/N-MB-GBPS-MODE.ini, written here) run as
+# `wiresum cluster --json --mode MODE FILE`; the points run as parallel processes (xargs -P,
+# CLUSTER_JOBS, default the cores). Writes build/bench/cluster.md (a fragment that bench/run.sh
+# includes), build/bench/cluster.jsonl (every run's JSON summary, with the point) and
+# docs/perf/cluster.png.
+#
+# The fabric: a leaf-spine of racks (8 hosts a leaf up to 256 workers, 32 above), 4 spines at
+# 1:1, 1 us links, MTU 9000, 1 MB switch queues. The devices are provisioned per rack: one per
+# leaf (the hierarchy's leaves, under a root on spine0), sharded over 4 devices on the spines,
+# and the single device on the rack's switch (on spine0 for several racks); each a 1024-bit datapath at 340 MHz with as many
+# engines (at most 16) as its members' line rate needs, a link of 1.25 times it, an ingress
+# buffer of 4 MiB and a window for the round trip (docs/performance.md section 5 says which).
+set -eu
+WS=${WS:-build/wiresum}
+B=build/bench
+D=$B/cluster
+P=docs/perf
+mkdir -p "$D" "$P"
+OUT=$B/cluster.md
+JS=$B/cluster.jsonl
+JOBS=${CLUSTER_JOBS:-$(nproc 2>/dev/null || echo 2)}
+[ -x "$WS" ] || { echo "bench/cluster.sh: $WS not built (make build/wiresum build/wiresum-cluster)" >&2; exit 1; }
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+MACHINE="$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?') cores, ${cpu:-unknown CPU}"
+DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+
+# ---- the points --------------------------------------------------------------------------------
+PTS=$D/points
+if [ $# -ge 1 ]; then
+    grep -v '^[[:space:]]*\(#\|$\)' "$1" > "$PTS"
+else
+    : > "$PTS"
+    for g in 10 100; do
+        for n in 8 16 32 64 128 256 512 1024; do
+            for mb in 1 16; do
+                # the baselines hold every worker's tensor: at most 4 GiB of them
+                base=1; [ $((n * mb)) -le 4096 ] || base=0
+                if [ "$n" -le 64 ]; then echo "$n $mb $g wiresum" >> "$PTS"; echo "$n $mb $g sharded" >> "$PTS"; fi
+                [ "$n" -lt 16 ] || echo "$n $mb $g hierarchical" >> "$PTS"
+                [ "$base" -eq 0 ] || { echo "$n $mb $g ring" >> "$PTS"; echo "$n $mb $g halving-doubling" >> "$PTS"; }
+            done
+        done
+    done
+fi
+
+# ---- one point: its cluster file, its run ---------------------------------------------------------
+# engines for a device taking `gbps` of frames: 1024 bits at 340 MHz = 348.16 Gb/s each, <= 16
+engines() { awk -v g="$1" 'BEGIN { e = int(g * 1.05 / 348.16) + 1; print (e > 16 ? 16 : e) }'; }
+device() { # NAME SWITCH OFFERED_GBPS SLOTS MAX_COUNT
+    printf '[device %s]\nswitch = %s\nrate = %sGbps\ndelay = 500ns\ndata_width = 1024\nf_clk = 340MHz\nengines = %s\ningress_buffer = 4MiB\nslots = %s\nmax_count = %s\n\n' \
+        "$1" "$2" "$(awk -v g="$3" 'BEGIN { printf "%d", g * 1.25 + 0.5 }')" "$(engines "$3")" "$4" "$5"
+}
+write_ini() { # N MB GBPS MODE FILE
+    n=$1 mb=$2 g=$3 mode=$4
+    hpl=8; [ "$n" -le 256 ] || hpl=32; [ "$n" -ge "$hpl" ] || hpl=$n
+    leaves=$(((n + hpl - 1) / hpl))
+    count=2048; [ "$mode" != hierarchical ] || count=128 # the longest PARTIAL fits the MTU
+    # window: chunks of a worker in flight for 3 x a 20 us round trip at the link rate, 4..512
+    win=$(awk -v g="$g" -v c="$count" 'BEGIN { w = 4; while (w < 3 * g * 1e9 * 20e-6 / (32 * c) && w < 512) w *= 2; print w }')
+    {
+        printf '# bench/cluster.sh: %s workers, %s MiB, %s Gb/s, %s\n[topology]\nkind = leafspine\n' "$n" "$mb" "$g" "$mode"
+        printf 'leaves = %s\nspines = 4\nhosts_per_leaf = %s\nrate = %sGbps\ndelay = 1us\n' "$leaves" "$hpl" "$g"
+        printf 'uplink_rate = %sGbps\nuplink_delay = 1us\nmtu = 9000\nqueue = 1MB\n\n' "$((hpl * g / 4))"
+        case $mode in
+            wiresum) # on the rack's switch, or on a spine for several racks
+                sw=spine0; [ "$leaves" -gt 1 ] || sw=leaf0
+                device agg0 "$sw" $((n * g)) "$win" "$count" ;;
+            sharded) for s in 0 1 2 3; do device "sh$s" "spine$s" $((n * g / 4)) "$win" "$count"; done ;;
+            hierarchical)
+                l=0; while [ "$l" -lt "$leaves" ]; do device "tor$l" "leaf$l" $((hpl * g)) "$win" "$count"; l=$((l + 1)); done
+                # a root's input: a PARTIAL a leaf and round, about 2.4 times the leaf's DATA bytes
+                device root spine0 $((leaves * g * 5 / 2)) "$win" "$count" ;;
+        esac
+        printf '[job]\nworkers = 0-%s\ntensor_bytes = %sMiB\niterations = 1\nmode = %s\n' $((n - 1)) "$mb" "$mode"
+        printf 'count = %s\nwindow = %s\n' "$count" "$win"
+        case $mode in
+            wiresum) echo "device = agg0" ;;
+            sharded) echo "shard_devices = sh0, sh1, sh2, sh3" ;;
+            hierarchical)
+                printf 'root_device = root\nleaf_devices = '
+                l=0; while [ "$l" -lt "$leaves" ]; do printf '%stor%s' "$([ $l -eq 0 ] || echo ', ')" "$l"; l=$((l + 1)); done
+                echo ;;
+        esac
+    } > "$5"
+}
+run_point() { # N MB GBPS MODE
+    f=$D/$1-$2-$3-$4
+    write_ini "$1" "$2" "$3" "$4" "$f.ini"
+    echo "bench/cluster.sh: $WS cluster --json --mode $4 $f.ini" >&2
+    /usr/bin/time -f '%e %M' -o "$f.time" "$WS" cluster --json --mode "$4" "$f.ini" > "$f.json" 2> "$f.err" || true
+    read -r wall rss < "$f.time" || true
+    jq -c --argjson n "$1" --argjson mb "$2" --argjson g "$3" --arg m "$4" --arg wall "${wall:-0}" --arg rss "${rss:-0}" \
+        '.runs[0] + {point: {workers: $n, mib: $mb, gbps: $g, mode: $m}, process_wall_s: ($wall | tonumber), max_rss_kb: ($rss | tonumber), ok: .ok}' \
+        "$f.json" > "$f.line" 2>/dev/null ||
+        jq -nc --argjson n "$1" --argjson mb "$2" --argjson g "$3" --arg m "$4" --arg e "$(tail -n 3 "$f.err" | tr '\n' ' ')" \
+            '{point: {workers: $n, mib: $mb, gbps: $g, mode: $m}, ok: false, failed: true, error: $e}' > "$f.line"
+}
+if [ -n "${CLUSTER_ONE:-}" ]; then # one point, in a process of its own (xargs below)
+    # shellcheck disable=SC2086
+    run_point $CLUSTER_ONE
+    exit 0
+fi
+if [ "${CLUSTER_REPORT:-0}" != 1 ]; then # CLUSTER_REPORT=1: the tables again from the last runs
+    tr '\n' '\0' < "$PTS" | xargs -0 -P "$JOBS" -I{} env CLUSTER_ONE={} sh "$0"
+fi
+
+# ---- the table ----------------------------------------------------------------------------------
+: > "$JS"
+while read -r n mb g mode; do
+    if [ -s "$D/$n-$mb-$g-$mode.line" ]; then cat "$D/$n-$mb-$g-$mode.line" >> "$JS"; fi
+done < "$PTS"
+# one row per (link, N, tensor): time of each collective, the best through wiresum, its speedup
+# over the ring against the ideal 2(N-1)/N x wire efficiency, and what limits it
+jq -r '[.point.gbps, .point.workers, .point.mib, .point.mode,
+        (if (.failed // false) or ((.ok // false) | not) then -1 else .seconds end),
+        ((.devices // []) | map(.busy_seconds) | max // 0), (.transport.retx // 0),
+        (.net_drop_packets // 0), (.device.drop_frames // 0)] | @tsv' "$JS" |
+    sort -k1,1n -k2,2n -k3,3n > "$D/rows.tsv"
+awk -F'\t' -v plot="$D/plot.dat" -f bench/cluster.awk "$D/rows.tsv" > "$D/table.md"
+NPTS=$(wc -l < "$JS")
+NFAIL=$(jq -s 'map(select((.failed // false) or ((.ok // false) | not))) | length' "$JS")
+SLOWEST=$(jq -s -r 'max_by(.process_wall_s // 0) | "\(.process_wall_s) s of wall time and \((.max_rss_kb // 0) / 1024 | floor) MB (\(.point.workers) workers, \(.point.mib) MiB, \(.point.gbps) Gb/s, \(.point.mode))"' "$JS")
+
+gnuplot <<EOF
+set terminal pngcairo size 1100,800 font ",10"
+set output '$P/cluster.png'
+set multiplot layout 2,1 title "all-reduce through wiresum (best of one device, sharded, hierarchical) against ring, measured in ns-3\nbench/cluster.sh; $MACHINE, $DATE, commit $commit"
+set logscale x 2
+set xlabel 'workers N'
+set grid
+set key outside right
+set ylabel 'speedup over ring'
+plot for [g in "10 100"] for [mb in "1 16"] '$D/plot.dat' using (\$1 == g + 0 && \$2 == mb + 0 ? \$3 : 1/0):4 with linespoints title g.' Gb/s, '.mb.' MiB'
+set ylabel 'speedup / (2(N-1)/N x wire eff.)'
+set yrange [0:*]
+plot for [g in "10 100"] for [mb in "1 16"] '$D/plot.dat' using (\$1 == g + 0 && \$2 == mb + 0 ? \$3 : 1/0):5 with linespoints title g.' Gb/s, '.mb.' MiB', 0.97 with lines lt 0 title '0.97'
+unset multiplot
+EOF
+
+{
+    printf '## 5. All-reduce time\n\n### Measured in a simulated cluster (ns-3)\n\n'
+    printf 'All-reduce of one tensor per worker through wiresum (one device; sharded over 4 devices on the spines; a hierarchy of one device per rack under a root on a spine) and, in the same fabric and the same simulator, ring and halving-doubling all-reduce over TCP: `wiresum cluster` (docs/cluster.md), packet by packet; every wiresum tensor is checked equal to the exact sum, every baseline tensor to the sums of its own order. The fabric: a leaf-spine of racks of 8 hosts (32 above 256 workers), 4 spines at 1:1, 1 us links, MTU 9000 (TCP segments of 8948 bytes), 1 MB FIFO switch queues, no background traffic. The devices are provisioned per rack (per member line rate): each a 1024-bit datapath at 340 MHz (348 Gb/s an engine) with the engines its members need (at most 16), a link of 1.25 times their rate, a 4 MiB ingress buffer and a window for a 20 us round trip (4..512 chunks). One device and sharded send 2048 elements a frame (8244 bytes on the wire for 8192 of payload), the hierarchy 128 (its longest PARTIAL must fit the MTU: 564 for 512). *speedup* is ring / best wiresum; *ideal* is 2(N-1)/N x wire efficiency (wiresum'"'"'s payload per wire byte over TCP'"'"'s, 8948/9002) for the best mode'"'"'s frames; *ratio* is speedup / ideal (target 0.97). One device and sharded serve at most 64 workers (WS_LIMIT_WORKERS); the hierarchy runs from 16. **Limits of the simulation**: the baselines hold every worker'"'"'s tensor (here N x tensor <= 4 GiB); wiresum'"'"'s workers hold none (chunks generated and checked on demand, docs/driver.md), so its limit is time: about one minute of wall time per 10^6 frames (section 5 of docs/cluster.md).\n\n'
+    printf '| link | N | tensor | ring | halving-doubling | one device | sharded | hierarchical | speedup | best | ideal | ratio | what limits it |\n'
+    printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|\n'
+    cat "$D/table.md"
+    printf '\n![speedup over ring](perf/cluster.png)\n\n'
+    printf '%s points, %s failed or did not complete (*failed*); the slowest took %s. Machine: %s; date: %s; commit: %s. Command: `sh bench/cluster.sh%s` (%s processes at a time; each point'"'"'s cluster file, JSON and stderr are in build/bench/cluster/).\n' \
+        "$NPTS" "$NFAIL" "$SLOWEST" "$MACHINE" "$DATE" "$commit" "${1:+ $1}" "$JOBS"
+} > "$OUT"
+echo "bench/cluster.sh: wrote $OUT, $JS and $P/cluster.png ($NPTS points)" >&2
