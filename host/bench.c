@@ -4,6 +4,7 @@
  * goes to the model itself (ws_session_sim): every port keeps its next frame queued at once,
  * which the session's one global order would serialize, and the latencies need the model's
  * stamps of first and last beats and its beat statistics. */
+#include "f32.h"
 #include "bench.h"
 
 #include <stdarg.h>
@@ -50,12 +51,6 @@ static int32_t value_int(unsigned w, uint64_t chunk, unsigned j)
     return (int32_t)(z & 0x3FFF) - 0x2000; /* |v| <= 2^13: a sum of 64 stays below 2^19 */
 }
 
-static uint32_t f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
 
 /* ---- one round (chunk) in flight, kept at entry chunk mod 2S ---- */
 
@@ -219,7 +214,7 @@ static int send_chunk(bench *b, unsigned w, uint64_t chunk)
     h.offset = (uint32_t)(chunk * o->count);
     h.tensor = TENSOR_ID + (uint32_t)((chunk * o->count) >> 32);
     for (unsigned j = 0; j < o->count; j++)
-        b->elems[j] = f32_bits((float)(value_int(w, chunk, j) * VALUE_SCALE));
+        b->elems[j] = ws_f32_bits((float)(value_int(w, chunk, j) * VALUE_SCALE));
     size_t len = ws_build(b->frame, &h, b->elems);
     unsigned p = (unsigned)((w + chunk) % b->ports);
     if (ws_sim_push(b->sim, p, b->frame, len))
@@ -289,7 +284,7 @@ static int check_result(bench *b, round_rec *r, const uint8_t *f, const ws_hdr *
             int64_t s = 0;
             for (unsigned w = 0; w < W; w++)
                 s += value_int(w, r->chunk, j);
-            r->sum[j] = f32_bits((float)((double)s * VALUE_SCALE));
+            r->sum[j] = ws_f32_bits((float)((double)s * VALUE_SCALE));
         }
         r->have_sum = 1;
     }

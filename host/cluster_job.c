@@ -1,4 +1,5 @@
 /* cluster_job.c - the collectives of `wiresum cluster` on the workers' side (cluster_job.h). */
+#include "f32.h"
 #include "cluster_job.h"
 
 #include <stdlib.h>
@@ -91,23 +92,10 @@ struct ws_cjob {
 
 /* ---- expected values ------------------------------------------------------------------ */
 
-static float as_float(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint32_t as_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
 
 static float value(const ws_cjob *j, unsigned iter, unsigned w, uint64_t i)
 {
-    return as_float(ws_run_value(&j->vals, iter, w, i));
+    return ws_f32_from_bits(ws_run_value(&j->vals, iter, w, i));
 }
 
 /* part s of `parts` of the tensor: elements [bound(s), bound(s + 1)) */
@@ -120,7 +108,7 @@ static uint32_t ring_sum(const ws_cjob *j, unsigned iter, unsigned s, uint64_t i
     float p = value(j, iter, s, i);
     for (unsigned k = 1; k < j->nw; k++)
         p = p + value(j, iter, (s + k) % j->nw, i);
-    return as_bits(p);
+    return ws_f32_bits(p);
 }
 
 /* Halving-doubling's: participant v's value before the first halving (the first 2r workers fold
@@ -150,7 +138,7 @@ static void expect(ws_cjob *j, unsigned iter)
     if (j->mode == WS_MODE_HD) /* segment g of P ends at participant g */
         for (unsigned g = 0; g < j->P; g++)
             for (uint64_t i = bound(j, g, j->P); i < bound(j, g + 1, j->P); i++)
-                j->order[k][i] = as_bits(hd_part(j, iter, g, (int)j->logP - 1, i));
+                j->order[k][i] = ws_f32_bits(hd_part(j, iter, g, (int)j->logP - 1, i));
     j->have[k] = 1;
     j->have_iter[k] = iter;
 }
@@ -239,7 +227,7 @@ static void chunk_store(void *ctx, size_t offset, unsigned count, const float *s
         return;
     }
     for (unsigned i = 0; i < count; i++)
-        x->bad += as_bits(sums[i]) != e->v[i];
+        x->bad += ws_f32_bits(sums[i]) != e->v[i];
     if (++e->seen == j->nw) {
         free(e->v);
         *e = (struct chunk_sums){UINT64_MAX, 0, NULL};
@@ -439,9 +427,9 @@ static void progress(ws_cjob *j, unsigned w, uint64_t now)
                 uint32_t v;
                 memcpy(&v, p + 4 * i, 4);
                 if (st.op == OP_RECV_FIRST)
-                    own[i] = as_bits(as_float(v) + as_float(own[i]));
+                    own[i] = ws_f32_bits(ws_f32_from_bits(v) + ws_f32_from_bits(own[i]));
                 else if (st.op == OP_OWN_FIRST)
-                    own[i] = as_bits(as_float(own[i]) + as_float(v));
+                    own[i] = ws_f32_bits(ws_f32_from_bits(own[i]) + ws_f32_from_bits(v));
                 else
                     own[i] = v;
             }

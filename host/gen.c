@@ -1,4 +1,5 @@
 /* gen.c - trace generator: worker window protocol in closed loop with the reference device. */
+#include "f32.h"
 #include "gen.h"
 
 #include <dirent.h>
@@ -104,12 +105,6 @@ static const uint32_t special_finite[] = {
 static const uint32_t special_nonfinite[] = {0x7f800000, 0xff800000, 0x7fc00000,
                                              0x7f800001, 0xffc00001, 0xffffffff};
 
-static uint32_t f32_bits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, 4);
-    return b;
-}
 
 /* A gradient-like value: bell-shaped significand, magnitude spread over many binades. */
 static uint32_t normal_value(uint64_t h)
@@ -120,7 +115,7 @@ static uint32_t normal_value(uint64_t h)
     int e = -(int)(h2 % 28) - 4;
     if ((h2 >> 32) % 64 == 0)
         e += 24; /* an occasional outlier */
-    return f32_bits((float)ldexp((double)x, e - 17));
+    return ws_f32_bits((float)ldexp((double)x, e - 17));
 }
 
 static uint32_t special_value(uint64_t h)

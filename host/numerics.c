@@ -1,5 +1,6 @@
 /* numerics.c - binary32 summation, an adder tree and SwitchML's quantization against the exact
  * sum (numerics.h). */
+#include "f32.h"
 #include "numerics.h"
 
 #include <float.h>
@@ -19,25 +20,12 @@
 #error "host/numerics.c needs FLT_EVAL_METHOD 0: binary32 operations evaluated in binary32"
 #endif
 
-static float f32(uint32_t b)
-{
-    float f;
-    memcpy(&f, &b, 4);
-    return f;
-}
-
-static uint32_t bits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, 4);
-    return b;
-}
 
 static int is_finite(uint32_t b) { return (b & 0x7f800000u) != 0x7f800000u; }
 static int is_nan(uint32_t b) { return (b & 0x7fffffffu) > 0x7f800000u; }
 
 /* a + b in binary32, rounded to nearest even */
-static uint32_t add(uint32_t a, uint32_t b) { return bits(f32(a) + f32(b)); }
+static uint32_t add(uint32_t a, uint32_t b) { return ws_f32_bits(ws_f32_from_bits(a) + ws_f32_from_bits(b)); }
 
 void ws_num_row_init(ws_num_row *row, unsigned workers)
 {
@@ -59,7 +47,7 @@ static void judge(ws_num_err *e, uint32_t x, uint32_t r)
     int ex = (int)(r >> 23 & 0xff);
     /* both are binary32: exact in double, their difference too unless their exponents are
      * 29 or more apart, where a relative error of 2^-53 does not matter */
-    double u = fabs((double)f32(x) - (double)f32(r)) / ldexp(1, (ex ? ex : 1) - 150);
+    double u = fabs((double)ws_f32_from_bits(x) - (double)ws_f32_from_bits(r)) / ldexp(1, (ex ? ex : 1) - 150);
     e->finite++;
     e->wrong += u > 0;
     e->sum_ulp += u;
@@ -97,7 +85,7 @@ static int64_t switchml_quantize(uint32_t b, float f)
 {
     if (!is_finite(b))
         return 0;
-    float p = f32(b) * f;
+    float p = ws_f32_from_bits(b) * f;
     return (int64_t)roundf(p);
 }
 
@@ -209,7 +197,7 @@ static int element(ctx *c, const uint32_t *x, uint32_t r, float scale, uint64_t 
     if (q32 > INT32_MAX)
         q32 -= (int64_t)1 << 32;
     row->switchml_overflow += q32 != q;
-    judge(&row->switchml, bits((float)q32 / scale), r);
+    judge(&row->switchml, ws_f32_bits((float)q32 / scale), r);
     return 0;
 }
 
