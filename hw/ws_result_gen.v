@@ -144,33 +144,33 @@ generate
     end
 endgenerate
 
-// Ones-complement fold of an unfolded sum (same result as driver/wire.c fold()): the low and high
-// halves added, and the carry out added again. The two adds are made side by side (with a carry
-// in of 0 and of 1) and the carry out of the first picks one: one carry chain deep, not two.
+// The halves of an unfolded sum added both ways side by side, with a carry in of 0 (low 17 bits)
+// and of 1 (high 17 bits), so that what follows picks one by a carry out: one carry chain deep.
+function [33:0] csum_adds(input [SUM_W-1:0] s);
+    csum_adds = {17'(s[15:0]) + 17'(s[SUM_W-1:16]) + 17'd1, 17'(s[15:0]) + 17'(s[SUM_W-1:16])};
+endfunction
+// Ones-complement fold of an unfolded sum (same result as driver/wire.c fold()): the halves added,
+// and the carry out added again, i.e. the first add's carry out picks the second.
 function [15:0] csum_fold(input [SUM_W-1:0] s);
-    reg [16:0] f0;
-    /* verilator lint_off UNUSEDSIGNAL */  // f1's carry out: f0's picks
-    reg [16:0] f1;
+    /* verilator lint_off UNUSEDSIGNAL */  // the second add's carry out: the first's picks
+    reg [33:0] f;
     /* verilator lint_on UNUSEDSIGNAL */
     begin
-        f0 = 17'(s[15:0]) + 17'(s[SUM_W-1:16]);
-        f1 = 17'(s[15:0]) + 17'(s[SUM_W-1:16]) + 17'd1;
-        csum_fold = f0[16] ? f1[15:0] : f0[15:0];
+        f = csum_adds(s);
+        csum_fold = f[16] ? f[32:17] : f[15:0];
     end
 endfunction
 // The UDP checksum of an unfolded sum: the complement of the fold, sent as 0xffff when it is 0
 // (RFC 768). That is the complement of the sum modulo 0xffff (a fold of 0 or 0xffff is residue
-// 0, whose complement is 0xffff; any other fold is its residue), computed as above without the
-// compare with 0: residue = f0 - 0xffff = f1 - 0x10000 when f0 >= 0xffff (f1's carry out).
+// 0, whose complement is 0xffff; any other fold is its residue), without the compare with 0:
+// residue = first add - 0xffff = second add - 0x10000 when the second add carries out.
 function [15:0] csum_udp(input [SUM_W-1:0] s);
-    /* verilator lint_off UNUSEDSIGNAL */  // f0's carry out: f1's picks
-    reg [16:0] f0;
+    /* verilator lint_off UNUSEDSIGNAL */  // the first add's carry out: the second's picks
+    reg [33:0] f;
     /* verilator lint_on UNUSEDSIGNAL */
-    reg [16:0] f1;
     begin
-        f0 = 17'(s[15:0]) + 17'(s[SUM_W-1:16]);
-        f1 = 17'(s[15:0]) + 17'(s[SUM_W-1:16]) + 17'd1;
-        csum_udp = ~(f1[16] ? f1[15:0] : f0[15:0]);
+        f = csum_adds(s);
+        csum_udp = ~(f[33] ? f[32:17] : f[15:0]);
     end
 endfunction
 
