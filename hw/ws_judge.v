@@ -334,6 +334,7 @@ endgenerate
 reg              j0_v, ja_v, jb_v;
 reg              jb_new;       // JB was loaded in the cycle before
 reg              bz_new, bz_hold; // reads owed at JB's set if JB was loaded, if it waited (below)
+reg              bz_cmd;          // JB's command of the cycle before was at the set JB holds now
 reg              ev_c;         // a command in the cycle before, with its set
 reg  [Q_W-1:0]   ev_cq;
 reg              ab_eq, ab_oth; // JA's set is JB's set, JB's other set
@@ -431,7 +432,7 @@ wire [E-1:0]  d_touched = (d_new ? {E{1'b0}} : jb_touched) | bit_e;
 // judgment on a complete set waits while reads are owed (a new round must: its rows would be
 // overwritten; a re-send or an early frame waits too, which keeps the wait off the verdict's
 // logic), and every judgment waits for room for a command.
-wire          b_busy    = jb_new ? bz_new : bz_hold;
+wire          b_busy    = bz_cmd || (jb_new ? bz_new : bz_hold);
 wire          b_ok      = dc_space[jb_e] && cmd_space && !(jb_complete && b_busy);
 wire          jb_fire   = jb_v && b_ok && !job_clear;
 wire          b_wr      = jb_v && d_accept;   // JB's writes, forwarded (taken only when it fires)
@@ -507,8 +508,12 @@ end
 
 always @(posedge clk) begin
     jb_new <= !rst && advance;
-    bz_new <= busy_nz[a_q] || (ev_c && ev_cq == a_q) || (j_cmd && ab_eq);
-    bz_hold <= busy_nz[jq] || (ev_c && ev_cq == jq) || (j_cmd && ab_eq);
+    // JB's command of this cycle, at the set JB holds next cycle (JA's if JB is loaded, its own
+    // if it waits: a command means JB fired, so then JB is loaded), as a term of its own: ORed
+    // after the register, it keeps the completion verdict off the 128-way select's path
+    bz_cmd <= j_cmd && ab_eq;
+    bz_new <= busy_nz[a_q] || (ev_c && ev_cq == a_q);
+    bz_hold <= busy_nz[jq] || (ev_c && ev_cq == jq);
     if (advance) begin
         ab_eq  <= z_q == a_q;
         ab_fm  <= hf(j0_h) == hf(ja_h);

@@ -14,8 +14,8 @@
 // mismatched frame (the round's fields differ) and the right one after it, a new round waiting
 // while the set's rows are still read, a round of one rank, and a job cleared while three of its
 // frames are held in J0, JA and JB (they are then judged against the cleared sets), and the
-// first write of a cleared pool slot followed by its next frame at every spacing. Prints PASS
-// or FAIL.
+// first write of a cleared pool slot followed by its next frame at every spacing, and a re-send
+// right behind its round's completing frame. Prints PASS or FAIL.
 // ENGINES = 4 (tests/run_hw.sh runs both): rank r's frames come in on engine r mod ENGINES (its
 // first port), each announced by that port's frame_ready pulse as the arrival order wants; every
 // decision must go to its frame's engine, and each generator retires its own reads.
@@ -198,12 +198,16 @@ task arrive(input integer e);
         tok_e = e;
     end
 endtask
-// frame JOB WORKER PSLOT SET OFFSET WORKERS VERDICT: an aggregation token (count 8, tensor 1),
-// on engine WORKER mod ENGINES
-task frame(input integer job, input integer worker, input integer pslot, input integer set,
-           input integer offset, input integer workers, input integer v);
+// frames JOB WORKER PSLOT SET OFFSET WORKERS VERDICT N: N copies of an aggregation token
+// (count 8, tensor 1) on engine WORKER mod ENGINES, on consecutive cycles, each judged VERDICT
+// (the first) or V_RESEND (the copies after it: a copy of a completing frame is in JA when that
+// frame fires in JB)
+task frames(input integer job, input integer worker, input integer pslot, input integer set,
+            input integer offset, input integer workers, input integer v, input integer n);
+    integer i;
     begin
-        arrive(worker % ENGINES);
+        for (i = 0; i < n; i = i + 1)
+            arrive(worker % ENGINES);
         tok_hdr = {HDR_W{1'b0}};
         tok_hdr[H_JOBIDX +: JI_W]   = job;
         tok_hdr[H_JOBID +: 16]      = 16'h100 + job;
@@ -218,13 +222,20 @@ task frame(input integer job, input integer worker, input integer pslot, input i
         tok_hdr[H_WORKERS +: WC_W]  = workers;
         tok_agg = 1'b1;
         tok_valid = 1'b1;
-        exp_v[exp_n] = v;
-        exp_e[exp_n] = worker % ENGINES;
-        exp_n = exp_n + 1;
-        @(posedge clk);
-        while (!tok_ready[tok_e]) @(posedge clk);
+        for (i = 0; i < n; i = i + 1) begin
+            exp_v[exp_n] = i == 0 ? v : V_RESEND;
+            exp_e[exp_n] = worker % ENGINES;
+            exp_n = exp_n + 1;
+            @(posedge clk);
+            while (!tok_ready[tok_e]) @(posedge clk);
+        end
         #1 tok_valid = 1'b0;
     end
+endtask
+// frame JOB WORKER PSLOT SET OFFSET WORKERS VERDICT: one such token
+task frame(input integer job, input integer worker, input integer pslot, input integer set,
+           input integer offset, input integer workers, input integer v);
+    frames(job, worker, pslot, set, offset, workers, v, 1);
 endtask
 // a bypass or drop token: no judgment (on the last engine)
 task other;
@@ -362,6 +373,29 @@ initial begin
         frame(0, 2, 1, 0, 700 + n0, 3, V_LAST);
         judged(40);
     end
+
+    // 8. a re-send right behind its round's completing frame (the copy's token on the next
+    //    cycle: in JA when the completion fires in JB, before the read guard's counts hold the
+    //    completion's reads) waits while the reads are owed
+    settle(60);
+    job_clear_base = 1;
+    job_clear_end = 2;
+    job_clear = 1'b1;
+    settle(1);
+    job_clear = 1'b0;
+    frame(0, 0, 1, 0, 800, 3, V_ACC);
+    frame(0, 1, 1, 0, 800, 3, V_ACC);
+    judged(20);
+    hold_reads = 1'b1;
+    frames(0, 2, 1, 0, 800, 3, V_LAST, 2);
+    settle(40);
+    if (got_n != exp_n - 1) begin
+        $display("FAIL cycle %0d: %0d of %0d frames judged; the re-send must wait for the completion's reads",
+                 cycle, got_n, exp_n);
+        errors = errors + 1;
+    end
+    hold_reads = 1'b0;
+    judged(80);
 
     settle(100);
     if (got_n != exp_n) begin
