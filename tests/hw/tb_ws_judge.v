@@ -256,6 +256,16 @@ task settle(input integer n);
         #1;
     end
 endtask
+// clear BASE END: a job clear of pool slots BASE..END-1, one cycle
+task clear(input integer base, input integer end_);
+    begin
+        job_clear_base = base;
+        job_clear_end = end_;
+        job_clear = 1'b1;
+        settle(1);
+        job_clear = 1'b0;
+    end
+endtask
 task judged(input integer n);   // every expectation so far has been judged within n cycles
     integer i;
     begin
@@ -339,20 +349,14 @@ initial begin
         $display("FAIL cycle %0d: frames judged without room for a command", cycle);
         errors = errors + 1;
     end
-    job_clear_base = 3;
-    job_clear_end = 4;
-    job_clear = 1'b1;
-    settle(1);
-    job_clear = 1'b0;
+    clear(3, 4);
     settle(2);
     cmd_space = 1'b1;
     judged(40);
     // and a cleared open round: rank 0 in set 3/1, the job cleared, rank 0 again is accepted
     frame(0, 0, 3, 1, 600, 3, V_ACC);
     judged(20);
-    job_clear = 1'b1;
-    settle(1);
-    job_clear = 1'b0;
+    clear(3, 4);
     frame(0, 0, 3, 1, 600, 3, V_ACC);
     judged(20);
 
@@ -362,11 +366,7 @@ initial begin
     //    rank 0's bit in the row: accept, accept, and rank 2 completes the round
     for (n0 = 0; n0 < 5; n0 = n0 + 1) begin
         settle(60);
-        job_clear_base = 1;
-        job_clear_end = 2;
-        job_clear = 1'b1;
-        settle(1);
-        job_clear = 1'b0;
+        clear(1, 2);
         frame(0, 0, 1, 0, 700 + n0, 3, V_ACC);
         settle(n0);
         frame(0, 1, 1, 0, 700 + n0, 3, V_ACC);
@@ -378,11 +378,7 @@ initial begin
     //    cycle: in JA when the completion fires in JB, before the read guard's counts hold the
     //    completion's reads) waits while the reads are owed
     settle(60);
-    job_clear_base = 1;
-    job_clear_end = 2;
-    job_clear = 1'b1;
-    settle(1);
-    job_clear = 1'b0;
+    clear(1, 2);
     frame(0, 0, 1, 0, 800, 3, V_ACC);
     frame(0, 1, 1, 0, 800, 3, V_ACC);
     judged(20);
