@@ -14,6 +14,7 @@
 #include "ini_lines.h"
 #include "wiresum/config.h"
 #include "wiresum/wire.h"
+#include "wiresum/xsum.h"
 
 /* the keys of each section; a key's line is kept for the checks after the parse */
 enum { S_TOPO, S_DEV, S_JOB, S_BG, S_N };
@@ -576,37 +577,44 @@ static int device_list(parser *p, const char *list, unsigned line, const char *k
 }
 
 /* The job on device k within its build and the network: members (at most 64), count, window,
- * and its frames (DATA, or PARTIAL of len bytes) through the MTU and into its ingress buffer. */
-static int fits(parser *p, unsigned k, unsigned members, size_t frame_len, const char *mode)
+ * its DATA frames (and RESULTs, as long) through the MTU, and in mode hierarchical its PARTIALs
+ * (partial_len bytes at most, 0 in the other modes): an IPv4 datagram that ns-3 fragments to the
+ * MTU and reassembles at the receiving device, so at most a frame the device takes
+ * (WS_LIMIT_FRAME); the longest frame into its ingress buffer. */
+static int fits(parser *p, unsigned k, unsigned members, size_t partial_len, const char *mode)
 {
     ws_cluster *c = p->c;
     const ws_cluster_job *j = &c->job;
     const ws_cluster_dev *d = &c->dev[k];
     unsigned dl = p->dev_line[k];
     unsigned job_line = p->job[J_MODE];
-    if (d->model == WS_CLUSTER_RTL && !strcmp(mode, "hierarchical"))
+    unsigned count_line = p->job[J_COUNT] ? p->job[J_COUNT] : job_line;
+    size_t data_len = ws_frame_len(j->count);
+    if (d->model == WS_CLUSTER_RTL && partial_len)
         return perr(p, p->dev[k][D_MODEL], "device %s: model rtl: not in mode hierarchical (the "
                     "RTL takes no PARTIAL frames yet, docs/protocol.md section 9)", d->name);
     if (members > WS_LIMIT_WORKERS)
         return perr(p, p->job[J_WORKERS], "[job]: mode %s: device %s would serve %u members, "
                     "a device serves at most %d", mode, d->name, members, WS_LIMIT_WORKERS);
     if (j->count > d->max_count)
-        return perr(p, p->job[J_COUNT] ? p->job[J_COUNT] : job_line,
-                    "[job]: count %u: device %s has max_count %u (line %u)", j->count, d->name,
-                    d->max_count, p->dev[k][D_MAXC] ? p->dev[k][D_MAXC] : dl);
+        return perr(p, count_line, "[job]: count %u: device %s has max_count %u (line %u)",
+                    j->count, d->name, d->max_count, p->dev[k][D_MAXC] ? p->dev[k][D_MAXC] : dl);
     if (j->window > d->slots)
         return perr(p, p->job[J_WINDOW] ? p->job[J_WINDOW] : job_line,
                     "[job]: window %u: device %s has %u slots (line %u)", j->window, d->name,
                     d->slots, p->dev[k][D_SLOTS] ? p->dev[k][D_SLOTS] : dl);
-    size_t ip_len = frame_len - WS_ETH_LEN;
-    if (ip_len > c->topo.mtu)
-        return perr(p, p->job[J_COUNT] ? p->job[J_COUNT] : job_line,
-                    "[job]: count %u makes IP packets of %zu bytes%s, above the MTU of %u",
-                    j->count, ip_len, frame_len == ws_frame_len(j->count) ? "" : " (PARTIAL)",
-                    c->topo.mtu);
-    if (frame_len > d->ingress_bytes)
+    if (data_len - WS_ETH_LEN > c->topo.mtu)
+        return perr(p, count_line, "[job]: count %u makes IP packets of %zu bytes, above the MTU "
+                    "of %u", j->count, data_len - WS_ETH_LEN, c->topo.mtu);
+    if (partial_len > WS_LIMIT_FRAME)
+        return perr(p, count_line, "[job]: count %u makes PARTIALs of up to %zu bytes, above the "
+                    "%d of a device's longest frame (mode hierarchical: count at most %zu)",
+                    j->count, partial_len, WS_LIMIT_FRAME,
+                    (size_t)(WS_LIMIT_FRAME - WS_OFF_ELEMS) / (8 * WS_X64_MAX_WORDS));
+    size_t longest = partial_len > data_len ? partial_len : data_len;
+    if (longest > d->ingress_bytes)
         return perr(p, dl, "device %s: ingress_buffer smaller than one frame (%zu bytes)",
-                    d->name, frame_len);
+                    d->name, longest);
     return 0;
 }
 
@@ -630,7 +638,7 @@ static int check_devices(parser *p)
 {
     ws_cluster *c = p->c;
     ws_cluster_job *j = &c->job;
-    size_t data = ws_frame_len(j->count), partial = ws_partial_max_len(j->count);
+    size_t partial = ws_partial_max_len(j->count);
     j->device = -1;
     j->root = -1;
     if (p->job[J_DEVICE]) {
@@ -646,7 +654,7 @@ static int check_devices(parser *p)
         if (j->device < 0)
             return perr(p, p->job[J_MODE], "[job]: mode wiresum needs %s", c->n_dev
                         ? "'device = NAME' (there are several devices)" : "a [device NAME] section");
-        if (fits(p, (unsigned)j->device, j->workers, data, "wiresum"))
+        if (fits(p, (unsigned)j->device, j->workers, 0, "wiresum"))
             return -1;
     }
     if (p->job[J_SHARDS]) {
@@ -654,7 +662,7 @@ static int check_devices(parser *p)
                         &j->n_shards))
             return -1;
         for (unsigned s = 0; s < j->n_shards; s++)
-            if (fits(p, (unsigned)j->shard_dev[s], j->workers, data, "sharded"))
+            if (fits(p, (unsigned)j->shard_dev[s], j->workers, 0, "sharded"))
                 return -1;
     } else if (j->modes >> WS_MODE_SHARDED & 1) {
         return perr(p, p->job[J_MODE], "[job]: mode sharded needs 'shard_devices = A, B, ...'");

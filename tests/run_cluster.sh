@@ -99,6 +99,16 @@ check ecmp-spread "$tmp/ls-small.json" '.runs[] | select(.mode == "halving-doubl
 check ecmp-cores "$tmp/ft4.json" '.runs[] | select(.mode == "halving-doubling") | [.uplinks[] | select(.link | test("^agg.*core")) | select(.up_flows > 0)] | length >= 3'
 # the hierarchy's leaves serve the workers below their switch: e0 2, e1 2, a2 (pod 2) 4, e3 2;
 # each takes its members' DATA and the root's RESULT per chunk: (2 + 1) to (4 + 1)
+# the hierarchy with count 1024: PARTIALs of about 10 KB, above the MTU of 9000, cross the
+# leaves' uplinks to the root's spine as IPv4 fragments and reach the root reassembled: more
+# packets on those links than PARTIALs at the root, every tensor exact, nothing lost, no flow
+# split over two paths
+sed -e 's/^count = 128/count = 1024/' -e 's/^window = 16/window = 4/' -e 's/^mode = .*/mode = hierarchical/' \
+    -e 's/^data_width = 512/data_width = 512\nmax_count = 1024/' tests/cluster/ls-small.ini > "$tmp/frag.ini"
+if "$ws" cluster --json "$tmp/frag.ini" > "$tmp/frag.json" 2> "$tmp/frag.log"; then ok frag-runs; else bad frag-runs; fi
+check frag-exact "$tmp/frag.json" '.runs[0] | .exact and .tensors_exact == .workers and .transport.retx == 0 and .net_drop_packets == 0 and .split_flows == 0 and .device.drop_frames == 0'
+check frag-fragments "$tmp/frag.json" '.runs[0] | .devices[0].rx_frames as $p | ([.uplinks[] | select(.link | endswith("-spine1")) | .up_packets] | add) as $n | $p > 0 and $n > $p and (.devices[0].rx_bytes / $p) > 9000'
+check frag-bytes "$tmp/frag.json" '.runs[0] | .device.rx_bytes - .tx_bytes == .device.tx_bytes - .rx_bytes'
 check ft4-hier-place "$tmp/ft4.json" '.runs[] | select(.mode == "hierarchical") | [.devices[] | .switch] == ["core2", "edge0.0", "edge1.0", "agg2.1", "edge3.1"] and (.devices[1:] | map(.rx_frames) | . as $f | $f[2] * 3 == $f[0] * 5 and $f[3] == $f[0])'
 
 # congestion (docs/cluster.md, "Congestion"): rack8 with ECN marking at 100 KB, the transport's
@@ -174,8 +184,13 @@ sed 's/^shard_devices = .*/shard_devices = agg0, agg9/' "$ls" > "$tmp/bad-shard.
 badf bad-shard "bad-shard.ini:44: \[job\]: shard_devices: 'agg9': no \[device agg9\] section"
 sed 's/^leaf_devices = .*/leaf_devices = tor1, tor0/' "$ls" > "$tmp/bad-leaves.ini"
 badf bad-leaves "bad-leaves.ini:46: \[job\]: leaf_devices: tor1 (on leaf1) does not serve the next worker"
-sed 's/^count = 128/count = 256/' "$ls" > "$tmp/bad-partial.ini"
-badf bad-partial "bad-partial.ini:41: \[job\]: count 256 makes IP packets of 12338 bytes (PARTIAL), above the MTU of 9000"
+# a PARTIAL is an IPv4 datagram fragmented to the MTU: at most 65535 bytes, a device's longest
+# frame (count 1363 at 48 bytes an element)
+sed -e 's/^count = 128/count = 1400/' -e 's/^data_width = 512/data_width = 512\nmax_count = 2048/' "$ls" > "$tmp/bad-partial.ini"
+badf bad-partial "bad-partial.ini:45: \[job\]: count 1400 makes PARTIALs of up to 67264 bytes, above the 65535 of a device's longest frame (mode hierarchical: count at most 1363)"
+sed -e 's/^count = 128/count = 2048/' -e 's/^mode = .*/mode = wiresum/' -e 's/^spines = 2/spines = 2\nmtu = 8000/' \
+    -e 's/^data_width = 512/data_width = 512\nmax_count = 2048/' -e '/^root_device/d' -e '/^leaf_devices/d' "$ls" > "$tmp/bad-data-mtu.ini"
+badf bad-data-mtu "bad-data-mtu.ini:46: \[job\]: count 2048 makes IP packets of 8242 bytes, above the MTU of 8000"
 sed 's/^root_device = .*/root_device = agg1\nroot_device = agg0/' "$ls" > "$tmp/bad-root2.ini"
 badf bad-root2 "bad-root2.ini:46: \[job\]: duplicate key 'root_device'"
 sed '/^leaf_devices/d' "$ls" > "$tmp/bad-noleaves.ini"

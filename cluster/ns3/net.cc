@@ -131,11 +131,13 @@ class TopoRouting : public Ipv4RoutingProtocol
         return r;
     }
 
-    // the packet's 5-tuple hashed: addresses, protocol, ports (the first 4 bytes of TCP and UDP)
+    // the packet's 5-tuple hashed: addresses, protocol, ports (the first 4 bytes of TCP and
+    // UDP); an IP fragment's without the ports (those after the first have none: every fragment
+    // of a datagram takes one path, as switches hash fragments on their addresses)
     static uint64_t Flow(Ptr<const Packet> p, const Ipv4Header& h)
     {
         uint8_t ports[4] = {0, 0, 0, 0};
-        if (p->GetSize() >= 4)
+        if (p->GetSize() >= 4 && h.IsLastFragment() && h.GetFragmentOffset() == 0)
             p->CopyData(ports, 4);
         uint64_t a = static_cast<uint64_t>(h.GetSource().Get()) << 32 | h.GetDestination().Get();
         uint64_t b = static_cast<uint64_t>(h.GetProtocol()) << 32 |
