@@ -7,7 +7,8 @@
 # cluster files refused with FILE:LINE messages; the companion binary found, or said missing.
 # A small leaf-spine and a k = 4 fat-tree (tests/cluster/) with every mode: the wiresum modes'
 # tensors exact, the baselines' equal to their own order's sums, bytes conserved through one,
-# sharded and hierarchical devices; halving-doubling against its closed form on rack8; ECMP per
+# sharded and hierarchical devices, a hierarchy whose PARTIALs cross as IPv4 fragments;
+# halving-doubling against its closed form on rack8; ECMP per
 # flow spreading a leaf's flows over its uplinks without splitting any; topology errors.
 # Congestion: ECN marks above the threshold (and none without it) reaching the transport's
 # window, the tensors exact with the congestion control on, every background flow complete with
