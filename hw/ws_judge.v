@@ -337,6 +337,8 @@ reg              bz_new, bz_hold; // reads owed at JB's set if JB was loaded, if
 reg              bz_cmd;          // JB's command of the cycle before was at the set JB holds now
 reg              ev_c;         // a command in the cycle before, with its set
 reg  [Q_W-1:0]   ev_cq;
+reg              ev_c2;        // ... two cycles before
+reg  [Q_W-1:0]   ev_cq2;
 reg              ab_eq, ab_oth; // JA's set is JB's set, JB's other set
 reg              zb_eq, zb_oth; // J0's set is JB's set, JB's other set
 reg  [EI_W-1:0]  j0_e, ja_e, jb_e;
@@ -362,7 +364,11 @@ function [63+CN_W:0] hf;
 endfunction
 
 // the rows held in JA and JB
-reg              ja_complete, jb_complete;
+reg              jb_complete;
+// JA's complete bit as stored and as JB wrote it in the cycle JA was loaded, with the choice:
+// registered apart, so that the verdict (d_last) and the 128-way select each end in a register
+reg              ja_cmp_st, ja_cmp_wr, ja_cmp_fw;
+wire             ja_complete = ja_cmp_fw ? ja_cmp_wr : ja_cmp_st;
 reg  [MW-1:0]    ja_row, ja_row_oth;
 reg  [MW-1:0]    jb_after;   // JB's set's row with the frame's rank: what JB writes, accepted
 reg  [MW-1:0]    jb_oth;     // the other set's row without the frame's rank: what JB writes there
@@ -449,6 +455,24 @@ wire [Q_W-1:0] a_qo  = hq_oth(ja_h);
 wire [Q_W-1:0] z_q   = hq(j0_h);
 wire [PS_W-1:0] z_p  = j0_h[H_PSLOT +: PS_W];
 wire           a_same = b_wr && ab_eq;    // JA's set is the one JB writes
+// the read guard's looks at `busy_nz` in two steps of a cycle each (a 128-way select in one is
+// over the 322 MHz budget): the group of 16 sets holding the set JA and JB will have next cycle,
+// then the set's bit in it (bz_new, bz_hold). The group is a cycle older than `busy_nz`, so the
+// commands of the last three cycles come in beside it (bz_cmd, ev_c, ev_c2); a read retired in
+// that cycle is seen a cycle later (a judgment may wait longer than it must, never shorter).
+localparam QG_LO = Q_W < 4 ? Q_W : 4;     // set bits of the second step
+localparam QG_S  = 1 << QG_LO;            // sets a group
+localparam QG_T  = 1 << Q_W;              // sets, padded to groups
+wire [QG_T-1:0]  busy_pad;
+generate if (QG_T > Q_N) begin : g_busy_pad
+    assign busy_pad = {{(QG_T-Q_N){1'b0}}, busy_nz};
+end else begin : g_busy_full
+    assign busy_pad = busy_nz;
+end endgenerate
+wire [QG_S-1:0] g_z = busy_pad[(z_q >> QG_LO) * QG_S +: QG_S];   // J0's set's group
+wire [QG_S-1:0] g_a = busy_pad[(a_q >> QG_LO) * QG_S +: QG_S];   // JA's
+wire [QG_S-1:0] g_b = busy_pad[(jq >> QG_LO) * QG_S +: QG_S];    // JB's
+reg  [QG_S-1:0] grp_a, grp_b;   // the group of JA's set, of JB's set, from the cycle before
 wire           a_oth  = b_wr && ab_oth;   // ... is the other set of the one JB writes
 wire           z_same = b_wr && zb_eq;    // J0's set is the one JB writes
 wire           z_oth  = b_wr && zb_oth;
@@ -512,8 +536,10 @@ always @(posedge clk) begin
     // if it waits: a command means JB fired, so then JB is loaded), as a term of its own: ORed
     // after the register, it keeps the completion verdict off the 128-way select's path
     bz_cmd <= j_cmd && ab_eq;
-    bz_new <= busy_nz[a_q] || (ev_c && ev_cq == a_q);
-    bz_hold <= busy_nz[jq] || (ev_c && ev_cq == jq);
+    bz_new <= grp_a[a_q[QG_LO-1:0]] || (ev_c && ev_cq == a_q) || (ev_c2 && ev_cq2 == a_q);
+    bz_hold <= grp_b[jq[QG_LO-1:0]] || (ev_c && ev_cq == jq) || (ev_c2 && ev_cq2 == jq);
+    grp_a <= advance ? g_z : g_a;
+    grp_b <= advance ? g_a : g_b;
     if (advance) begin
         ab_eq  <= z_q == a_q;
         ab_fm  <= hf(j0_h) == hf(ja_h);
@@ -525,7 +551,9 @@ always @(posedge clk) begin
         // JA: read, forwarded
         ja_e <= j0_e;
         ja_h <= j0_h;
-        ja_complete <= z_same ? d_last : st_complete[z_q];
+        ja_cmp_st   <= st_complete[z_q];
+        ja_cmp_wr   <= d_last;
+        ja_cmp_fw   <= z_same;
         ja_row      <= z_same ? d_after : z_oth ? d_oth : z_row;
         ja_row_oth  <= z_oth ? d_after : z_same ? d_oth : z_row_o;
         ja_offset   <= z_same ? b_offset  : z_fields[FD_W-1 -: 32];
@@ -564,7 +592,8 @@ always @(posedge clk) begin
         // the clear, on the rows held (as on the state below); a set and its other set are one
         // pool slot's
         if (a_clr_q) begin
-            ja_complete <= 1'b1;
+            ja_cmp_wr <= 1'b1;
+            ja_cmp_fw <= 1'b1;
             ja_row <= {MW{1'b0}};
             ja_row_oth <= {MW{1'b0}};
         end
@@ -706,7 +735,8 @@ end
 
 // The events of a cycle are registered, then counted per set: a decrement reaches `busy` three
 // cycles after it happened (a judgment may wait longer than it must), an increment two, and the
-// judge sees the last two cycles' commands through ev_c and j_cmd (bz_new, bz_hold above).
+// judge sees the last three cycles' commands through ev_c2, ev_c and j_cmd (bz_new, bz_hold
+// and bz_cmd above).
 reg              ev_o;
 reg  [Q_W-1:0]   ev_oq;
 reg  [E-1:0]     ev_fd, ev_sd;
@@ -723,6 +753,8 @@ always @(posedge clk) begin
     ev_sdq <= skip_done_q;
     ev_c   <= !rst && j_cmd;
     ev_cq  <= jq;
+    ev_c2  <= !rst && ev_c;
+    ev_cq2 <= ev_cq;
     for (ei = 0; ei < Q_N; ei = ei + 1)
         ev_ch[ei] <= !rst && j_cmd && jq == ei[Q_W-1:0];
     ev_ci  <= j_busy_inc;

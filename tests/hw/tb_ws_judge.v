@@ -15,7 +15,9 @@
 // while the set's rows are still read, a round of one rank, and a job cleared while three of its
 // frames are held in J0, JA and JB (they are then judged against the cleared sets), and the
 // first write of a cleared pool slot followed by its next frame at every spacing, and a re-send
-// right behind its round's completing frame. Prints PASS or FAIL.
+// right behind its round's completing frame at every spacing, and one behind another group's frame
+// or held in JA before one, and a job cleared with a frame of another set in JA. Prints PASS or
+// FAIL.
 // ENGINES = 4 (tests/run_hw.sh runs both): rank r's frames come in on engine r mod ENGINES (its
 // first port), each announced by that port's frame_ready pulse as the arrival order wants; every
 // decision must go to its frame's engine, and each generator retires its own reads.
@@ -29,7 +31,7 @@ localparam DATA_WIDTH  = 256;
 localparam N_PORTS     = 4;
 localparam MAX_JOBS    = 2;
 localparam MAX_WORKERS = 4;
-localparam POOL_SLOTS  = 4;
+localparam POOL_SLOTS  = 16;   // 32 sets: two groups of the read guard's look
 localparam MAX_COUNT   = 16;
 localparam FC_W        = 16;
 `include "ws_widths.vh"
@@ -198,44 +200,68 @@ task arrive(input integer e);
         tok_e = e;
     end
 endtask
-// frames JOB WORKER PSLOT SET OFFSET WORKERS VERDICT N: N copies of an aggregation token
-// (count 8, tensor 1) on engine WORKER mod ENGINES, on consecutive cycles, each judged VERDICT
-// (the first) or V_RESEND (the copies after it: a copy of a completing frame is in JA when that
-// frame fires in JB)
-task frames(input integer job, input integer worker, input integer pslot, input integer set,
-            input integer offset, input integer workers, input integer v, input integer n);
-    integer i;
+// A burst: aggregation tokens (count 8, tensor 1) queued with `queue`, then sent on consecutive
+// cycles by `burst` (each on engine WORKER mod ENGINES, announced in that order first), so that
+// they move through J0, JA and JB side by side.
+integer bq_n = 0;
+integer bq_job [0:7];
+integer bq_worker [0:7];
+integer bq_pslot [0:7];
+integer bq_set [0:7];
+integer bq_offset [0:7];
+integer bq_workers [0:7];
+// queue JOB WORKER PSLOT SET OFFSET WORKERS VERDICT: a token of the next burst, judged VERDICT
+task queue(input integer job, input integer worker, input integer pslot, input integer set,
+           input integer offset, input integer workers, input integer v);
     begin
-        for (i = 0; i < n; i = i + 1)
-            arrive(worker % ENGINES);
-        tok_hdr = {HDR_W{1'b0}};
-        tok_hdr[H_JOBIDX +: JI_W]   = job;
-        tok_hdr[H_JOBID +: 16]      = 16'h100 + job;
-        tok_hdr[H_PSLOT +: PS_W]    = pslot;
-        tok_hdr[H_SLOT +: 16]       = pslot;
-        tok_hdr[H_SET]              = set;
-        tok_hdr[H_WORKER +: WK_W]   = worker;
-        tok_hdr[H_COUNT +: CN_W]    = 8;
-        tok_hdr[H_OFFSET +: 32]     = offset;
-        tok_hdr[H_TENSOR +: 32]     = 1;
-        tok_hdr[H_ECN +: 2]         = 2'b00;
-        tok_hdr[H_WORKERS +: WC_W]  = workers;
-        tok_agg = 1'b1;
-        tok_valid = 1'b1;
-        for (i = 0; i < n; i = i + 1) begin
-            exp_v[exp_n] = i == 0 ? v : V_RESEND;
-            exp_e[exp_n] = worker % ENGINES;
-            exp_n = exp_n + 1;
-            @(posedge clk);
-            while (!tok_ready[tok_e]) @(posedge clk);
-        end
-        #1 tok_valid = 1'b0;
+        bq_job[bq_n] = job;
+        bq_worker[bq_n] = worker;
+        bq_pslot[bq_n] = pslot;
+        bq_set[bq_n] = set;
+        bq_offset[bq_n] = offset;
+        bq_workers[bq_n] = workers;
+        bq_n = bq_n + 1;
+        exp_v[exp_n] = v;
+        exp_e[exp_n] = worker % ENGINES;
+        exp_n = exp_n + 1;
     end
 endtask
-// frame JOB WORKER PSLOT SET OFFSET WORKERS VERDICT: one such token
+task burst;
+    integer i;
+    begin
+        for (i = 0; i < bq_n; i = i + 1)
+            arrive(bq_worker[i] % ENGINES);
+        for (i = 0; i < bq_n; i = i + 1) begin
+            tok_e = bq_worker[i] % ENGINES;
+            tok_hdr = {HDR_W{1'b0}};
+            tok_hdr[H_JOBIDX +: JI_W]   = bq_job[i];
+            tok_hdr[H_JOBID +: 16]      = 16'h100 + bq_job[i];
+            tok_hdr[H_PSLOT +: PS_W]    = bq_pslot[i];
+            tok_hdr[H_SLOT +: 16]       = bq_pslot[i];
+            tok_hdr[H_SET]              = bq_set[i];
+            tok_hdr[H_WORKER +: WK_W]   = bq_worker[i];
+            tok_hdr[H_COUNT +: CN_W]    = 8;
+            tok_hdr[H_OFFSET +: 32]     = bq_offset[i];
+            tok_hdr[H_TENSOR +: 32]     = 1;
+            tok_hdr[H_ECN +: 2]         = 2'b00;
+            tok_hdr[H_WORKERS +: WC_W]  = bq_workers[i];
+            tok_agg = 1'b1;
+            tok_valid = 1'b1;
+            @(posedge clk);
+            while (!tok_ready[tok_e]) @(posedge clk);
+            #1;
+        end
+        tok_valid = 1'b0;
+        bq_n = 0;
+    end
+endtask
+// frame JOB WORKER PSLOT SET OFFSET WORKERS VERDICT: one token
 task frame(input integer job, input integer worker, input integer pslot, input integer set,
            input integer offset, input integer workers, input integer v);
-    frames(job, worker, pslot, set, offset, workers, v, 1);
+    begin
+        queue(job, worker, pslot, set, offset, workers, v);
+        burst;
+    end
 endtask
 // a bypass or drop token: no judgment (on the last engine)
 task other;
@@ -374,24 +400,95 @@ initial begin
         judged(40);
     end
 
-    // 8. a re-send right behind its round's completing frame (the copy's token on the next
-    //    cycle: in JA when the completion fires in JB, before the read guard's counts hold the
-    //    completion's reads) waits while the reads are owed
+    // 8. a re-send right behind its round's completing frame waits while the completion's
+    //    reads are owed, at every spacing up to where the read guard's counts hold them: the
+    //    copy's token on the next cycle (in JA when the completion fires in JB), then 2 to 5
+    //    cycles after (the command of one, two, three cycles before seen beside the counts)
+    for (n0 = 0; n0 < 5; n0 = n0 + 1) begin
+        settle(60);
+        clear(1, 2);
+        frame(0, 0, 1, 0, 800 + n0, 3, V_ACC);
+        frame(0, 1, 1, 0, 800 + n0, 3, V_ACC);
+        judged(20);
+        hold_reads = 1'b1;
+        if (n0 == 0) begin
+            queue(0, 2, 1, 0, 800, 3, V_LAST);
+            queue(0, 2, 1, 0, 800, 3, V_RESEND);
+            burst;
+        end else begin
+            frame(0, 2, 1, 0, 800 + n0, 3, V_LAST);
+            settle(n0 - 1);
+            frame(0, 2, 1, 0, 800 + n0, 3, V_RESEND);
+        end
+        settle(40);
+        if (got_n != exp_n - 1) begin
+            $display("FAIL cycle %0d: spacing %0d: %0d of %0d frames judged; the re-send must wait for the completion's reads",
+                     cycle, n0, got_n, exp_n);
+            errors = errors + 1;
+        end
+        hold_reads = 1'b0;
+        judged(80);
+    end
+
+    // 9. the read guard looks at the set's group of 16 (JA's, chosen as JA is loaded): a re-send
+    //    in pool slot 9 (sets 18, 19: group 1) behind a frame of another group (job 1's round of
+    //    one rank in pool slot 2, set 0: group 0) waits while its round's reads are owed
     settle(60);
-    clear(1, 2);
-    frame(0, 0, 1, 0, 800, 3, V_ACC);
-    frame(0, 1, 1, 0, 800, 3, V_ACC);
+    clear(9, 10);
+    frame(0, 0, 9, 0, 900, 3, V_ACC);
+    frame(0, 1, 9, 0, 900, 3, V_ACC);
     judged(20);
     hold_reads = 1'b1;
-    frames(0, 2, 1, 0, 800, 3, V_LAST, 2);
+    frame(0, 2, 9, 0, 900, 3, V_LAST);
+    frame(1, 0, 2, 0, 16, 1, V_LAST);
+    frame(0, 2, 9, 0, 900, 3, V_RESEND);
     settle(40);
     if (got_n != exp_n - 1) begin
-        $display("FAIL cycle %0d: %0d of %0d frames judged; the re-send must wait for the completion's reads",
+        $display("FAIL cycle %0d: %0d of %0d frames judged; the re-send behind another group's frame must wait",
                  cycle, got_n, exp_n);
         errors = errors + 1;
     end
     hold_reads = 1'b0;
     judged(80);
+
+    // 10. ... and the group kept while JA waits: the re-send held in JA (no room for a command)
+    //    between a frame in JB and one of the other group in J0
+    settle(60);
+    clear(9, 10);
+    frame(0, 0, 9, 0, 1000, 3, V_ACC);
+    frame(0, 1, 9, 0, 1000, 3, V_ACC);
+    judged(20);
+    hold_reads = 1'b1;
+    frame(0, 2, 9, 0, 1000, 3, V_LAST);
+    judged(20);
+    cmd_space = 1'b0;
+    queue(1, 0, 2, 1, 24, 1, V_LAST);           // JB: a new round in job 1's set 2/1
+    queue(0, 2, 9, 0, 1000, 3, V_RESEND);       // JA
+    queue(1, 0, 2, 0, 32, 1, V_LAST);           // J0: group 0
+    burst;
+    settle(10);
+    cmd_space = 1'b1;
+    settle(40);
+    if (got_n != exp_n - 2) begin
+        $display("FAIL cycle %0d: %0d of %0d frames judged; the re-send held in JA must wait",
+                 cycle, got_n, exp_n);
+        errors = errors + 1;
+    end
+    hold_reads = 1'b0;
+    judged(80);
+
+    // 11. a job cleared while JA holds a frame of a set other than JB's: pool slot 3's set 1 has
+    //    an open round (rank 0 at offset 600, case 6); cleared, rank 1's frame at offset 1100
+    //    opens a new round (accept, not a mismatch with the cleared round's fields)
+    settle(60);
+    cmd_space = 1'b0;
+    queue(1, 0, 2, 1, 40, 1, V_LAST);           // JB: job 1, pool slot 2 (not cleared)
+    queue(0, 1, 3, 1, 1100, 3, V_ACC);          // JA
+    burst;
+    settle(4);
+    clear(3, 4);
+    cmd_space = 1'b1;
+    judged(40);
 
     settle(100);
     if (got_n != exp_n) begin
