@@ -292,6 +292,33 @@ task clear(input integer base, input integer end_);
         job_clear = 1'b0;
     end
 endtask
+// open2 PSLOT OFFSET: after the reads so far retire, pool slot PSLOT cleared and ranks 0 and 1 of
+// three in its set 0 at OFFSET; then the reads of the commands to come are held
+task open2(input integer pslot, input integer offset);
+    begin
+        settle(60);
+        clear(pslot, pslot + 1);
+        frame(0, 0, pslot, 0, offset, 3, V_ACC);
+        frame(0, 1, pslot, 0, offset, 3, V_ACC);
+        judged(20);
+        hold_reads = 1'b1;
+    end
+endtask
+// held N CASE: 40 cycles on, the last N frames are not judged (they wait for the reads held; CASE
+// names the case in a failure: 8x is case 8 at spacing x);
+// then the reads go and every frame is judged
+task held(input integer n, input integer case_n);
+    begin
+        settle(40);
+        if (got_n != exp_n - n) begin
+            $display("FAIL cycle %0d: case %0d: %0d of %0d frames judged; %0d must wait for the reads owed",
+                     cycle, case_n, got_n, exp_n, n);
+            errors = errors + 1;
+        end
+        hold_reads = 1'b0;
+        judged(80);
+    end
+endtask
 task judged(input integer n);   // every expectation so far has been judged within n cycles
     integer i;
     begin
@@ -405,12 +432,7 @@ initial begin
     //    copy's token on the next cycle (in JA when the completion fires in JB), then 2 to 5
     //    cycles after (the command of one, two, three cycles before seen beside the counts)
     for (n0 = 0; n0 < 5; n0 = n0 + 1) begin
-        settle(60);
-        clear(1, 2);
-        frame(0, 0, 1, 0, 800 + n0, 3, V_ACC);
-        frame(0, 1, 1, 0, 800 + n0, 3, V_ACC);
-        judged(20);
-        hold_reads = 1'b1;
+        open2(1, 800 + n0);
         if (n0 == 0) begin
             queue(0, 2, 1, 0, 800, 3, V_LAST);
             queue(0, 2, 1, 0, 800, 3, V_RESEND);
@@ -420,45 +442,21 @@ initial begin
             settle(n0 - 1);
             frame(0, 2, 1, 0, 800 + n0, 3, V_RESEND);
         end
-        settle(40);
-        if (got_n != exp_n - 1) begin
-            $display("FAIL cycle %0d: spacing %0d: %0d of %0d frames judged; the re-send must wait for the completion's reads",
-                     cycle, n0, got_n, exp_n);
-            errors = errors + 1;
-        end
-        hold_reads = 1'b0;
-        judged(80);
+        held(1, 80 + n0);
     end
 
     // 9. the read guard looks at the set's group of 16 (JA's, chosen as JA is loaded): a re-send
     //    in pool slot 9 (sets 18, 19: group 1) behind a frame of another group (job 1's round of
     //    one rank in pool slot 2, set 0: group 0) waits while its round's reads are owed
-    settle(60);
-    clear(9, 10);
-    frame(0, 0, 9, 0, 900, 3, V_ACC);
-    frame(0, 1, 9, 0, 900, 3, V_ACC);
-    judged(20);
-    hold_reads = 1'b1;
+    open2(9, 900);
     frame(0, 2, 9, 0, 900, 3, V_LAST);
     frame(1, 0, 2, 0, 16, 1, V_LAST);
     frame(0, 2, 9, 0, 900, 3, V_RESEND);
-    settle(40);
-    if (got_n != exp_n - 1) begin
-        $display("FAIL cycle %0d: %0d of %0d frames judged; the re-send behind another group's frame must wait",
-                 cycle, got_n, exp_n);
-        errors = errors + 1;
-    end
-    hold_reads = 1'b0;
-    judged(80);
+    held(1, 9);
 
     // 10. ... and the group kept while JA waits: the re-send held in JA (no room for a command)
     //    between a frame in JB and one of the other group in J0
-    settle(60);
-    clear(9, 10);
-    frame(0, 0, 9, 0, 1000, 3, V_ACC);
-    frame(0, 1, 9, 0, 1000, 3, V_ACC);
-    judged(20);
-    hold_reads = 1'b1;
+    open2(9, 1000);
     frame(0, 2, 9, 0, 1000, 3, V_LAST);
     judged(20);
     cmd_space = 1'b0;
@@ -468,14 +466,7 @@ initial begin
     burst;
     settle(10);
     cmd_space = 1'b1;
-    settle(40);
-    if (got_n != exp_n - 2) begin
-        $display("FAIL cycle %0d: %0d of %0d frames judged; the re-send held in JA must wait",
-                 cycle, got_n, exp_n);
-        errors = errors + 1;
-    end
-    hold_reads = 1'b0;
-    judged(80);
+    held(2, 10);
 
     // 11. a job cleared while JA holds a frame of a set other than JB's: pool slot 3's set 1 has
     //    an open round (rank 0 at offset 600, case 6); cleared, rank 1's frame at offset 1100
