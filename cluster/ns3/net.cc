@@ -432,17 +432,23 @@ void Build(const ws_cluster* c, Net& net, Forwarding* fwd)
     PointToPointHelper link;
     link.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("2p")); // the queue disc queues
     link.SetDeviceAttribute("Mtu", UintegerValue(t.mtu));
+    // A switch's port queues in a queue disc when the file asks for ECN marking (RED marking
+    // above the threshold: WsEcnQueueDisc) over a device queue of 2 packets. Otherwise, and
+    // always at a device's port (hardware: a FIFO, no marking), it queues in the device's own
+    // drop-tail queue of the same size and has no queue disc: a FIFO queue disc over a 2-packet
+    // device queue behaves the same, but costs a traffic-control layer pass per packet and,
+    // on a busy port, an event per packet to wake the queue disc when the device queue has
+    // room (measured: 3 events per DATA frame of 17.5, docs/cluster.md section 7). A host's
+    // port keeps ns-3's default, FqCoDel (as Linux), which Ipv4AddressHelper installs.
+    QueueSize port_queue(QueueSizeUnit::BYTES, static_cast<uint32_t>(t.queue_bytes));
+    const bool marking = t.ecn_bytes != 0;
     TrafficControlHelper tc;
-    tc.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize",
-                        QueueSizeValue(QueueSize(QueueSizeUnit::BYTES,
-                                                 static_cast<uint32_t>(t.queue_bytes))));
-    WsEcnQueueDisc(c, tc); // ECN marking when the file asks for it
-    // a device's port: a FIFO of the same size (hardware, no flow queueing); without it
-    // Ipv4AddressHelper would install ns-3's default, FqCoDel
-    TrafficControlHelper fifo;
-    fifo.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize",
-                          QueueSizeValue(QueueSize(QueueSizeUnit::BYTES,
-                                                   static_cast<uint32_t>(t.queue_bytes))));
+    WsEcnQueueDisc(c, tc);
+    TrafficControlHelper none;
+    auto fifo_port = [&](Ptr<NetDevice> d) {
+        none.Uninstall(d);
+        DynamicCast<PointToPointNetDevice>(d)->GetQueue()->SetMaxSize(port_queue);
+    };
     Ipv4AddressHelper addr("10.0.0.0", "255.255.255.252");
     net.node_ip.assign(H + D, 0);
     auto routing_of = [&](unsigned n) {
@@ -464,13 +470,18 @@ void Build(const ws_cluster* c, Net& net, Forwarding* fwd)
         link.SetDeviceAttribute("DataRate", DataRateValue(DataRate(static_cast<uint64_t>(props.rate))));
         link.SetChannelAttribute("Delay", TimeValue(NanoSeconds(props.delay_ns)));
         NetDeviceContainer d = link.Install(net.nodes.Get(a), net.nodes.Get(b));
-        tc.Install(d.Get(1)); // a switch's port
-        if (a >= H + D)
-            tc.Install(d.Get(0));
-        else if (a >= H)
-            fifo.Install(d.Get(0)); // a device's; a host's keeps ns-3's default (FqCoDel, as Linux)
+        if (marking)
+        {
+            tc.Install(d.Get(1)); // a switch's port
+            if (a >= H + D)
+                tc.Install(d.Get(0));
+        }
         Ipv4InterfaceContainer ifc = addr.Assign(d);
         addr.NewNetwork();
+        if (!marking)
+            fifo_port(d.Get(1));
+        if (a >= H && (a < H + D || !marking))
+            fifo_port(d.Get(0));
         net.devs.push_back(d.Get(0));
         net.devs.push_back(d.Get(1));
         Ptr<TopoRouting> ra = routing_of(a), rb = routing_of(b);
