@@ -41,20 +41,19 @@ void ws_hdr_init(ws_hdr *h)
     h->dtype = WS_DTYPE_F32;
 }
 
-/* Ones-complement sum of big-endian 16-bit words, not yet folded. */
-static uint32_t sum16(const uint8_t *p, size_t n, uint32_t acc)
+/* Ones-complement sum of big-endian 16-bit words, not yet folded: a 64-bit accumulator takes
+ * any frame's words without a carry out (RFC 1071: the carries are folded back at the end), so
+ * the loop has no branch and the compiler vectorises it. */
+static uint64_t sum16(const uint8_t *p, size_t n, uint64_t acc)
 {
-    for (; n >= 2; p += 2, n -= 2) {
+    for (; n >= 2; p += 2, n -= 2)
         acc += (uint32_t)p[0] << 8 | p[1];
-        if (acc & 0x80000000u)
-            acc = (acc & 0xffff) + (acc >> 16);
-    }
     if (n)
         acc += (uint32_t)p[0] << 8;
     return acc;
 }
 
-static uint16_t fold(uint32_t acc)
+static uint16_t fold(uint64_t acc)
 {
     while (acc >> 16)
         acc = (acc & 0xffff) + (acc >> 16);
@@ -63,15 +62,15 @@ static uint16_t fold(uint32_t acc)
 
 uint16_t ws_ipv4_checksum(const uint8_t *ip, size_t hlen)
 {
-    uint32_t acc = sum16(ip, 10, 0);
+    uint64_t acc = sum16(ip, 10, 0);
     acc = sum16(ip + 12, hlen - 12, acc);
     return (uint16_t)~fold(acc);
 }
 
 uint16_t ws_udp_checksum(uint32_t src_ip, uint32_t dst_ip, const uint8_t *udp, size_t udp_len)
 {
-    uint32_t acc = (src_ip >> 16) + (src_ip & 0xffff) + (dst_ip >> 16) + (dst_ip & 0xffff);
-    acc += WS_IPPROTO_UDP + (uint32_t)udp_len;
+    uint64_t acc = (src_ip >> 16) + (src_ip & 0xffff) + (dst_ip >> 16) + (dst_ip & 0xffff);
+    acc += WS_IPPROTO_UDP + (uint64_t)udp_len;
     acc = sum16(udp, 6, acc); /* ports and length, skip the checksum field */
     acc = sum16(udp + 8, udp_len - 8, acc);
     uint16_t c = (uint16_t)~fold(acc);
@@ -82,8 +81,8 @@ uint16_t ws_udp_checksum(uint32_t src_ip, uint32_t dst_ip, const uint8_t *udp, s
  * pseudo-header and the whole datagram, checksum field included, is 0xffff. */
 static int udp_checksum_ok(uint32_t src_ip, uint32_t dst_ip, const uint8_t *udp, size_t udp_len)
 {
-    uint32_t acc = (src_ip >> 16) + (src_ip & 0xffff) + (dst_ip >> 16) + (dst_ip & 0xffff);
-    acc += WS_IPPROTO_UDP + (uint32_t)udp_len;
+    uint64_t acc = (src_ip >> 16) + (src_ip & 0xffff) + (dst_ip >> 16) + (dst_ip & 0xffff);
+    acc += WS_IPPROTO_UDP + (uint64_t)udp_len;
     return fold(sum16(udp, udp_len, acc)) == 0xffff;
 }
 
