@@ -129,8 +129,7 @@ static void expect(ws_cjob *j, unsigned iter)
     int k = iter % 2;
     if (j->have[k] && j->have_iter[k] == iter)
         return;
-    for (uint64_t i = 0; i < j->n; i++)
-        j->exact[k][i] = ws_run_exact(&j->vals, iter, 0, j->nw, i);
+    ws_run_exact(&j->vals, iter, 0, j->nw, 0, j->n, j->exact[k]);
     if (j->mode == WS_MODE_RING)
         for (unsigned s = 0; s < j->nw; s++)
             for (uint64_t i = bound(j, s, j->nw); i < bound(j, s + 1, j->nw); i++)
@@ -199,8 +198,7 @@ static struct chunk_sums *chunk_sums_of(ws_cjob *j, unsigned it, size_t offset, 
         return NULL;
     e->g = g;
     e->seen = 0;
-    for (unsigned i = 0; i < count; i++)
-        e->v[i] = ws_run_exact(&j->vals, it, 0, j->nw, offset + i);
+    ws_run_exact(&j->vals, it, 0, j->nw, offset, count, e->v);
     return e;
 }
 
@@ -212,8 +210,9 @@ static void chunk_load(void *ctx, size_t offset, unsigned count, float *dst)
 {
     const worker_ref *c = ctx;
     const ws_cjob *j = c->job;
+    uint64_t key = ws_run_key(&j->vals, j->w[c->w].iter, c->w);
     for (unsigned i = 0; i < count; i++)
-        dst[i] = value(j, j->w[c->w].iter, c->w, offset + i);
+        dst[i] = ws_f32_from_bits(ws_run_value_at(&j->vals, key, offset + i));
 }
 
 static void chunk_store(void *ctx, size_t offset, unsigned count, const float *sums)
@@ -660,8 +659,9 @@ static int make_workers(ws_cjob *j, char *err, size_t errlen)
 static void start(ws_cjob *j, unsigned w, uint64_t now)
 {
     worker *x = &j->w[w];
+    uint64_t key = ws_run_key(&j->vals, x->iter, w);
     for (uint64_t i = 0; x->buf && i < j->n; i++)
-        x->buf[i] = ws_run_value(&j->vals, x->iter, w, i);
+        x->buf[i] = ws_run_value_at(&j->vals, key, i);
     x->bad = 0;
     x->running = 1;
     x->next_start = WS_CLUSTER_NEVER;

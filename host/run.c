@@ -173,8 +173,7 @@ static const uint32_t *expected(run *r, unsigned iter)
     int k = iter % 2;
     if (r->have_expect[k] && r->expect_iter[k] == iter)
         return r->expect[k];
-    for (uint64_t i = 0; i < r->o.elems; i++)
-        r->expect[k][i] = ws_run_exact(&r->o, iter, 0, r->nw, i);
+    ws_run_exact(&r->o, iter, 0, r->nw, 0, r->o.elems, r->expect[k]);
     r->have_expect[k] = 1;
     r->expect_iter[k] = iter;
     if (r->o.record)

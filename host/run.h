@@ -72,6 +72,10 @@ void ws_run_defaults(ws_run_opts *o);
 
 /* The value worker w contributes to element i in all-reduce iter (the same in every run). */
 uint32_t ws_run_value(const ws_run_opts *o, unsigned iter, unsigned w, uint64_t i);
+/* The same in two steps, for loops over elements: worker w's key of iter, then the value of
+ * element i from the key (ws_run_value is ws_run_value_at(o, ws_run_key(o, iter, w), i)). */
+uint64_t ws_run_key(const ws_run_opts *o, unsigned iter, unsigned w);
+uint32_t ws_run_value_at(const ws_run_opts *o, uint64_t key, uint64_t i);
 
 /* What run.c and fabric.c share. The messages of a run: the first error (err) and the reported
  * check failures (at most a few printed on out, all counted in st->check_failures). */
@@ -87,8 +91,10 @@ typedef struct {
 int ws_run_fail(ws_run_log *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A check that failed: counted, and printed while few. */
 void ws_run_report(ws_run_log *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The correctly rounded exact sum of workers [w0, w1) for element i of all-reduce iter. */
-uint32_t ws_run_exact(const ws_run_opts *o, unsigned iter, unsigned w0, unsigned w1, uint64_t i);
+/* The correctly rounded exact sums of workers [w0, w1) for elements [i0, i0 + n) of all-reduce
+ * iter, into out[0 .. n). */
+void ws_run_exact(const ws_run_opts *o, unsigned iter, unsigned w0, unsigned w1, uint64_t i0,
+                  uint64_t n, uint32_t *out);
 /* DIR/sum-<job>-<tensor>.f32: n sums, big-endian (docs/traces.md). 0, or -1 with the error. */
 int ws_run_write_sum(ws_run_log *l, const char *dir, unsigned job, uint32_t tensor,
                      const uint32_t *sum, uint64_t n);

@@ -3,6 +3,8 @@
  * in a file of their own so that a program can take them without the rest of the run. */
 #include "run.h"
 
+#include <stdlib.h>
+
 #include "rng.h"
 #include "wiresum/xsum.h"
 
@@ -13,9 +15,14 @@ static const uint32_t specials[] = {
     0x7fc00000, 0x7f800001, 0xffc00001,
 };
 
-uint32_t ws_run_value(const ws_run_opts *o, unsigned iter, unsigned w, uint64_t i)
+uint64_t ws_run_key(const ws_run_opts *o, unsigned iter, unsigned w)
 {
-    uint64_t h = ws_mix64(ws_mix64(o->seed ^ ((uint64_t)iter << 32 | w) ^ 0x72756e) ^ i);
+    return ws_mix64(o->seed ^ ((uint64_t)iter << 32 | w) ^ 0x72756e);
+}
+
+uint32_t ws_run_value_at(const ws_run_opts *o, uint64_t key, uint64_t i)
+{
+    uint64_t h = ws_mix64(key ^ i);
     int special = o->values == WS_RUN_SPECIAL ||
                   (o->values == WS_RUN_MIXED && (h >> 58) == 0); /* 1 in 64 */
     uint64_t h2 = ws_mix64(h);
@@ -35,11 +42,27 @@ uint32_t ws_run_value(const ws_run_opts *o, unsigned iter, unsigned w, uint64_t 
     return sign | e << 23 | ((uint32_t)h & 0x7fffff);
 }
 
-uint32_t ws_run_exact(const ws_run_opts *o, unsigned iter, unsigned w0, unsigned w1, uint64_t i)
+uint32_t ws_run_value(const ws_run_opts *o, unsigned iter, unsigned w, uint64_t i)
 {
-    ws_xsum x;
-    ws_xsum_init(&x);
-    for (unsigned w = w0; w < w1; w++)
-        ws_xsum_add(&x, ws_run_value(o, iter, w, i));
-    return ws_xsum_round(&x);
+    return ws_run_value_at(o, ws_run_key(o, iter, w), i);
+}
+
+void ws_run_exact(const ws_run_opts *o, unsigned iter, unsigned w0, unsigned w1, uint64_t i0,
+                  uint64_t n, uint32_t *out)
+{
+    /* the workers' keys once, not once an element (a third of the work of a value) */
+    uint64_t stack[256], *key = stack;
+    if (w1 - w0 > 256 && !(key = malloc((size_t)(w1 - w0) * sizeof *key)))
+        key = NULL; /* out of memory: each value computes its key */
+    for (unsigned w = w0; key && w < w1; w++)
+        key[w - w0] = ws_run_key(o, iter, w);
+    for (uint64_t i = i0; i < i0 + n; i++) {
+        ws_xsum x;
+        ws_xsum_init(&x);
+        for (unsigned w = w0; w < w1; w++)
+            ws_xsum_add(&x, key ? ws_run_value_at(o, key[w - w0], i) : ws_run_value(o, iter, w, i));
+        out[i - i0] = ws_xsum_round(&x);
+    }
+    if (key != stack)
+        free(key);
 }
