@@ -35,11 +35,12 @@ size_t ws_cluster_frame(uint8_t *f, const uint8_t dmac[6], const uint8_t smac[6]
     return len;
 }
 
-/* a frame in the ingress buffer */
+/* a frame in the ingress buffer: its length and, in the timing model, the end of its service
+ * by the engine (the frame itself went through the reference when it arrived; the RTL's
+ * session holds a copy of its frames) */
 typedef struct {
-    uint8_t *f;
     uint32_t len;
-    uint64_t done; /* the timing model: the end of its service by the engine */
+    uint64_t done;
 } qframe;
 
 struct ws_cdev {
@@ -53,17 +54,16 @@ struct ws_cdev {
     double cycle_ps;
     /* the timing model's stages: when the port, the engine and the egress are next free */
     uint64_t port_free, engine_free, egress_free;
-    uint64_t emit_at; /* the first beat of the frames of the frame in service */
+    uint64_t emit_at; /* the first beat of the frames of the frame the reference takes */
     ws_cdev_stats st;
     ws_cdev_emit_fn emit;
     void *emit_ctx;
     /* the RTL (model = rtl): the session, its cycle in picoseconds, the frames pushed and not
-     * yet wholly taken (their lengths in q[].len, no data: the session holds a copy), the
-     * next cycle a service call is scheduled for (or none) */
+     * yet wholly taken (in q), the next cycle a service call is scheduled for (or none) */
     ws_session *s;
     int wake;
     uint64_t wake_cycle;
-    uint8_t *frame; /* a frame being rebuilt */
+    uint8_t *frame; /* a frame being rebuilt (WS_LIMIT_FRAME bytes) */
     ws_counters ctr;
 };
 
@@ -85,12 +85,13 @@ ws_cdev *ws_cdev_new(const ws_cluster_dev *p, const ws_config *cfg, char *err, s
     d->cfg = *cfg;
     d->cap = 64;
     d->q = calloc(d->cap, sizeof *d->q);
+    d->frame = malloc(WS_LIMIT_FRAME);
     d->cycle_ps = 1e12 / p->f_clk;
     if (p->model == WS_CLUSTER_RTL)
         return rtl_new(d, err, errlen);
     d->ref = ws_refdev_new(cfg, err, errlen);
-    if (!d->ref || !d->q) {
-        if (d->ref && !d->q)
+    if (!d->ref || !d->q || !d->frame) {
+        if (d->ref)
             snprintf(err, errlen, "out of memory");
         ws_cdev_free(d);
         return NULL;
@@ -103,8 +104,6 @@ void ws_cdev_free(ws_cdev *d)
 {
     if (!d)
         return;
-    for (size_t k = 0; k < d->n; k++)
-        free(d->q[(d->head + k) % d->cap].f);
     free(d->q);
     ws_refdev_free(d->ref);
     ws_session_free(d->s);
@@ -162,44 +161,6 @@ static void rtl_catch_up(ws_cdev *d, uint64_t now);
 static uint64_t rtl_wake(ws_cdev *d);
 static uint64_t rtl_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *ctx);
 
-uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, uint32_t sip, uint16_t sport, uint32_t dip,
-                        uint16_t dport, uint8_t tos, uint8_t ttl, const uint8_t *payload,
-                        size_t plen)
-{
-    size_t len = WS_OFF_AGG + plen;
-    d->st.rx_frames++;
-    d->st.rx_bytes += len;
-    if (d->s)
-        rtl_catch_up(d, now);
-    /* a frame beyond the buffer is dropped; so is one that finds no memory (counted as a
-     * drop: memory, not the buffer, ran out) */
-    uint8_t *f = NULL;
-    if (len > WS_LIMIT_FRAME || d->queued + len > d->p.ingress_bytes || grow(d) ||
-        !(f = d->s ? d->frame : malloc(len))) {
-        d->st.drop_frames++;
-        d->st.drop_bytes += len;
-        return WS_CLUSTER_NEVER;
-    }
-    ws_cluster_frame(f, d->cfg.mac, mac_of(d, sip), sip, dip, sport, dport, tos, ttl, payload,
-                     plen);
-    if (d->s && ws_session_push(d->s, 0, f, len))
-        return WS_CLUSTER_NEVER; /* the session's error, ws_cdev_error */
-    d->q[(d->head + d->n) % d->cap] = (qframe){d->s ? NULL : f, (uint32_t)len, 0};
-    d->n++;
-    d->queued += len;
-    if (d->queued > d->st.max_queued)
-        d->st.max_queued = d->queued;
-    if (d->s)
-        return rtl_wake(d);
-    /* through the port, a beat a cycle (store and forward), then the engine */
-    d->port_free = max64(now, d->port_free) + cycles_ps(d, beats(d, len));
-    uint64_t service = ws_cdev_service_ps(&d->p, len);
-    d->engine_free = max64(d->port_free, d->engine_free) + service;
-    d->st.busy_ps += service;
-    d->q[(d->head + d->n - 1) % d->cap].done = d->engine_free;
-    return d->n == 1 ? d->engine_free : WS_CLUSTER_NEVER;
-}
-
 static void on_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
 {
     ws_cdev *d = ctx;
@@ -212,23 +173,59 @@ static void on_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
     d->emit(d->emit_ctx, start + cycles_ps(d, b - 1), f, len);
 }
 
-uint64_t ws_cdev_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *ctx)
+uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, uint32_t sip, uint16_t sport, uint32_t dip,
+                        uint16_t dport, uint8_t tos, uint8_t ttl, const uint8_t *payload,
+                        size_t plen, ws_cdev_emit_fn emit, void *ctx)
 {
+    size_t len = WS_OFF_AGG + plen;
+    d->st.rx_frames++;
+    d->st.rx_bytes += len;
     if (d->s)
-        return rtl_service(d, now, emit, ctx);
-    if (!d->n)
+        rtl_catch_up(d, now);
+    else /* the frames whose service has ended by now have left the buffer */
+        while (d->n && d->q[d->head].done <= now) {
+            d->queued -= d->q[d->head].len;
+            d->head = (d->head + 1) % d->cap;
+            d->n--;
+        }
+    /* a frame beyond the buffer is dropped; so is one that finds no memory (counted as a
+     * drop: memory, not the buffer, ran out) */
+    if (len > WS_LIMIT_FRAME || d->queued + len > d->p.ingress_bytes || grow(d)) {
+        d->st.drop_frames++;
+        d->st.drop_bytes += len;
         return WS_CLUSTER_NEVER;
-    qframe q = d->q[d->head];
-    d->head = (d->head + 1) % d->cap;
-    d->n--;
-    d->queued -= q.len;
+    }
+    uint8_t *f = d->frame;
+    ws_cluster_frame(f, d->cfg.mac, mac_of(d, sip), sip, dip, sport, dport, tos, ttl, payload,
+                     plen);
+    if (d->s && ws_session_push(d->s, 0, f, len))
+        return WS_CLUSTER_NEVER; /* the session's error, ws_cdev_error */
+    qframe *q = &d->q[(d->head + d->n) % d->cap];
+    *q = (qframe){(uint32_t)len, 0};
+    d->n++;
+    d->queued += len;
+    if (d->queued > d->st.max_queued)
+        d->st.max_queued = d->queued;
+    if (d->s)
+        return rtl_wake(d);
+    /* through the port, a beat a cycle (store and forward), then the engine */
+    d->port_free = max64(now, d->port_free) + cycles_ps(d, beats(d, len));
+    uint64_t service = ws_cdev_service_ps(&d->p, len);
+    d->engine_free = max64(d->port_free, d->engine_free) + service;
+    d->st.busy_ps += service;
+    q->done = d->engine_free;
+    /* through the reference now; what it sends leaves after the service and the latency */
     d->st.served_frames++;
     d->emit = emit;
     d->emit_ctx = ctx;
-    d->emit_at = now + d->latency_ps;
-    ws_refdev_rx(d->ref, 0, q.f, q.len, on_emit, d);
-    free(q.f);
-    return d->n ? d->q[d->head].done : WS_CLUSTER_NEVER;
+    d->emit_at = q->done + d->latency_ps;
+    ws_refdev_rx(d->ref, 0, f, len, on_emit, d);
+    return WS_CLUSTER_NEVER;
+}
+
+uint64_t ws_cdev_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *ctx)
+{
+    return d->s ? rtl_service(d, now, emit, ctx) : WS_CLUSTER_NEVER;
 }
 
 const ws_cdev_stats *ws_cdev_get_stats(const ws_cdev *d) { return &d->st; }
@@ -249,7 +246,7 @@ static ws_cdev *rtl_new(ws_cdev *d, char *err, size_t errlen)
     ws_dev_params dp;
     ws_job *jb = &d->cfg.job[0];
     char e[512];
-    int bad = !(d->frame = malloc(WS_LIMIT_FRAME));
+    int bad = !d->q || !d->frame;
     if (bad)
         snprintf(e, sizeof e, "out of memory");
     else if (!(d->s = ws_session_open(&so, e, sizeof e)) ||

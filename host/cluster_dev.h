@@ -57,14 +57,20 @@ void ws_cdev_free(ws_cdev *d);
 /* The UDP payload of a packet that reached the device at now (its last bit), with the packet's
  * addresses: the frame rebuilt (the source MAC is the member's of that IP, the device's own
  * table; zeros for an unknown address, which the reference then drops as spoofed) and queued,
- * or dropped if the ingress buffer cannot hold it. Returns when ws_cdev_service() must next be
- * called if this frame started the idle server, else WS_CLUSTER_NEVER (already scheduled). */
+ * or dropped if the ingress buffer cannot hold it.
+ * The timing model serves its buffer in arrival order, so the end of a frame's service is known
+ * when it arrives (the frames ahead of it and the stages' rates): the reference takes the frame
+ * at once, and its frames are emitted (emit) with the times they leave, which are the same as if
+ * it were taken when its service ends; the frame keeps its place in the buffer until then.
+ * Returns WS_CLUSTER_NEVER. The RTL (model rtl) queues the frame in front of the model and
+ * returns the time ws_cdev_service() must next be called, or WS_CLUSTER_NEVER when a call is
+ * scheduled already. */
 uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, uint32_t sip, uint16_t sport, uint32_t dip,
                         uint16_t dport, uint8_t tos, uint8_t ttl, const uint8_t *payload,
-                        size_t plen);
+                        size_t plen, ws_cdev_emit_fn emit, void *ctx);
 
-/* The frame in service ends at now: through the reference, its frames emitted; the next frame
- * starts. Returns the end of the next service, or WS_CLUSTER_NEVER when the buffer is empty. */
+/* The RTL's next cycle to clock is now: the model clocked, its frames emitted. Returns when to
+ * call again, or WS_CLUSTER_NEVER while it has nothing to do. */
 uint64_t ws_cdev_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *ctx);
 
 /* Service time of a frame of len bytes, in picoseconds. */

@@ -213,7 +213,7 @@ struct Run
     void WorkerRecv(unsigned w, Ptr<Socket> s);
     void DeviceRecv(unsigned k, Ptr<Socket> s);
     void DeviceService(unsigned k);
-    void DeviceSend(unsigned k, std::vector<uint8_t> frame);
+    void DeviceSend(unsigned k, Ptr<Packet> p, InetSocketAddress to);
     void StreamRecv(unsigned w, unsigned from, Ptr<Socket> s);
     void Accept(unsigned w, Ptr<Socket> s, const Address& from);
 };
@@ -331,6 +331,8 @@ void Run::WorkerRecv(unsigned w, Ptr<Socket> s)
     CheckDone();
 }
 
+void EmitFrame(void* ctx, uint64_t at, const uint8_t* f, size_t len);
+
 void Run::DeviceRecv(unsigned k, Ptr<Socket> s)
 {
     Address from, self;
@@ -344,18 +346,30 @@ void Run::DeviceRecv(unsigned k, Ptr<Socket> s)
         Take(p, buf, tos, ttl);
         uint64_t t = ws_cdev_arrive(ws_cjob_dev(job, k), NowPs(), a.GetIpv4().Get(), a.GetPort(),
                                     me.GetIpv4().Get(), me.GetPort(), tos, ttl, buf.data(),
-                                    buf.size());
+                                    buf.size(), EmitFrame, &dev_ref[k]);
         if (t != WS_CLUSTER_NEVER)
             Simulator::Schedule(AtPs(t), &Run::DeviceService, this, k);
     }
 }
 
+// A frame device k sends at `at`: its packet made now, sent then (to the frame's destination,
+// its UDP payload with its TOS).
 void EmitFrame(void* ctx, uint64_t at, const uint8_t* f, size_t len)
 {
+    const size_t kAgg = 42, kIp = 14;
     DevRef* d = static_cast<DevRef*>(ctx);
-    Simulator::Schedule(AtPs(at), &Run::DeviceSend, d->r, d->k, std::vector<uint8_t>(f, f + len));
+    uint32_t dip = static_cast<uint32_t>(f[kIp + 16]) << 24 | f[kIp + 17] << 16 |
+                   f[kIp + 18] << 8 | f[kIp + 19];
+    uint16_t dport = static_cast<uint16_t>(f[kIp + 22] << 8 | f[kIp + 23]);
+    Ptr<Packet> p = Create<Packet>(f + kAgg, static_cast<uint32_t>(len - kAgg));
+    SocketIpTosTag tos;
+    tos.SetTos(f[kIp + 1]);
+    p->AddPacketTag(tos);
+    Simulator::Schedule(AtPs(at), &Run::DeviceSend, d->r, d->k, p,
+                        InetSocketAddress(Ipv4Address(dip), dport));
 }
 
+// the RTL's next cycle (model rtl; the timing model needs no call)
 void Run::DeviceService(unsigned k)
 {
     uint64_t t = ws_cdev_service(ws_cjob_dev(job, k), NowPs(), EmitFrame, &dev_ref[k]);
@@ -363,18 +377,9 @@ void Run::DeviceService(unsigned k)
         Simulator::Schedule(AtPs(t), &Run::DeviceService, this, k);
 }
 
-// A frame a device sends: its UDP payload to the frame's destination, with its TOS.
-void Run::DeviceSend(unsigned k, std::vector<uint8_t> f)
+void Run::DeviceSend(unsigned k, Ptr<Packet> p, InetSocketAddress to)
 {
-    const size_t kAgg = 42, kIp = 14;
-    uint32_t dip = static_cast<uint32_t>(f[kIp + 16]) << 24 | f[kIp + 17] << 16 |
-                   f[kIp + 18] << 8 | f[kIp + 19];
-    uint16_t dport = static_cast<uint16_t>(f[kIp + 22] << 8 | f[kIp + 23]);
-    Ptr<Packet> p = Create<Packet>(f.data() + kAgg, f.size() - kAgg);
-    SocketIpTosTag tos;
-    tos.SetTos(f[kIp + 1]);
-    p->AddPacketTag(tos);
-    dev_sock[k]->SendTo(p, 0, InetSocketAddress(Ipv4Address(dip), dport));
+    dev_sock[k]->SendTo(p, 0, to);
 }
 
 void WorkerTx(void* ctx, unsigned w, uint32_t dip, uint16_t dport, uint8_t tos,
@@ -408,7 +413,7 @@ void Defaults(const ws_cluster* c)
 }
 
 // The network of c (host/cluster_topo.h): every node, every link with its rate, delay and MTU,
-// a FIFO queue disc on every switch port, the addresses (link l: 10.0.0.0 + 4l /30) and the
+// a FIFO on every switch and device port (or ECN marking), the addresses (link l: 10.0.0.0 + 4l /30) and the
 // routes. node_ip[n]: the address of host or device n.
 struct Net
 {
