@@ -409,6 +409,10 @@ void Defaults(const ws_cluster* c)
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(c->topo.mtu - 52));
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(4 << 20));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(4 << 20));
+    // a datacenter's minimum retransmission timeout, not RFC 6298's 1 s (ns-3's default):
+    // operators set Linux's rto_min (200 ms by default) to a few ms for incast (1 ms made
+    // spurious timeouts here: a ring or halving-doubling step of 512 KB and more)
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(5)));
     WsEcnDefaults(c);
 }
 
