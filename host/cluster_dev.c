@@ -11,7 +11,7 @@
 
 size_t ws_cluster_frame(uint8_t *f, const uint8_t dmac[6], const uint8_t smac[6], uint32_t sip,
                         uint32_t dip, uint16_t sport, uint16_t dport, uint8_t tos, uint8_t ttl,
-                        const uint8_t *payload, size_t plen)
+                        const uint8_t *payload, size_t plen, int udp_checksum)
 {
     size_t len = WS_OFF_AGG + plen;
     memcpy(f, dmac, 6);
@@ -31,7 +31,10 @@ size_t ws_cluster_frame(uint8_t *f, const uint8_t dmac[6], const uint8_t smac[6]
     ws_put16(udp + 2, dport);
     ws_put16(udp + 4, (uint16_t)(len - WS_OFF_UDP));
     memcpy(f + WS_OFF_AGG, payload, plen);
-    ws_fix_checksums(f, len);
+    if (udp_checksum)
+        ws_fix_checksums(f, len);
+    else
+        ws_put16(ip + 10, ws_ipv4_checksum(ip, WS_IPV4_LEN));
     return len;
 }
 
@@ -197,7 +200,7 @@ uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, uint32_t sip, uint16_t sport, 
     }
     uint8_t *f = d->frame;
     ws_cluster_frame(f, d->cfg.mac, mac_of(d, sip), sip, dip, sport, dport, tos, ttl, payload,
-                     plen);
+                     plen, 0);
     if (d->s && ws_session_push(d->s, 0, f, len))
         return WS_CLUSTER_NEVER; /* the session's error, ws_cdev_error */
     qframe *q = &d->q[(d->head + d->n) % d->cap];

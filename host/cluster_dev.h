@@ -28,11 +28,15 @@
 #define WS_CLUSTER_NEVER UINT64_MAX
 
 /* A frame of wire protocol v2 around a UDP payload of plen bytes: Ethernet (dmac, smac), IPv4
- * (tos, ttl, DF, id 0, sip -> dip) and UDP (sport -> dport), checksums computed, into f (room for
- * 42 + plen bytes). Returns the frame's length. */
+ * (tos, ttl, DF, id 0, sip -> dip, its checksum) and UDP (sport -> dport), into f (room for 42 +
+ * plen bytes). Returns the frame's length. The UDP checksum is computed if udp_checksum, else 0
+ * (RFC 768: none, which a device accepts, docs/protocol.md section 4): a checksum computed over
+ * bytes the simulation carried unchanged can only be right, so a frame rebuilt for a device
+ * goes without (two passes over its payload fewer: computed, then verified); a worker takes only
+ * RESULTs with one. */
 size_t ws_cluster_frame(uint8_t *f, const uint8_t dmac[6], const uint8_t smac[6], uint32_t sip,
                         uint32_t dip, uint16_t sport, uint16_t dport, uint8_t tos, uint8_t ttl,
-                        const uint8_t *payload, size_t plen);
+                        const uint8_t *payload, size_t plen, int udp_checksum);
 
 typedef struct ws_cdev ws_cdev;
 

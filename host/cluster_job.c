@@ -532,7 +532,7 @@ void ws_cjob_rx(ws_cjob *j, unsigned w, const uint8_t *payload, size_t plen, uin
             continue;
         const ws_member *m = &j->cfg[i].job[0].member[rank];
         size_t len = ws_cluster_frame(f, m->mac, j->cfg[i].mac, sip, m->ip, sport, m->udp_port,
-                                      tos, ttl, payload, plen);
+                                      tos, ttl, payload, plen, 1);
         ws_worker_rx(x->ww[s], f, len, now);
         if (x->running && shards_done(j, w))
             completed(j, w, now);

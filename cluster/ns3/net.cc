@@ -149,14 +149,17 @@ class TopoRouting : public Ipv4RoutingProtocol
         return ws_mix64(ws_mix64(a) ^ b);
     }
 
+    // a packet onto link out: the flow's first link from this switch, or a split; a link
+    // between switches counted. The link to a host or a device is the only way to it: no split
+    // can happen there, and the table does not hold those flows.
     void Count(Ptr<const Packet> p, const Ipv4Header& h, uint64_t flow, unsigned out)
     {
+        if (out < node_base)
+            return;
         uint64_t key = ws_mix64(flow ^ static_cast<uint64_t>(sw + 1) << 48);
         auto ins = fwd->first.emplace(key, out);
         if (!ins.second && ins.first->second != out)
             fwd->split++;
-        if (out < node_base)
-            return;
         unsigned u = out - node_base, a, b;
         ws_cluster_link props;
         ws_topo_link(c, out, &a, &b, &props);
