@@ -1,4 +1,4 @@
-// bg.cc - ECN marking, DCTCP and the background TCP flows of the ns-3 layer (bg.h).
+// bg.cc - DCTCP and the background TCP flows of the ns-3 layer (bg.h).
 #include "bg.h"
 
 using namespace ns3;
@@ -9,7 +9,6 @@ const uint16_t kBgPort = 60000;
 
 uint64_t NowPs() { return static_cast<uint64_t>(Simulator::Now().GetPicoSeconds()); }
 
-void CountMark(uint64_t* n, Ptr<const QueueDiscItem>, const char*) { ++*n; }
 } // namespace
 
 void WsEcnDefaults(const ws_cluster* c)
@@ -20,29 +19,6 @@ void WsEcnDefaults(const ws_cluster* c)
     // every segment acknowledged: DCTCP's windows of one or two jumbo segments would otherwise
     // wait for the 200 ms delayed-ACK timer (measured: a ring step stalled 200 ms)
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
-}
-
-void WsEcnQueueDisc(const ws_cluster* c, TrafficControlHelper& tc)
-{
-    const ws_cluster_topo& t = c->topo;
-    if (!t.ecn_bytes)
-        return;
-    double k = static_cast<double>(t.ecn_bytes);
-    tc = TrafficControlHelper(); // in place of the FIFO
-    tc.SetRootQueueDisc("ns3::RedQueueDisc", "MaxSize",
-                        QueueSizeValue(QueueSize(QueueSizeUnit::BYTES,
-                                                 static_cast<uint32_t>(t.queue_bytes))),
-                        "MinTh", DoubleValue(k), "MaxTh", DoubleValue(k), "QW", DoubleValue(1.0),
-                        "UseEcn", BooleanValue(true), "UseHardDrop", BooleanValue(false),
-                        "Gentle", BooleanValue(false), "MeanPktSize", UintegerValue(t.mtu),
-                        "LinkBandwidth", DataRateValue(DataRate(static_cast<uint64_t>(
-                                             t.host_link.rate))),
-                        "LinkDelay", TimeValue(NanoSeconds(t.host_link.delay_ns)));
-}
-
-void WsCountMarks(Ptr<QueueDisc> q, uint64_t* n)
-{
-    q->TraceConnectWithoutContext("Mark", MakeBoundCallback(&CountMark, n));
 }
 
 WsBackground::WsBackground(const ws_cluster* c, NodeContainer nodes, const uint32_t* host_ip,

@@ -1,5 +1,5 @@
-// bg.h - the congestion side of the ns-3 layer (bg.cc): ECN marking at the switches' queue discs,
-// DCTCP for TCP when they mark, and the background TCP flows of a [background] section
+// bg.h - the congestion side of the ns-3 layer (bg.cc): DCTCP for TCP when the switches mark ECN
+// (net.cc's Switch marks), and the background TCP flows of a [background] section
 // (host/cluster_bg.h plans them and keeps their counts; this moves their bytes).
 #ifndef WS_NS3_BG_H
 #define WS_NS3_BG_H
@@ -22,14 +22,6 @@ extern "C" {
 // With ecn_threshold: TCP sockets are DCTCP (ECT on data, the sender's window from the marked
 // fraction) and acknowledge every segment. Call before any socket exists.
 void WsEcnDefaults(const ws_cluster* c);
-
-// With ecn_threshold: the switch ports' root queue disc becomes DCTCP-style step marking, RED
-// with MinTh = MaxTh = K on the instantaneous queue (QW 1), ECN on, no hard drop; capacity
-// `queue` as the FIFO's. Without: tc is left alone.
-void WsEcnQueueDisc(const ws_cluster* c, ns3::TrafficControlHelper& tc);
-
-// Counts the CE marks a queue disc makes into *n.
-void WsCountMarks(ns3::Ptr<ns3::QueueDisc> q, uint64_t* n);
 
 // The background flows of one run: a TCP connection per flow from its source host to its
 // destination's listening port at its start time, its bytes sent, and counted as they arrive.

@@ -40,18 +40,115 @@ Time AtPs(uint64_t t)
 }
 
 // What the switches saw: per link between switches and direction, bytes, packets and flows, and
-// the flows a switch sent on two different links (none, with ECMP per flow).
+// the flows a switch sent on two different links (none, with ECMP per flow); the packets the
+// switches marked CE, and those they dropped for want of ECN capability.
 struct Forwarding
 {
     std::vector<ws_cluster_linkstat> up; // link H + D + u
     uint64_t split = 0;
     std::unordered_map<uint64_t, uint32_t> first; // (flow, switch) -> the link it took
+    uint64_t marks = 0, unmarkable = 0;
 };
 
-// The routes of host/cluster_topo.h as an ns-3 routing protocol. A host or a device has one
-// interface and sends everything on it; a switch forwards a packet for node n on the link
-// ws_topo_route() names, its equal-cost choices by a hash of the packet's 5-tuple (ECMP per flow,
-// which ns-3 3.37's Ipv4GlobalRouting does not have: its RandomEcmpRouting is per packet).
+// A switch: it forwards an IPv4 packet for host or device n on the link ws_topo_route() names,
+// its equal-cost choices by a hash of the packet's 5-tuple (ECMP per flow, which ns-3 3.37's
+// Ipv4GlobalRouting does not have: its RandomEcmpRouting is per packet), into that port's
+// drop-tail queue. It has no IP stack: it reads the packet's IPv4 header where the point-to-point
+// device hands it up and sends the same packet on (the TTL is left as it is: nothing reads it),
+// which costs a third of ns-3's IPv4 forwarding with its traffic-control layer
+// (docs/cluster.md section 7). With ECN marking (ecn_threshold = K), a packet that arrives to
+// a queue of K bytes or more is marked CE if it is ECN-capable and dropped if not: DCTCP's step
+// marking, as ns-3's RED with MinTh = MaxTh = K on the instantaneous queue does.
+class Switch
+{
+  public:
+    const ws_cluster* c = nullptr;
+    unsigned sw = 0;         // switch index
+    unsigned node_base = 0;  // the first link between switches: H + D
+    uint32_t mark_bytes = 0; // K; 0: no marking
+    Forwarding* fwd = nullptr;
+    std::unordered_map<unsigned, Ptr<PointToPointNetDevice>> ports; // by link
+
+    void Receive(Ptr<NetDevice>, Ptr<const Packet> p, uint16_t protocol, const Address&,
+                 const Address&, NetDevice::PacketType)
+    {
+        Ipv4Header h;
+        if (protocol != Ipv4L3Protocol::PROT_NUMBER || !p->PeekHeader(h))
+            return;
+        uint32_t dst = h.GetDestination().Get();
+        uint32_t l = (dst - kNet) / 4;
+        if (dst < kNet || (dst & 3) != 1 || l >= node_base)
+            return; // not a host's or a device's address
+        uint64_t flow = Flow(p, h);
+        unsigned out = ws_topo_route(c, sw, l, flow);
+        auto it = ports.find(out);
+        if (it == ports.end())
+            return;
+        Count(p, flow, out);
+        Ptr<PointToPointNetDevice> dev = it->second;
+        Ptr<Packet> q = p->Copy();
+        if (mark_bytes && dev->GetQueue()->GetNBytes() >= mark_bytes)
+        {
+            if (h.GetEcn() == Ipv4Header::ECN_NotECT)
+            {
+                fwd->unmarkable++;
+                return;
+            }
+            q->RemoveHeader(h);
+            h.SetEcn(Ipv4Header::ECN_CE);
+            q->AddHeader(h);
+            fwd->marks++;
+        }
+        dev->Send(q, dev->GetBroadcast(), Ipv4L3Protocol::PROT_NUMBER); // a full queue drops
+    }
+
+  private:
+    // the packet's 5-tuple hashed: addresses, protocol, ports (the first 4 bytes of TCP and
+    // UDP); an IP fragment's without the ports (those after the first have none: every fragment
+    // of a datagram takes one path, as switches hash fragments on their addresses)
+    static uint64_t Flow(Ptr<const Packet> p, const Ipv4Header& h)
+    {
+        uint8_t b[64];
+        uint8_t ports[4] = {0, 0, 0, 0};
+        uint32_t hl = h.GetSerializedSize();
+        if (p->GetSize() >= hl + 4 && hl + 4 <= sizeof b && h.IsLastFragment() &&
+            h.GetFragmentOffset() == 0)
+        {
+            p->CopyData(b, hl + 4);
+            std::copy(b + hl, b + hl + 4, ports);
+        }
+        uint64_t a = static_cast<uint64_t>(h.GetSource().Get()) << 32 | h.GetDestination().Get();
+        uint64_t x = static_cast<uint64_t>(h.GetProtocol()) << 32 |
+                     static_cast<uint64_t>(ports[0]) << 24 | ports[1] << 16 | ports[2] << 8 |
+                     ports[3];
+        return ws_mix64(ws_mix64(a) ^ x);
+    }
+
+    // a packet onto link out: the flow's first link from this switch, or a split; a link
+    // between switches counted. The link to a host or a device is the only way to it: no split
+    // can happen there, and the table does not hold those flows.
+    void Count(Ptr<const Packet> p, uint64_t flow, unsigned out)
+    {
+        if (out < node_base)
+            return;
+        uint64_t key = ws_mix64(flow ^ static_cast<uint64_t>(sw + 1) << 48);
+        auto ins = fwd->first.emplace(key, out);
+        if (!ins.second && ins.first->second != out)
+            fwd->split++;
+        unsigned u = out - node_base, a, b;
+        ws_cluster_link props;
+        ws_topo_link(c, out, &a, &b, &props);
+        int dir = a == ws_topo_switch_node(c, sw) ? 0 : 1;
+        ws_cluster_linkstat& st = fwd->up[u];
+        st.bytes[dir] += p->GetSize();
+        st.packets[dir]++;
+        if (ins.second)
+            st.flows[dir]++;
+    }
+};
+
+// The routes of a host or a device: it has one interface and sends everything on it, and takes
+// what is addressed to it.
 class TopoRouting : public Ipv4RoutingProtocol
 {
   public:
@@ -66,50 +163,30 @@ class TopoRouting : public Ipv4RoutingProtocol
         Ptr<NetDevice> dev;
         Ipv4Address gw;
     };
-    const ws_cluster* c = nullptr;
-    int sw = -1;                      // switch index, -1 for a host or a device
-    uint32_t own = 0;                 // a host's or device's address
-    Port up;                          // its one link
-    std::unordered_map<unsigned, Port> ports; // a switch's: by link
-    unsigned node_base = 0;           // the first uplink: H + D
-    Forwarding* fwd = nullptr;
+    uint32_t own = 0; // its address
+    Port up;          // its one link
 
     Ptr<Ipv4Route> RouteOutput(Ptr<Packet>, const Ipv4Header& h, Ptr<NetDevice>,
                                Socket::SocketErrno& err) override
     {
-        if (sw >= 0)
-        {
-            err = Socket::ERROR_NOROUTETOHOST;
-            return nullptr;
-        }
         err = Socket::ERROR_NOTERROR;
-        return Route(h, Ipv4Address(own), up);
+        Ptr<Ipv4Route> r = Create<Ipv4Route>();
+        r->SetDestination(h.GetDestination());
+        r->SetSource(Ipv4Address(own));
+        r->SetGateway(up.gw);
+        r->SetOutputDevice(up.dev);
+        return r;
     }
 
     bool RouteInput(Ptr<const Packet> p, const Ipv4Header& h, Ptr<const NetDevice> idev,
-                    UnicastForwardCallback ucb, MulticastForwardCallback, LocalDeliverCallback lcb,
+                    UnicastForwardCallback, MulticastForwardCallback, LocalDeliverCallback lcb,
                     ErrorCallback) override
     {
-        uint32_t dst = h.GetDestination().Get();
-        if (sw < 0)
-        {
-            if (dst != own)
-                return false;
-            if (up_if < 0) // its one link's interface, the same for every packet
-                up_if = m_ipv4->GetInterfaceForDevice(idev);
-            lcb(p, h, static_cast<uint32_t>(up_if));
-            return true;
-        }
-        uint32_t l = (dst - kNet) / 4;
-        if (dst < kNet || (dst & 3) != 1 || l >= node_base)
-            return false; // not a host's or a device's address
-        uint64_t flow = Flow(p, h);
-        unsigned out = ws_topo_route(c, static_cast<unsigned>(sw), l, flow);
-        auto it = ports.find(out);
-        if (it == ports.end())
+        if (h.GetDestination().Get() != own)
             return false;
-        Count(p, h, flow, out);
-        ucb(Route(h, h.GetSource(), it->second), p, h);
+        if (up_if < 0) // its one link's interface, the same for every packet
+            up_if = m_ipv4->GetInterfaceForDevice(idev);
+        lcb(p, h, static_cast<uint32_t>(up_if));
         return true;
     }
 
@@ -123,53 +200,6 @@ class TopoRouting : public Ipv4RoutingProtocol
   private:
     Ptr<Ipv4> m_ipv4;
     int32_t up_if = -1;
-
-    static Ptr<Ipv4Route> Route(const Ipv4Header& h, Ipv4Address src, const Port& p)
-    {
-        Ptr<Ipv4Route> r = Create<Ipv4Route>();
-        r->SetDestination(h.GetDestination());
-        r->SetSource(src);
-        r->SetGateway(p.gw);
-        r->SetOutputDevice(p.dev);
-        return r;
-    }
-
-    // the packet's 5-tuple hashed: addresses, protocol, ports (the first 4 bytes of TCP and
-    // UDP); an IP fragment's without the ports (those after the first have none: every fragment
-    // of a datagram takes one path, as switches hash fragments on their addresses)
-    static uint64_t Flow(Ptr<const Packet> p, const Ipv4Header& h)
-    {
-        uint8_t ports[4] = {0, 0, 0, 0};
-        if (p->GetSize() >= 4 && h.IsLastFragment() && h.GetFragmentOffset() == 0)
-            p->CopyData(ports, 4);
-        uint64_t a = static_cast<uint64_t>(h.GetSource().Get()) << 32 | h.GetDestination().Get();
-        uint64_t b = static_cast<uint64_t>(h.GetProtocol()) << 32 |
-                     static_cast<uint64_t>(ports[0]) << 24 | ports[1] << 16 | ports[2] << 8 |
-                     ports[3];
-        return ws_mix64(ws_mix64(a) ^ b);
-    }
-
-    // a packet onto link out: the flow's first link from this switch, or a split; a link
-    // between switches counted. The link to a host or a device is the only way to it: no split
-    // can happen there, and the table does not hold those flows.
-    void Count(Ptr<const Packet> p, const Ipv4Header& h, uint64_t flow, unsigned out)
-    {
-        if (out < node_base)
-            return;
-        uint64_t key = ws_mix64(flow ^ static_cast<uint64_t>(sw + 1) << 48);
-        auto ins = fwd->first.emplace(key, out);
-        if (!ins.second && ins.first->second != out)
-            fwd->split++;
-        unsigned u = out - node_base, a, b;
-        ws_cluster_link props;
-        ws_topo_link(c, out, &a, &b, &props);
-        int dir = a == ws_topo_switch_node(c, static_cast<unsigned>(sw)) ? 0 : 1;
-        ws_cluster_linkstat& st = fwd->up[u];
-        st.bytes[dir] += p->GetSize() + h.GetSerializedSize();
-        st.packets[dir]++;
-        if (ins.second)
-            st.flows[dir]++;
-    }
 };
 
 class TopoRoutingHelper : public Ipv4RoutingHelper
@@ -204,7 +234,6 @@ struct Run
     std::vector<uint8_t> buf;
     uint64_t net_drops = 0;
     std::unordered_map<uint32_t, unsigned> worker_of_ip;
-    uint64_t net_marks = 0;
     WsBackground* bg = nullptr; // [background] (bg.h)
 
     void Reschedule(unsigned w);
@@ -420,13 +449,15 @@ void Defaults(const ws_cluster* c)
 }
 
 // The network of c (host/cluster_topo.h): every node, every link with its rate, delay and MTU,
-// a FIFO on every switch and device port (or ECN marking), the addresses (link l: 10.0.0.0 + 4l /30) and the
-// routes. node_ip[n]: the address of host or device n.
+// the switches (Switch), the hosts' and devices' IP stacks, the addresses (link l: 10.0.0.0 +
+// 4l /30: the host or device .1, the switch .2) and the routes. node_ip[n]: the address of host
+// or device n.
 struct Net
 {
     NodeContainer nodes;
     std::vector<uint32_t> node_ip;
     std::vector<Ptr<NetDevice>> devs;
+    std::vector<Switch> sw;
     double build_s = 0;
 };
 
@@ -436,44 +467,32 @@ void Build(const ws_cluster* c, Net& net, Forwarding* fwd)
     const ws_cluster_topo& t = c->topo;
     unsigned H = t.hosts, D = c->n_dev, nodes = ws_topo_nodes(c), links = ws_topo_links(c);
     net.nodes.Create(nodes);
+    NodeContainer ends; // hosts and devices: the nodes with an IP stack
+    for (unsigned n = 0; n < H + D; n++)
+        ends.Add(net.nodes.Get(n));
     InternetStackHelper stack;
     TopoRoutingHelper routing;
     stack.SetRoutingHelper(routing);
-    stack.Install(net.nodes);
-
-    PointToPointHelper link;
-    link.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("2p")); // the queue disc queues
-    link.SetDeviceAttribute("Mtu", UintegerValue(t.mtu));
-    // A switch's port queues in a queue disc when the file asks for ECN marking (RED marking
-    // above the threshold: WsEcnQueueDisc) over a device queue of 2 packets. Otherwise, and
-    // always at a device's port (hardware: a FIFO, no marking), it queues in the device's own
-    // drop-tail queue of the same size and has no queue disc: a FIFO queue disc over a 2-packet
-    // device queue behaves the same, but costs a traffic-control layer pass per packet and,
-    // on a busy port, an event per packet to wake the queue disc when the device queue has
-    // room (measured: 3 events per DATA frame of 17.5, docs/cluster.md section 7). A host's
-    // port keeps ns-3's default, FqCoDel (as Linux), which Ipv4AddressHelper installs.
-    QueueSize port_queue(QueueSizeUnit::BYTES, static_cast<uint32_t>(t.queue_bytes));
-    const bool marking = t.ecn_bytes != 0;
-    TrafficControlHelper tc;
-    WsEcnQueueDisc(c, tc);
-    TrafficControlHelper none;
-    auto fifo_port = [&](Ptr<NetDevice> d) {
-        none.Uninstall(d);
-        DynamicCast<PointToPointNetDevice>(d)->GetQueue()->SetMaxSize(port_queue);
-    };
-    Ipv4AddressHelper addr("10.0.0.0", "255.255.255.252");
-    net.node_ip.assign(H + D, 0);
-    auto routing_of = [&](unsigned n) {
-        return DynamicCast<TopoRouting>(net.nodes.Get(n)->GetObject<Ipv4>()->GetRoutingProtocol());
-    };
-    for (unsigned n = 0; n < nodes; n++)
+    stack.Install(ends);
+    net.sw.resize(nodes - H - D);
+    for (unsigned k = 0; k < net.sw.size(); k++)
     {
-        Ptr<TopoRouting> r = routing_of(n);
-        r->c = c;
-        r->sw = n < H + D ? -1 : static_cast<int>(n - H - D);
-        r->node_base = H + D;
-        r->fwd = fwd;
+        Switch& s = net.sw[k];
+        s.c = c;
+        s.sw = k;
+        s.node_base = H + D;
+        s.mark_bytes = static_cast<uint32_t>(t.ecn_bytes);
+        s.fwd = fwd;
     }
+
+    // Every port queues in its point-to-point device's drop-tail queue of `queue` bytes, but a
+    // host's: ns-3's default queue disc, FqCoDel (as Linux), over a device queue of 2 packets.
+    PointToPointHelper link;
+    link.SetQueue("ns3::DropTailQueue", "MaxSize",
+                  QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, static_cast<uint32_t>(t.queue_bytes))));
+    link.SetDeviceAttribute("Mtu", UintegerValue(t.mtu));
+    TrafficControlHelper none;
+    net.node_ip.assign(H + D, 0);
     for (unsigned l = 0; l < links; l++)
     {
         unsigned a, b;
@@ -482,32 +501,32 @@ void Build(const ws_cluster* c, Net& net, Forwarding* fwd)
         link.SetDeviceAttribute("DataRate", DataRateValue(DataRate(static_cast<uint64_t>(props.rate))));
         link.SetChannelAttribute("Delay", TimeValue(NanoSeconds(props.delay_ns)));
         NetDeviceContainer d = link.Install(net.nodes.Get(a), net.nodes.Get(b));
-        if (marking)
-        {
-            tc.Install(d.Get(1)); // a switch's port
-            if (a >= H + D)
-                tc.Install(d.Get(0));
-        }
-        Ipv4InterfaceContainer ifc = addr.Assign(d);
-        addr.NewNetwork();
-        if (!marking)
-            fifo_port(d.Get(1));
-        if (a >= H && (a < H + D || !marking))
-            fifo_port(d.Get(0));
         net.devs.push_back(d.Get(0));
         net.devs.push_back(d.Get(1));
-        Ptr<TopoRouting> ra = routing_of(a), rb = routing_of(b);
-        rb->ports[l] = {d.Get(1), ifc.GetAddress(0)};
-        if (a < H + D)
+        for (unsigned e = 0; e < 2; e++)
         {
-            ra->own = ifc.GetAddress(0).Get();
-            ra->up = {d.Get(0), ifc.GetAddress(1)};
-            net.node_ip[a] = ra->own;
+            unsigned n = e ? b : a;
+            if (n < H + D)
+                continue;
+            Switch& s = net.sw[n - H - D];
+            s.ports[l] = DynamicCast<PointToPointNetDevice>(d.Get(e));
+            net.nodes.Get(n)->RegisterProtocolHandler(MakeCallback(&Switch::Receive, &s),
+                                                      Ipv4L3Protocol::PROT_NUMBER, d.Get(e));
         }
+        if (a >= H + D)
+            continue;
+        // a host's or a device's link: its one interface, .1 of the link's /30
+        Ipv4AddressHelper addr(Ipv4Address(kNet + 4 * l), "255.255.255.252");
+        Ipv4InterfaceContainer ifc = addr.Assign(NetDeviceContainer(d.Get(0)));
+        if (a < H)
+            DynamicCast<PointToPointNetDevice>(d.Get(0))->GetQueue()->SetMaxSize(QueueSize("2p"));
         else
-        {
-            ra->ports[l] = {d.Get(0), ifc.GetAddress(1)};
-        }
+            none.Uninstall(d.Get(0)); // a device's port: the FIFO, no queue disc
+        Ptr<TopoRouting> r = DynamicCast<TopoRouting>(
+            net.nodes.Get(a)->GetObject<Ipv4>()->GetRoutingProtocol());
+        r->own = ifc.GetAddress(0).Get();
+        r->up = {d.Get(0), Ipv4Address(kNet + 4 * l + 2)};
+        net.node_ip[a] = r->own;
     }
     net.build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -531,18 +550,16 @@ extern "C" int ws_ns3_run(const ws_cluster* c, ws_cluster_mode mode, ws_cluster_
     Build(c, net, &fwd);
     unsigned H = c->topo.hosts;
 
-    // network drops: every queue disc and every device queue
+    // network drops: every device queue and every queue disc (the hosts')
     for (auto& d : net.devs)
     {
         Ptr<PointToPointNetDevice> p = DynamicCast<PointToPointNetDevice>(d);
         p->GetQueue()->TraceConnectWithoutContext("Drop",
                                                   MakeBoundCallback(&CountPacketDrop, &r.net_drops));
         Ptr<TrafficControlLayer> tcl = d->GetNode()->GetObject<TrafficControlLayer>();
-        Ptr<QueueDisc> q = tcl->GetRootQueueDiscOnDevice(d);
+        Ptr<QueueDisc> q = tcl ? tcl->GetRootQueueDiscOnDevice(d) : nullptr;
         if (q)
             q->TraceConnectWithoutContext("Drop", MakeBoundCallback(&CountDrop, &r.net_drops));
-        if (q)
-            WsCountMarks(q, &r.net_marks);
     }
 
     const uint32_t* host_ip = net.node_ip.data();
@@ -638,9 +655,9 @@ extern "C" int ws_ns3_run(const ws_cluster* c, ws_cluster_mode mode, ws_cluster_
         res->failed = 1;
         snprintf(res->error, sizeof res->error, "did not complete in 1000 s of simulated time");
     }
-    res->net_drop_packets = r.net_drops;
+    res->net_drop_packets = r.net_drops + fwd.unmarkable;
     res->build_s = net.build_s;
-    res->net_ce_marks = r.net_marks;
+    res->net_ce_marks = fwd.marks;
     if (bg)
     {
         res->has_bg = 1;
