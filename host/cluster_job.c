@@ -142,13 +142,26 @@ static void expect(ws_cjob *j, unsigned iter)
     j->have_iter[k] = iter;
 }
 
-/* The exact sums of one chunk, computed when its first RESULT arrives and dropped once every
- * worker has checked its copy against them. */
+/* The exact sums of one chunk: accumulated from each worker's inputs as the worker first sends
+ * them (the values the transport loads: generated once, not again for the check), rounded when
+ * the first RESULT arrives (when every worker has sent the chunk: a RESULT answers them all),
+ * and dropped once every worker has checked its copy against them. */
 struct chunk_sums {
     uint64_t g;       /* global chunk number, UINT64_MAX: free */
     unsigned seen;    /* workers that checked it */
-    uint32_t *v;      /* count sums */
+    unsigned added;   /* workers whose inputs are in acc */
+    uint64_t *sent;   /* a bit a worker: its inputs are in acc */
+    ws_xsum *acc;     /* count accumulators, until v */
+    uint32_t *v;      /* count sums, from the first RESULT on */
 };
+
+static void sums_free(struct chunk_sums *e)
+{
+    free(e->sent);
+    free(e->acc);
+    free(e->v);
+    *e = (struct chunk_sums){UINT64_MAX, 0, 0, NULL, NULL, NULL};
+}
 
 /* A table of twice the size or more in which the live chunks and chunk g each have a place of
  * their own (live chunks span a window of the run, so a table wider than it always does). */
@@ -159,7 +172,7 @@ static int sums_grow(ws_cjob *j, uint64_t g)
         if (!t)
             return -1;
         for (size_t k = 0; k < n; k++)
-            t[k] = (struct chunk_sums){UINT64_MAX, 0, NULL};
+            t[k] = (struct chunk_sums){UINT64_MAX, 0, 0, NULL, NULL, NULL};
         int clash = 0;
         t[g % n].g = g;
         for (size_t k = 0; k < j->n_sums && !clash; k++) {
@@ -182,7 +195,7 @@ static int sums_grow(ws_cjob *j, uint64_t g)
     return -1;
 }
 
-/* The exact sums of chunk (iteration it, offset, count), computed at its first RESULT. */
+/* The entry of chunk (iteration it, offset, count), made if it has none; NULL without memory. */
 static struct chunk_sums *chunk_sums_of(ws_cjob *j, unsigned it, size_t offset, unsigned count)
 {
     uint64_t g = (uint64_t)it * j->chunks + offset / j->c.job.count;
@@ -194,12 +207,37 @@ static struct chunk_sums *chunk_sums_of(ws_cjob *j, unsigned it, size_t offset, 
             return NULL;
         e = &j->sums[g % j->n_sums];
     }
+    e->sent = calloc((j->nw + 63) / 64, sizeof *e->sent);
+    e->acc = malloc((size_t)count * sizeof *e->acc);
+    if (!e->sent || !e->acc) {
+        sums_free(e);
+        return NULL;
+    }
+    for (unsigned i = 0; i < count; i++)
+        ws_xsum_init(&e->acc[i]);
+    e->g = g;
+    return e;
+}
+
+/* The chunk's exact sums: rounded from the accumulators at the first call; from the inputs
+ * again if a worker's are missing (none should be: every worker has sent the chunk). */
+static const uint32_t *chunk_sums_final(ws_cjob *j, struct chunk_sums *e, unsigned it,
+                                        size_t offset, unsigned count)
+{
+    if (e->v)
+        return e->v;
     if (!(e->v = malloc((size_t)count * 4)))
         return NULL;
-    e->g = g;
-    e->seen = 0;
-    ws_run_exact(&j->vals, it, 0, j->nw, offset, count, e->v);
-    return e;
+    if (e->added == j->nw)
+        for (unsigned i = 0; i < count; i++)
+            e->v[i] = ws_xsum_round(&e->acc[i]);
+    else
+        ws_run_exact(&j->vals, it, 0, j->nw, offset, count, e->v);
+    free(e->acc);
+    free(e->sent);
+    e->acc = NULL;
+    e->sent = NULL;
+    return e->v;
 }
 
 static void failed(ws_cjob *j, unsigned w, const char *why);
@@ -209,10 +247,21 @@ static void failed(ws_cjob *j, unsigned w, const char *why);
 static void chunk_load(void *ctx, size_t offset, unsigned count, float *dst)
 {
     const worker_ref *c = ctx;
-    const ws_cjob *j = c->job;
-    uint64_t key = ws_run_key(&j->vals, j->w[c->w].iter, c->w);
-    for (unsigned i = 0; i < count; i++)
-        dst[i] = ws_f32_from_bits(ws_run_value_at(&j->vals, key, offset + i));
+    ws_cjob *j = c->job;
+    unsigned it = j->w[c->w].iter;
+    uint64_t key = ws_run_key(&j->vals, it, c->w);
+    struct chunk_sums *e = chunk_sums_of(j, it, offset, count);
+    int add = e && !e->v && !(e->sent[c->w / 64] >> (c->w % 64) & 1);
+    for (unsigned i = 0; i < count; i++) {
+        uint32_t b = ws_run_value_at(&j->vals, key, offset + i);
+        dst[i] = ws_f32_from_bits(b);
+        if (add)
+            ws_xsum_add(&e->acc[i], b);
+    }
+    if (add) {
+        e->sent[c->w / 64] |= (uint64_t)1 << (c->w % 64);
+        e->added++;
+    }
 }
 
 static void chunk_store(void *ctx, size_t offset, unsigned count, const float *sums)
@@ -221,16 +270,15 @@ static void chunk_store(void *ctx, size_t offset, unsigned count, const float *s
     ws_cjob *j = c->job;
     worker *x = &j->w[c->w];
     struct chunk_sums *e = chunk_sums_of(j, x->iter, offset, count);
-    if (!e) {
+    const uint32_t *v = e ? chunk_sums_final(j, e, x->iter, offset, count) : NULL;
+    if (!v) {
         failed(j, c->w, "out of memory for the exact sums of a chunk");
         return;
     }
     for (unsigned i = 0; i < count; i++)
-        x->bad += ws_f32_bits(sums[i]) != e->v[i];
-    if (++e->seen == j->nw) {
-        free(e->v);
-        *e = (struct chunk_sums){UINT64_MAX, 0, NULL};
-    }
+        x->bad += ws_f32_bits(sums[i]) != v[i];
+    if (++e->seen == j->nw)
+        sums_free(e);
 }
 
 /* a baseline's element equal to its reference: the same bits, or both NaN (C leaves to the
@@ -806,7 +854,7 @@ void ws_cjob_free(ws_cjob *j)
     for (unsigned i = 0; i < WS_CLUSTER_MAX_DEVICES; i++)
         ws_cdev_free(j->dev[i]);
     for (size_t k = 0; k < j->n_sums; k++)
-        free(j->sums[k].v);
+        sums_free(&j->sums[k]);
     free(j->sums);
     free(j->w);
     free(j->ctx);
