@@ -1,7 +1,8 @@
 # bench/cluster.awk - the rows of bench/cluster.sh's table from build/bench/cluster/rows.tsv:
 # gbps, workers, MiB, mode, seconds (-1: failed), busiest device's busy seconds, retransmissions,
 # network drops, device drops; sorted by link, N, tensor. Writes the markdown rows, and the plot's
-# points (gbps MiB N speedup ratio best) to the file `plot`.
+# points (gbps MiB N speedup ratio best) to the file `plot`. fcount and hcount: the elements of a
+# DATA frame of one device and sharded, and of a hierarchy.
 function fmt(t) { return t < 0 ? "failed" : t < 1e-3 ? sprintf("%.1f us", t * 1e6) : t < 1 ? sprintf("%.3f ms", t * 1e3) : sprintf("%.3f s", t) }
 # payload over bytes on the wire: wiresum 4c in 52 + 4c (the frame less Ethernet, plus PPP's 2),
 # TCP 8948 in 9002
@@ -14,7 +15,7 @@ function flush(   i, m, best, bt, ring, ideal, sp, lim, busy, gput) {
     for (i = 1; i <= 3; i++)
         if ((m[i] in t) && t[m[i]] > 0 && (best == "" || t[m[i]] < bt)) { best = m[i]; bt = t[m[i]] }
     ring = ("ring" in t) ? t["ring"] : 0
-    ideal = 2 * (N - 1) / N * eff(best == "hierarchical" ? 128 : 2048)
+    ideal = 2 * (N - 1) / N * eff(best == "hierarchical" ? hcount : fcount)
     sp = (best != "" && ring > 0) ? ring / bt : 0
     lim = "-"
     if (best != "") {

@@ -54,6 +54,11 @@ else
 fi
 
 # ---- one point: its cluster file, its run ---------------------------------------------------------
+# elements a DATA frame: 2048 for one device and sharded (8256 bytes, within the MTU); 1344 for a
+# hierarchy, whose longest PARTIAL (48 bytes an element) must fit a device's 65535-byte frame
+# (count at most 1363; 1344 is 42 beats of 1024 bits). Every device is a MAX_COUNT 2048 build.
+FCOUNT=2048
+HCOUNT=1344
 # engines for a device taking `gbps` of frames: 1024 bits at 340 MHz = 348.16 Gb/s each, <= 16
 engines() { awk -v g="$1" 'BEGIN { e = int(g * 1.05 / 348.16) + 1; print (e > 16 ? 16 : e) }'; }
 device() { # NAME SWITCH OFFERED_GBPS SLOTS MAX_COUNT
@@ -64,7 +69,7 @@ write_ini() { # N MB GBPS MODE FILE
     n=$1 mb=$2 g=$3 mode=$4
     hpl=8; [ "$n" -le 256 ] || hpl=32; [ "$n" -ge "$hpl" ] || hpl=$n
     leaves=$(((n + hpl - 1) / hpl))
-    count=2048; [ "$mode" != hierarchical ] || count=128 # the longest PARTIAL fits the MTU
+    count=$FCOUNT; [ "$mode" != hierarchical ] || count=$HCOUNT
     # window: chunks of a worker in flight for 3 x a 20 us round trip at the link rate, 4..512
     win=$(awk -v g="$g" -v c="$count" 'BEGIN { w = 4; while (w < 3 * g * 1e9 * 20e-6 / (32 * c) && w < 512) w *= 2; print w }')
     {
@@ -74,12 +79,12 @@ write_ini() { # N MB GBPS MODE FILE
         case $mode in
             wiresum) # on the rack's switch, or on a spine for several racks
                 sw=spine0; [ "$leaves" -gt 1 ] || sw=leaf0
-                device agg0 "$sw" $((n * g)) "$win" "$count" ;;
-            sharded) for s in 0 1 2 3; do device "sh$s" "spine$s" $((n * g / 4)) "$win" "$count"; done ;;
+                device agg0 "$sw" $((n * g)) "$win" "$FCOUNT" ;;
+            sharded) for s in 0 1 2 3; do device "sh$s" "spine$s" $((n * g / 4)) "$win" "$FCOUNT"; done ;;
             hierarchical)
-                l=0; while [ "$l" -lt "$leaves" ]; do device "tor$l" "leaf$l" $((hpl * g)) "$win" "$count"; l=$((l + 1)); done
+                l=0; while [ "$l" -lt "$leaves" ]; do device "tor$l" "leaf$l" $((hpl * g)) "$win" "$FCOUNT"; l=$((l + 1)); done
                 # a root's input: a PARTIAL a leaf and round, about 2.4 times the leaf's DATA bytes
-                device root spine0 $((leaves * g * 5 / 2)) "$win" "$count" ;;
+                device root spine0 $((leaves * g * 5 / 2)) "$win" "$FCOUNT" ;;
         esac
         printf '[job]\nworkers = 0-%s\ntensor_bytes = %sMiB\niterations = 1\nmode = %s\n' $((n - 1)) "$mb" "$mode"
         printf 'count = %s\nwindow = %s\n' "$count" "$win"
@@ -126,7 +131,7 @@ jq -r '[.point.gbps, .point.workers, .point.mib, .point.mode,
         ((.devices // []) | map(.busy_seconds) | max // 0), (.transport.retx // 0),
         (.net_drop_packets // 0), (.device.drop_frames // 0)] | @tsv' "$JS" |
     sort -k1,1n -k2,2n -k3,3n > "$D/rows.tsv"
-awk -F'\t' -v plot="$D/plot.dat" -f bench/cluster.awk "$D/rows.tsv" > "$D/table.md"
+awk -F'\t' -v plot="$D/plot.dat" -v fcount=$FCOUNT -v hcount=$HCOUNT -f bench/cluster.awk "$D/rows.tsv" > "$D/table.md"
 NPTS=$(wc -l < "$JS")
 NFAIL=$(jq -s 'map(select((.failed // false) or ((.ok // false) | not))) | length' "$JS")
 SLOWEST=$(jq -s -r 'max_by(.process_wall_s // 0) | "\(.process_wall_s) s of wall time and \((.max_rss_kb // 0) / 1024 | floor) MB (\(.point.workers) workers, \(.point.mib) MiB, \(.point.gbps) Gb/s, \(.point.mode))"' "$JS")
@@ -149,7 +154,7 @@ EOF
 
 {
     printf '## 5. All-reduce time\n\n### Measured in a simulated cluster (ns-3)\n\n'
-    printf 'All-reduce of one tensor per worker through wiresum (one device; sharded over 4 devices on the spines; a hierarchy of one device per rack under a root on a spine) and, in the same fabric and the same simulator, ring and halving-doubling all-reduce over TCP: `wiresum cluster` (docs/cluster.md), packet by packet; every wiresum tensor is checked equal to the exact sum, every baseline tensor to the sums of its own order. The fabric: a leaf-spine of racks of 8 hosts (32 above 256 workers), 4 spines at 1:1, 1 us links, MTU 9000 (TCP segments of 8948 bytes), 1 MB FIFO switch queues, no background traffic. The devices are provisioned per rack (per member line rate): each a 1024-bit datapath at 340 MHz (348 Gb/s an engine) with the engines its members need (at most 16), a link of 1.25 times their rate, a 4 MiB ingress buffer and a window for a 20 us round trip (4..512 chunks). One device and sharded send 2048 elements a frame (8244 bytes on the wire for 8192 of payload), the hierarchy 128 (its longest PARTIAL must fit the MTU: 564 for 512). *speedup* is ring / best wiresum; *ideal* is 2(N-1)/N x wire efficiency (wiresum'"'"'s payload per wire byte over TCP'"'"'s, 8948/9002) for the best mode'"'"'s frames; *ratio* is speedup / ideal (target 0.97). One device and sharded serve at most 64 workers (WS_LIMIT_WORKERS); the hierarchy runs from 16. **Limits of the simulation**: the baselines hold every worker'"'"'s tensor (here N x tensor <= 4 GiB); wiresum'"'"'s workers hold none (chunks generated and checked on demand, docs/driver.md), so its limit is time: about one minute of wall time per 10^6 frames (section 5 of docs/cluster.md).\n\n'
+    printf 'All-reduce of one tensor per worker through wiresum (one device; sharded over 4 devices on the spines; a hierarchy of one device per rack under a root on a spine) and, in the same fabric and the same simulator, ring and halving-doubling all-reduce over TCP: `wiresum cluster` (docs/cluster.md), packet by packet; every wiresum tensor is checked equal to the exact sum, every baseline tensor to the sums of its own order. The fabric: a leaf-spine of racks of 8 hosts (32 above 256 workers), 4 spines at 1:1, 1 us links, MTU 9000 (TCP segments of 8948 bytes), 1 MB FIFO switch queues, no background traffic. The devices are provisioned per rack (per member line rate): each a 1024-bit datapath at 340 MHz (348 Gb/s an engine) with the engines its members need (at most 16), a link of 1.25 times their rate, a 4 MiB ingress buffer and a window for a 20 us round trip (4..512 chunks). One device and sharded send %s elements a frame (8244 bytes on the wire for 8192 of payload), the hierarchy %s (its longest PARTIAL, 48 bytes an element, must fit a device'"'"'s 65535-byte frame; it crosses the network as a fragmented IPv4 datagram); every device is a MAX_COUNT 2048 build. *speedup* is ring / best wiresum; *ideal* is 2(N-1)/N x wire efficiency (wiresum'"'"'s payload per wire byte over TCP'"'"'s, 8948/9002) for the best mode'"'"'s frames; *ratio* is speedup / ideal (target 0.97). One device and sharded serve at most 64 workers (WS_LIMIT_WORKERS); the hierarchy runs from 16. **Limits of the simulation**: the baselines hold every worker'"'"'s tensor (here N x tensor <= 4 GiB); wiresum'"'"'s workers hold none (chunks generated and checked on demand, docs/driver.md), so its limit is time (section 7 of docs/cluster.md: 16 MiB for 1024 workers, 3.2 M DATA frames, is its scale run).\n\n' "$FCOUNT" "$HCOUNT"
     printf '| link | N | tensor | ring | halving-doubling | one device | sharded | hierarchical | speedup | best | ideal | ratio | what limits it |\n'
     printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|\n'
     cat "$D/table.md"

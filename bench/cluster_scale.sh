@@ -5,7 +5,7 @@
 # /usr/bin/time -v: wall time, events and events per second, peak memory, every tensor exact,
 # every background flow complete. SCALE_BYTES (e.g. 256KiB) replaces the file's tensor;
 # SCALE_PERF=1 also records a profile (perf record -g at 250 Hz) and prints its top symbols.
-# Writes build/bench/cluster_scale.md.
+# Writes build/bench/cluster_scale.md (a fragment of docs/performance.md section 5, bench/run.sh).
 set -eu
 WS=${WS:-build/wiresum}
 B=build/bench
@@ -28,4 +28,29 @@ fi
 jq -e '.ok' "$B/scale.json" > /dev/null || { echo "bench/cluster_scale.sh: the run failed" >&2; exit 1; }
 rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$B/scale.time")
 wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$B/scale.time")
-jq -r --arg rss "$rss" --arg wall "$wall" '.runs[0] | "1024-worker all-reduce of \(.bytes) bytes (\(.mode), k = 16 fat-tree): \(.seconds * 1e3) ms simulated, \(.tensors_exact) of \(.tensors) tensors exact; process wall \($wall), simulation \(.wall_seconds) s (network built in \(.build_seconds) s), \(.events) events, \(.events_per_second | floor) a second; \(.transport.data) DATA frames, \(.transport.retx) retransmitted; \(.background.completed) of \(.background.flows) background flows complete (\(.background.bytes) bytes, load \(.background.offered_load)); peak memory \($rss) kB"' "$B/scale.json" | tee "$B/cluster_scale.md"
+user=$(sed -n 's/.*User time (seconds): //p' "$B/scale.time")
+sys=$(sed -n 's/.*System time (seconds): //p' "$B/scale.time")
+count=$(sed -n 's/^count = //p' "$INI")
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+{
+    printf '### The cluster simulation at scale\n\n'
+    printf 'Command: `sh bench/cluster_scale.sh`%s (host/examples/cluster/fattree-k16-1024.ini; docs/cluster.md section 7). Machine: %s cores, %s; date: %s; commit: %s.\n\n' \
+        "${SCALE_BYTES:+ with SCALE_BYTES=$SCALE_BYTES}" "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')" "${cpu:-unknown CPU}" \
+        "$(date -u '+%Y-%m-%d %H:%M UTC')" "$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
+    jq -r --arg rss "$rss" --arg wall "$wall" --arg user "$user" --arg sys "$sys" --arg count "$count" '.runs[0] |
+        "| | |\n|---|---|\n" +
+        "| the job | \(.workers) workers, all-reduce of \(.bytes) bytes, \(.mode), count \($count) |\n" +
+        "| wall time of the process | \($wall) (the contract: at most 10 minutes on one core) |\n" +
+        "| CPU time | \($user) s user, \($sys) s system |\n" +
+        "| events | \(.events), \(.events_per_second | floor) a second of the simulation'"'"'s wall time (\(.wall_seconds | . * 10 | round / 10) s, the network built in \(.build_seconds | . * 100 | round / 100) s) |\n" +
+        "| simulated all-reduce | \(.seconds * 1e3 | . * 10 | round / 10) ms; \(.tensors_exact) of \(.tensors) tensors exact |\n" +
+        "| DATA frames | \(.transport.data), \(.transport.retx) retransmitted; \(.net_drop_packets) packets dropped in the network |\n" +
+        "| background | \(.background.completed) of \(.background.flows) flows complete, \(.background.bytes) bytes, load \(.background.offered_load) |\n" +
+        "| peak memory | \($rss) kB |"' "$B/scale.json"
+    if [ -s "$B/scale.top" ]; then
+        printf '\nWhere the time goes (`perf report --no-children --sort symbol`, symbols of 1 %% and more):\n\n```\n'
+        sed 's/[[:space:]]*$//' "$B/scale.top"
+        printf '```\n'
+    fi
+} > "$B/cluster_scale.md"
+cat "$B/cluster_scale.md"
