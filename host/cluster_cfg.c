@@ -804,7 +804,11 @@ int ws_cluster_load(ws_cluster *c, const char *path, char *err, size_t errlen)
         return -1;
     }
     int r = ini_parse_stream(ws_ini_read_line, &p->src, on_key, p);
-    if (r > 0 && !p->failed)
+    char why[128];
+    if (p->src.long_line && !p->failed) {
+        ws_ini_long_line(&p->src, why, sizeof why);
+        perr(p, p->src.long_line, "%s", why);
+    } else if (r > 0 && !p->failed)
         perr(p, (unsigned)r, "syntax error (expected [SECTION] or key = value)");
     else if (r < 0 && !p->failed)
         perr(p, 0, "cannot read");

@@ -11,10 +11,26 @@ char *ws_ini_read_line(char *str, int num, void *stream)
     char *s = fgets(str, num, l->in);
     if (s) {
         l->lineno++;
+        size_t n = strlen(s);
+        if (num > 2 && n == (size_t)num - 1 && s[n - 1] != '\n' && !feof(l->in)) {
+            int ch;
+            while ((ch = fgetc(l->in)) != EOF && ch != '\n')
+                ;
+            if (!l->long_line)
+                l->long_line = l->lineno;
+            l->max_chars = (unsigned)num - 2;
+            s[0] = '\0';
+            return s;
+        }
         if (s[strspn(s, " \t")] == '[')
             l->header = l->lineno;
     }
     return s;
+}
+
+void ws_ini_long_line(const ws_ini_lines *l, char *buf, size_t len)
+{
+    snprintf(buf, len, "line longer than %u characters (the ini reader's limit)", l->max_chars);
 }
 
 int ws_ini_uint(const char *s, unsigned long long lo, unsigned long long hi,

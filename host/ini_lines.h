@@ -12,12 +12,18 @@
 
 typedef struct {
     FILE *in;
-    unsigned lineno; /* the line last read */
-    unsigned header; /* the line of the last section header */
+    unsigned lineno;    /* the line last read */
+    unsigned header;    /* the line of the last section header */
+    unsigned long_line; /* the first line longer than inih's buffer takes, or 0 */
+    unsigned max_chars; /* the most characters a line may have (before its newline) */
 } ws_ini_lines;
 
-/* ini_parse_stream's reader; stream is a ws_ini_lines. */
+/* ini_parse_stream's reader; stream is a ws_ini_lines. A line longer than inih's buffer
+ * (INI_MAX_LINE) is read whole and handed on empty, its number kept in long_line: the parser
+ * should report it (ws_ini_long_line) rather than the pieces inih would make of it. */
 char *ws_ini_read_line(char *str, int num, void *stream);
+/* The message for l->long_line into buf. */
+void ws_ini_long_line(const ws_ini_lines *l, char *buf, size_t len);
 
 /* A decimal integer in lo..hi into *v: 0, or -1. */
 int ws_ini_uint(const char *s, unsigned long long lo, unsigned long long hi,

@@ -169,6 +169,10 @@ sed '/^\[job\]/,$d' "$rack8" > "$tmp/bad-nojob.ini"
 badf bad-nojob "bad-nojob.ini: no \[job\] section"
 sed 's/^workers = 0-7/workers 0-7/' "$rack8" > "$tmp/bad-syntax.ini"
 badf bad-syntax "bad-syntax.ini:30: syntax error"
+# a line longer than inih's buffer is named as such, at its own number (not split into pieces
+# that read as a syntax error on the next line)
+sed "s/^# rack8.*/&\n# $(printf 'x%.0s' $(seq 1 240))/" "$rack8" > "$tmp/bad-long.ini"
+badf bad-long "bad-long.ini:2: line longer than 198 characters"
 sed 's/^tensor_bytes = 4MiB/tensor_bytes = 4MiB\nelements = 10/' "$rack8" > "$tmp/bad-both.ini"
 badf bad-both "bad-both.ini:32: \[job\]: give the tensor as 'elements' or as 'tensor_bytes', not both"
 # topology and placement errors
