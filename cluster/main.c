@@ -5,6 +5,7 @@
  * the exact sum; ring: every one equal to the ring-order sums of the C reference), 1 when one
  * did not, 2 for a bad command line or cluster file.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -16,9 +17,10 @@
 #include "fidelity.h"
 #include "json.h"
 #include "ns3_run.h"
+#include "plot.h"
 
 static const char usage[] =
-    "usage: wiresum cluster FILE [--json] [--mode MODE | --fidelity]\n"
+    "usage: wiresum cluster FILE [--json] [--plot FILE.png] [--mode MODE | --fidelity]\n"
     "\n"
     "A packet-level simulation (ns-3) of the cluster FILE describes (docs/cluster.md): hosts,\n"
     "switches and links, wiresum devices (the reference device with the RTL's measured timing)\n"
@@ -29,12 +31,14 @@ static const char usage[] =
     "order computed in C (generally not the exact ones: `exact` says whether they were).\n"
     "\n"
     "  --json         print the summary as one JSON document (docs/cluster.md, \"Output\")\n"
+    "  --plot FILE.png  draw the collectives' all-reduce times side by side, with each one's\n"
+    "                 speedup over the ring (gnuplot; the data in FILE.dat)\n"
     "  --mode MODE    run this collective only (default: the file's [job] mode): wiresum,\n"
     "                 sharded, hierarchical, ring or halving-doubling\n"
     "  --fidelity     the fidelity check of the timing model: the [job]'s mode wiresum run\n"
     "                 with its device as the timing model, then as the Verilator model of\n"
     "                 the RTL; fails unless both are exact, move the same frames and take the\n"
-    "                 same all-reduce time within 2 %% (docs/cluster.md section 3)\n"
+    "                 same all-reduce time within 2 % (docs/cluster.md section 3)\n"
     "  -h, --help     this text\n";
 
 static double mega(double x) { return x / 1e6; }
@@ -231,12 +235,62 @@ static json_t *json_run(const ws_cluster *c, const ws_cluster_result *r)
     return o;
 }
 
+/* --plot: the runs' all-reduce times as bars, each labelled with its speedup over the ring. */
+typedef struct {
+    const char *mode[WS_N_MODES];
+    double seconds[WS_N_MODES];
+    int ok[WS_N_MODES];
+    unsigned n;
+} plot_runs;
+
+static int plot(const ws_cluster *c, const plot_runs *p, const char *png, char *err,
+                size_t errlen)
+{
+    char dat[4096];
+    ws_plot_dat_name(png, dat, sizeof dat);
+    double ring = 0;
+    for (unsigned i = 0; i < p->n; i++)
+        if (!strcmp(p->mode[i], "ring") && p->ok[i])
+            ring = p->seconds[i];
+    FILE *f = fopen(dat, "w");
+    if (!f) {
+        snprintf(err, errlen, "--plot: %.512s: %s", dat, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "# wiresum cluster --plot %s: collective, all-reduce ms (-1: failed), speedup "
+            "over the ring (0: no ring run)\n", c->path);
+    for (unsigned i = 0; i < p->n; i++)
+        fprintf(f, "\"%s\" %.6f %.4f\n", p->mode[i], p->ok[i] ? p->seconds[i] * 1e3 : -1.0,
+                ring > 0 && p->ok[i] && p->seconds[i] > 0 ? ring / p->seconds[i] : 0.0);
+    if (ferror(f) | fclose(f)) {
+        snprintf(err, errlen, "--plot: %.512s: write failed", dat);
+        return -1;
+    }
+    char title[512];
+    snprintf(title, sizeof title, "%.300s: %u workers, %llu-byte tensors, links of %.0f Gb/s "
+             "(ns-3; labels: speedup over the ring)", c->path, c->job.workers,
+             (unsigned long long)c->job.elems * 4, c->topo.host_link.rate / 1e9);
+    FILE *g = ws_gnuplot_open(png, 900, 600, dat, err, errlen);
+    if (!g)
+        return -1;
+    fprintf(g, "set title ");
+    ws_gnuplot_string(g, title);
+    fprintf(g, "\nset style fill solid 0.6 border -1\nset boxwidth 0.6\nset grid ytics\n"
+               "set ylabel 'all-reduce time (ms)'\nset yrange [0:*]\nset xrange [-0.6:%u.6]\n"
+               "unset key\nplot ", p->n - 1);
+    ws_gnuplot_string(g, dat);
+    fprintf(g, " using 0:($2 < 0 ? 0 : $2):xtic(1) with boxes, '' using 0:($2 < 0 ? 0 : $2):"
+               "($2 < 0 ? 'failed' : $3 > 0 ? sprintf('%%.2fx', $3) : '') with labels offset 0,1\n");
+    return ws_gnuplot_close(g, png, dat, err, errlen);
+}
+
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"json", 0, 0, 'j'}, {"mode", 1, 0, 'm'}, {"help", 0, 0, 'h'},
-        {"fidelity", 0, 0, 'F'}, {0, 0, 0, 0}};
+        {"fidelity", 0, 0, 'F'}, {"plot", 1, 0, 'p'}, {0, 0, 0, 0}};
     int json = 0, c, fid = 0;
+    const char *png = NULL;
     int only = -1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
@@ -252,6 +306,7 @@ int main(int argc, char **argv)
             }
             break;
         case 'F': fid = 1; break;
+        case 'p': png = optarg; break;
         case 'h': fputs(usage, stdout); return 0;
         default: fputs(usage, stderr); return 2;
         }
@@ -271,8 +326,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "wiresum cluster: --fidelity runs mode wiresum: not with --mode\n");
         return 2;
     }
+    if (fid && png) {
+        fprintf(stderr, "wiresum cluster: --fidelity draws no plot: not with --plot\n");
+        return 2;
+    }
     if (fid)
         return fidelity(&cl, json);
+    if (png && ws_plot_check(err, sizeof err)) {
+        fprintf(stderr, "wiresum cluster: %s\n", err);
+        return 2;
+    }
     if (only >= 0) {
         const char *missing = NULL;
         if (only == WS_MODE_WIRESUM && cl.job.device < 0)
@@ -311,6 +374,7 @@ int main(int argc, char **argv)
     json_t *runs = json_array();
     int rc = 0;
     static ws_cluster_result r;
+    plot_runs pr = {{0}, {0}, {0}, 0};
     for (int m = 0; m < WS_N_MODES; m++) {
         if (!(cl.job.modes >> m & 1))
             continue;
@@ -322,11 +386,18 @@ int main(int argc, char **argv)
         int ok = !r.failed && (WS_MODE_IS_WIRESUM(m) ? r.exact : r.consistent);
         if (!ok)
             rc = 1;
+        pr.mode[pr.n] = ws_cluster_mode_name((ws_cluster_mode)m);
+        pr.seconds[pr.n] = r.seconds;
+        pr.ok[pr.n++] = !r.failed;
         if (json)
             json_array_append_new(runs, json_run(&cl, &r));
         else
             print_run(&cl, &r);
         fflush(stdout);
+    }
+    if (png && plot(&cl, &pr, png, err, sizeof err)) {
+        fprintf(stderr, "wiresum cluster: %s\n", err);
+        rc = rc ? rc : 1;
     }
     if (json) {
         json_t *top = json_pack("{s:s, s:b, s:o}", "file", cl.path, "ok", rc == 0, "runs", runs);

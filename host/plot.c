@@ -137,8 +137,7 @@ void ws_plot_done(ws_plot *p, unsigned w, uint64_t chunk, uint64_t cycle)
     p->pt[p->npt++] = (point){cycle, cycle - (s - 1), w, chunk};
 }
 
-/* s as a gnuplot single-quoted string ('' is a quote inside). */
-static void gp_string(FILE *f, const char *s)
+void ws_gnuplot_string(FILE *f, const char *s)
 {
     fputc('\'', f);
     for (; *s; s++) {
@@ -149,18 +148,77 @@ static void gp_string(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+FILE *ws_gnuplot_open(const char *png, unsigned width, unsigned height, const char *dat,
+                      char *err, size_t errlen)
+{
+    char exe[4096];
+    if (find_gnuplot(exe, sizeof exe)) {
+        snprintf(err, errlen, "--plot: gnuplot not found in PATH (Debian: apt-get install "
+                 "gnuplot-nox); the data is in %s", dat);
+        return NULL;
+    }
+    unlink(png);
+    /* the command through sh: quote the path */
+    char cmd[8300];
+    size_t k = 0;
+    cmd[k++] = '\'';
+    for (const char *s = exe; *s && k + 6 < sizeof cmd; s++) {
+        if (*s == '\'') {
+            memcpy(cmd + k, "'\\''", 4);
+            k += 4;
+        } else {
+            cmd[k++] = *s;
+        }
+    }
+    cmd[k++] = '\'';
+    cmd[k] = 0;
+    FILE *g = popen(cmd, "w");
+    if (!g) {
+        snprintf(err, errlen, "--plot: cannot run %s: %s", exe, strerror(errno));
+        return NULL;
+    }
+    fprintf(g, "set terminal pngcairo size %u,%u noenhanced font ',10'\nset output ", width,
+            height);
+    ws_gnuplot_string(g, png);
+    fputc('\n', g);
+    return g;
+}
+
+int ws_gnuplot_close(FILE *g, const char *png, const char *dat, char *err, size_t errlen)
+{
+    fprintf(g, "set output\n");
+    int st = pclose(g);
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        snprintf(err, errlen, "--plot %s: gnuplot failed (%s %d; its messages above); the data "
+                 "is in %s", png, st != -1 && WIFEXITED(st) ? "exit status" : "status",
+                 st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : st, dat);
+        return -1;
+    }
+    struct stat sb;
+    if (stat(png, &sb) != 0 || sb.st_size == 0) {
+        snprintf(err, errlen, "--plot %s: gnuplot wrote no image; the data is in %s", png, dat);
+        return -1;
+    }
+    return 0;
+}
+
+void ws_plot_dat_name(const char *png, char *dat, size_t len)
+{
+    size_t n = strlen(png);
+    if (n >= 4 && !strcmp(png + n - 4, ".png"))
+        snprintf(dat, len, "%.*s.dat", (int)(n - 4), png);
+    else
+        snprintf(dat, len, "%s.dat", png);
+}
+
 int ws_plot_write(ws_plot *p, const char *png, const char *title, char *err, size_t errlen)
 {
     if (p->oom) {
         snprintf(err, errlen, "--plot %s: out of memory collecting the data", png);
         return -1;
     }
-    char dat[4096], exe[4096];
-    size_t n = strlen(png);
-    if (n >= 4 && !strcmp(png + n - 4, ".png"))
-        snprintf(dat, sizeof dat, "%.*s.dat", (int)(n - 4), png);
-    else
-        snprintf(dat, sizeof dat, "%s.dat", png);
+    char dat[4096];
+    ws_plot_dat_name(png, dat, sizeof dat);
     FILE *f = fopen(dat, "w");
     if (!f) {
         snprintf(err, errlen, "--plot: %s: %s", dat, strerror(errno));
@@ -185,58 +243,22 @@ int ws_plot_write(ws_plot *p, const char *png, const char *title, char *err, siz
         snprintf(err, errlen, "--plot: %s: write failed", dat);
         return -1;
     }
-    if (find_gnuplot(exe, sizeof exe)) {
-        snprintf(err, errlen, "--plot: gnuplot not found in PATH (Debian: apt-get install "
-                 "gnuplot-nox); the data is in %s", dat);
+    FILE *g = ws_gnuplot_open(png, 1200, 900, dat, err, errlen);
+    if (!g)
         return -1;
-    }
-    unlink(png);
-    /* the command through sh: quote the path */
-    char cmd[8300];
-    size_t k = 0;
-    cmd[k++] = '\'';
-    for (const char *s = exe; *s && k + 6 < sizeof cmd; s++) {
-        if (*s == '\'') {
-            memcpy(cmd + k, "'\\''", 4);
-            k += 4;
-        } else {
-            cmd[k++] = *s;
-        }
-    }
-    cmd[k++] = '\'';
-    cmd[k] = 0;
-    FILE *g = popen(cmd, "w");
-    if (!g) {
-        snprintf(err, errlen, "--plot: cannot run %s: %s", exe, strerror(errno));
-        return -1;
-    }
-    fprintf(g, "set terminal pngcairo size 1200,900 noenhanced font ',10'\nset output ");
-    gp_string(g, png);
-    fprintf(g, "\nset multiplot layout 2,1 title ");
-    gp_string(g, title);
+    fprintf(g, "set multiplot layout 2,1 title ");
+    ws_gnuplot_string(g, title);
     fprintf(g, "\nset grid\nset key top right\nset xlabel 'cycle'\n"
                "set title 'device utilization: beats per cycle, windows of %d cycles'\n"
                "set ylabel 'beats per cycle'\nset yrange [0:*]\n"
                "plot ", WS_PLOT_WINDOW);
-    gp_string(g, dat);
+    ws_gnuplot_string(g, dat);
     fprintf(g, " index 0 using 1:2 with steps lw 2 title 'into the device', '' index 0 using "
                "1:3 with steps lw 2 title 'out of the device'\n"
                "set title 'latency per chunk: first transmission to its result at the worker'\n"
                "set ylabel 'cycles'\nplot ");
-    gp_string(g, dat);
+    ws_gnuplot_string(g, dat);
     fprintf(g, " index 1 using 1:2 with points pt 7 ps 0.4 title 'completed chunk'\n"
-               "unset multiplot\nset output\n");
-    int st = pclose(g);
-    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        snprintf(err, errlen, "--plot %s: gnuplot failed (%s %d; its messages above); the data "
-                 "is in %s", png, st != -1 && WIFEXITED(st) ? "exit status" : "status",
-                 st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : st, dat);
-        return -1;
-    }
-    struct stat sb;
-    if (stat(png, &sb) != 0 || sb.st_size == 0) {
-        snprintf(err, errlen, "--plot %s: gnuplot wrote no image; the data is in %s", png, dat);
-        return -1;
-    }
-    return 0;
+               "unset multiplot\n");
+    return ws_gnuplot_close(g, png, dat, err, errlen);
 }

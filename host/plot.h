@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define WS_PLOT_WINDOW 1000 /* cycles per utilization point */
 
@@ -37,5 +38,16 @@ void ws_plot_done(ws_plot *p, unsigned w, uint64_t chunk, uint64_t cycle);
 /* Write the data file and draw png with gnuplot; title goes on top. 0, or -1 and err naming
  * the file (or gnuplot's exit status). */
 int ws_plot_write(ws_plot *p, const char *png, const char *title, char *err, size_t errlen);
+
+/* What a plot of another tool takes from here (`wiresum cluster --plot`): the data file's name
+ * beside png (FILE.png -> FILE.dat); gnuplot, found in PATH, started with a pngcairo terminal of
+ * width x height writing png (NULL and err, naming dat, if it cannot be run), to which the
+ * caller writes its script; its end, with the image checked (0, or -1 and err); s as a gnuplot
+ * single-quoted string. */
+void ws_plot_dat_name(const char *png, char *dat, size_t len);
+FILE *ws_gnuplot_open(const char *png, unsigned width, unsigned height, const char *dat,
+                      char *err, size_t errlen);
+int ws_gnuplot_close(FILE *g, const char *png, const char *dat, char *err, size_t errlen);
+void ws_gnuplot_string(FILE *f, const char *s);
 
 #endif

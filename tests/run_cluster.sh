@@ -28,9 +28,15 @@ check() { if ws_json_true "$2" "$3"; then ok "$1"; else jq -c "$3" "$2" > "$tmp/
 
 rack8=host/examples/cluster/rack8.ini
 j=$tmp/rack8.json
-if "$ws" cluster --json "$rack8" > "$j" 2> "$tmp/rack8.log"; then ok rack8-runs; else bad rack8-runs; fi
+if "$ws" cluster --json --plot "$tmp/rack8.png" "$rack8" > "$j" 2> "$tmp/rack8.log"; then ok rack8-runs; else bad rack8-runs; fi
 W='.runs[] | select(.mode == "wiresum")'
 R='.runs[] | select(.mode == "ring")'
+# --plot: a PNG, and its data file with each collective's time and its speedup over the ring
+if [ -s "$tmp/rack8.png" ] && awk -v w="$(jq "$W | .seconds * 1e3" "$j")" -v r="$(jq "$R | .seconds * 1e3" "$j")" '
+        function near(a, b) { return a - b < 1e-5 * b && b - a < 1e-5 * b }
+        $1 == "\"wiresum\"" { ok += near($2, w) && near($3, r / w) }
+        $1 == "\"ring\"" { ok += near($2, r) && $3 == 1 }
+        END { exit ok != 2 }' "$tmp/rack8.dat"; then ok rack8-plot; else bad rack8-plot; fi
 check rack8-keys "$j" '.ok and ([.runs[] | has("mode", "workers", "bytes", "link_bps", "seconds", "exact")] | all) and (.runs | length) == 2'
 check wiresum-exact "$j" "$W | .exact and .tensors == 16 and .tensors_exact == 16 and .failed == false"
 check ring-consistent "$j" "$R | .consistent and .tensors_consistent == 16 and .failed == false"
@@ -169,6 +175,7 @@ sed '/^\[job\]/,$d' "$rack8" > "$tmp/bad-nojob.ini"
 badf bad-nojob "bad-nojob.ini: no \[job\] section"
 sed 's/^workers = 0-7/workers 0-7/' "$rack8" > "$tmp/bad-syntax.ini"
 badf bad-syntax "bad-syntax.ini:30: syntax error"
+if ws_refused "$tmp/plot-fid.log" "not with --plot" "$ws" cluster --fidelity --plot "$tmp/x.png" "$rack8"; then ok plot-fidelity; else bad plot-fidelity; fi
 # a line longer than inih's buffer is named as such, at its own number (not split into pieces
 # that read as a syntax error on the next line)
 sed "s/^# rack8.*/&\n# $(printf 'x%.0s' $(seq 1 240))/" "$rack8" > "$tmp/bad-long.ini"
