@@ -71,7 +71,9 @@ write_ini() { # N MB GBPS MODE FILE
     leaves=$(((n + hpl - 1) / hpl))
     count=$FCOUNT; [ "$mode" != hierarchical ] || count=$HCOUNT
     # window: chunks of a worker in flight for 3 x a 20 us round trip at the link rate, 4..512
-    win=$(awk -v g="$g" -v c="$count" 'BEGIN { w = 4; while (w < 3 * g * 1e9 * 20e-6 / (32 * c) && w < 512) w *= 2; print w }')
+    # (sharded: the window is per device, so a quarter of it on each of the 4)
+    ways=1; [ "$mode" != sharded ] || ways=4
+    win=$(awk -v g="$g" -v c="$count" -v k="$ways" 'BEGIN { w = 4; while (w < 3 * g * 1e9 * 20e-6 / (32 * c) / k && w < 512) w *= 2; print w }')
     {
         printf '# bench/cluster.sh: %s workers, %s MiB, %s Gb/s, %s\n[topology]\nkind = leafspine\n' "$n" "$mb" "$g" "$mode"
         printf 'leaves = %s\nspines = 4\nhosts_per_leaf = %s\nrate = %sGbps\ndelay = 1us\n' "$leaves" "$hpl" "$g"
@@ -82,7 +84,7 @@ write_ini() { # N MB GBPS MODE FILE
                 device agg0 "$sw" $((n * g)) "$win" "$FCOUNT" ;;
             sharded) for s in 0 1 2 3; do device "sh$s" "spine$s" $((n * g / 4)) "$win" "$FCOUNT"; done ;;
             hierarchical)
-                l=0; while [ "$l" -lt "$leaves" ]; do device "tor$l" "leaf$l" $((hpl * g)) "$win" "$FCOUNT"; l=$((l + 1)); done
+                l=0; while [ "$l" -lt "$leaves" ]; do device "t$l" "leaf$l" $((hpl * g)) "$win" "$FCOUNT"; l=$((l + 1)); done
                 # a root's input: a PARTIAL a leaf and round, about 2.4 times the leaf's DATA bytes
                 device root spine0 $((leaves * g * 5 / 2)) "$win" "$FCOUNT" ;;
         esac
@@ -93,7 +95,8 @@ write_ini() { # N MB GBPS MODE FILE
             sharded) echo "shard_devices = sh0, sh1, sh2, sh3" ;;
             hierarchical)
                 printf 'root_device = root\nleaf_devices = '
-                l=0; while [ "$l" -lt "$leaves" ]; do printf '%stor%s' "$([ $l -eq 0 ] || echo ', ')" "$l"; l=$((l + 1)); done
+                # short names: 32 leaves on one line within the ini reader's 198 characters
+                l=0; while [ "$l" -lt "$leaves" ]; do printf '%st%s' "$([ $l -eq 0 ] || echo ', ')" "$l"; l=$((l + 1)); done
                 echo ;;
         esac
     } > "$5"
@@ -154,7 +157,7 @@ EOF
 
 {
     printf '## 5. All-reduce time\n\n### Measured in a simulated cluster (ns-3)\n\n'
-    printf 'All-reduce of one tensor per worker through wiresum (one device; sharded over 4 devices on the spines; a hierarchy of one device per rack under a root on a spine) and, in the same fabric and the same simulator, ring and halving-doubling all-reduce over TCP: `wiresum cluster` (docs/cluster.md), packet by packet; every wiresum tensor is checked equal to the exact sum, every baseline tensor to the sums of its own order. The fabric: a leaf-spine of racks of 8 hosts (32 above 256 workers), 4 spines at 1:1, 1 us links, MTU 9000 (TCP segments of 8948 bytes), 1 MB FIFO switch queues, no background traffic. The devices are provisioned per rack (per member line rate): each a 1024-bit datapath at 340 MHz (348 Gb/s an engine) with the engines its members need (at most 16), a link of 1.25 times their rate, a 4 MiB ingress buffer and a window for a 20 us round trip (4..512 chunks). One device and sharded send %s elements a frame (8244 bytes on the wire for 8192 of payload), the hierarchy %s (its longest PARTIAL, 48 bytes an element, must fit a device'"'"'s 65535-byte frame; it crosses the network as a fragmented IPv4 datagram); every device is a MAX_COUNT 2048 build. *speedup* is ring / best wiresum; *ideal* is 2(N-1)/N x wire efficiency (wiresum'"'"'s payload per wire byte over TCP'"'"'s, 8948/9002) for the best mode'"'"'s frames; *ratio* is speedup / ideal (target 0.97). One device and sharded serve at most 64 workers (WS_LIMIT_WORKERS); the hierarchy runs from 16. **Limits of the simulation**: the baselines hold every worker'"'"'s tensor (here N x tensor <= 4 GiB); wiresum'"'"'s workers hold none (chunks generated and checked on demand, docs/driver.md), so its limit is time (section 7 of docs/cluster.md: 16 MiB for 1024 workers, 3.2 M DATA frames, is its scale run).\n\n' "$FCOUNT" "$HCOUNT"
+    printf 'All-reduce of one tensor per worker through wiresum (one device; sharded over 4 devices on the spines; a hierarchy of one device per rack under a root on a spine) and, in the same fabric and the same simulator, ring and halving-doubling all-reduce over TCP: `wiresum cluster` (docs/cluster.md), packet by packet; every wiresum tensor is checked equal to the exact sum, every baseline tensor to the sums of its own order. The fabric: a leaf-spine of racks of 8 hosts (32 above 256 workers), 4 spines at 1:1, 1 us links, MTU 9000 (TCP segments of 8948 bytes), 1 MB FIFO switch queues, no background traffic. The devices are provisioned per rack (per member line rate): each a 1024-bit datapath at 340 MHz (348 Gb/s an engine) with the engines its members need (at most 16), a link of 1.25 times their rate, a 4 MiB ingress buffer and a window for a 20 us round trip (4..512 chunks; sharded, a quarter of it on each device). One device and sharded send %s elements a frame (8244 bytes on the wire for 8192 of payload), the hierarchy %s (its longest PARTIAL, 48 bytes an element, must fit a device'"'"'s 65535-byte frame; it crosses the network as a fragmented IPv4 datagram); every device is a MAX_COUNT 2048 build. *speedup* is ring / best wiresum; *ideal* is 2(N-1)/N x wire efficiency (wiresum'"'"'s payload per wire byte over TCP'"'"'s, 8948/9002) for the best mode'"'"'s frames; *ratio* is speedup / ideal (target 0.97). One device and sharded serve at most 64 workers (WS_LIMIT_WORKERS); the hierarchy runs from 16. **Limits of the simulation**: the baselines hold every worker'"'"'s tensor (here N x tensor <= 4 GiB); wiresum'"'"'s workers hold none (chunks generated and checked on demand, docs/driver.md), so its limit is time (section 7 of docs/cluster.md: 16 MiB for 1024 workers, 3.2 M DATA frames, is its scale run).\n\n' "$FCOUNT" "$HCOUNT"
     printf '| link | N | tensor | ring | halving-doubling | one device | sharded | hierarchical | speedup | best | ideal | ratio | what limits it |\n'
     printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|\n'
     cat "$D/table.md"
