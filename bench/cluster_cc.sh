@@ -58,13 +58,13 @@ col() {
     for f in "$B/$2-cc$3-w$4-load$1"-seed*.json; do jq -r ".runs[0] | $5" "$f"; done | median
 }
 {
-    echo "rack8 (8 hosts at 10 Gb/s, 1 us links, MTU 9000, one 512-bit device), ECN CE marking above"
-    echo "100 KB on every switch port (RED with MinTh = MaxTh = 100 KB, instantaneous queue), TCP is"
+    echo "rack8 (8 hosts at 10 Gb/s, 1 us links, MTU 9000, one 512-bit device), ECN CE marking at"
+    echo "100 KB on every switch port (DCTCP's step on the instantaneous queue, docs/cluster.md section 9), TCP is"
     echo "DCTCP acknowledging every segment; background: web-search flows (mean 1.71 MB), Poisson"
     echo "arrivals for $DUR at the load given, random host pairs; the job: $ITERS all-reduces of 4 MiB"
     echo "(count 2048) by all 8 hosts. Slowdown = FCT / ideal FCT on an empty network;"
     echo "medians over seeds $SEEDS of each run's percentile. \`bench/cluster_cc.sh\`, $(date -u '+%Y-%m-%d'),"
-    echo "commit $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown), $wall s of wall on $JOBS processes."
+    echo "commit $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown), $wall s of wall on $JOBS processes (CC_SEEDS=\"$SEEDS\" CC_JOBS=$JOBS)."
     echo
     echo "| load | collective | window | cc | all-reduce | short p50 | short p99 | long p50 | long p99 | CE marks | smallest cwnd | retx | exact |"
     echo "|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
