@@ -75,8 +75,10 @@ write_ini() { # N MB GBPS MODE FILE
     ways=1; [ "$mode" != sharded ] || ways=4
     # and at most what the device's 4 MiB ingress buffer holds when every member sends its window
     # at once (the start of a run): members x window x frame
+    # (a hierarchy's root takes as many PARTIALs of about 8 bytes an element from each leaf)
     members=$n; [ "$mode" != hierarchical ] || members=$hpl
-    win=$(awk -v g="$g" -v c="$count" -v k="$ways" -v m="$members" 'BEGIN { w = 4; while (w < 3 * g * 1e9 * 20e-6 / (32 * c) / k && w < 512 && 2 * w * m * (106 + 4 * c) <= 4194304) w *= 2; print w }')
+    root=0; [ "$mode" != hierarchical ] || root=$leaves
+    win=$(awk -v g="$g" -v c="$count" -v k="$ways" -v m="$members" -v r="$root" 'BEGIN { w = 4; while (w < 3 * g * 1e9 * 20e-6 / (32 * c) / k && w < 512 && 2 * w * m * (106 + 4 * c) <= 4194304 && 2 * w * r * (106 + 8 * c) <= 4194304) w *= 2; print w }')
     {
         printf '# bench/cluster.sh: %s workers, %s MiB, %s Gb/s, %s\n[topology]\nkind = leafspine\n' "$n" "$mb" "$g" "$mode"
         printf 'leaves = %s\nspines = 4\nhosts_per_leaf = %s\nrate = %sGbps\ndelay = 1us\n' "$leaves" "$hpl" "$g"
