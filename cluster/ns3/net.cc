@@ -69,8 +69,16 @@ class Switch
     Forwarding* fwd = nullptr;
     std::unordered_map<unsigned, Ptr<PointToPointNetDevice>> ports; // by link
 
-    void Receive(Ptr<NetDevice>, Ptr<const Packet> p, uint16_t protocol, const Address&,
-                 const Address&, NetDevice::PacketType)
+    // the port's receive callback, set in place of its node's (which would look up the protocol
+    // handlers for every packet)
+    bool Receive(Ptr<NetDevice>, Ptr<const Packet> p, uint16_t protocol, const Address&)
+    {
+        Forward(p, protocol);
+        return true;
+    }
+
+  private:
+    void Forward(Ptr<const Packet> p, uint16_t protocol)
     {
         Ipv4Header h;
         if (protocol != Ipv4L3Protocol::PROT_NUMBER || !p->PeekHeader(h))
@@ -102,7 +110,6 @@ class Switch
         dev->Send(q, dev->GetBroadcast(), Ipv4L3Protocol::PROT_NUMBER); // a full queue drops
     }
 
-  private:
     // the packet's 5-tuple hashed: addresses, protocol, ports (the first 4 bytes of TCP and
     // UDP); an IP fragment's without the ports (those after the first have none: every fragment
     // of a datagram takes one path, as switches hash fragments on their addresses)
@@ -132,7 +139,7 @@ class Switch
         if (out < node_base)
             return;
         uint64_t key = ws_mix64(flow ^ static_cast<uint64_t>(sw + 1) << 48);
-        auto ins = fwd->first.emplace(key, out);
+        auto ins = fwd->first.try_emplace(key, out); // no node made for a flow seen before
         if (!ins.second && ins.first->second != out)
             fwd->split++;
         unsigned u = out - node_base, a, b;
@@ -510,8 +517,7 @@ void Build(const ws_cluster* c, Net& net, Forwarding* fwd)
                 continue;
             Switch& s = net.sw[n - H - D];
             s.ports[l] = DynamicCast<PointToPointNetDevice>(d.Get(e));
-            net.nodes.Get(n)->RegisterProtocolHandler(MakeCallback(&Switch::Receive, &s),
-                                                      Ipv4L3Protocol::PROT_NUMBER, d.Get(e));
+            d.Get(e)->SetReceiveCallback(MakeCallback(&Switch::Receive, &s));
         }
         if (a >= H + D)
             continue;
