@@ -27,15 +27,15 @@ static const char *const dev_keys[] = {"switch", "rate", "delay", "data_width", 
 static const char *const job_keys[] = {"workers", "elements", "tensor_bytes", "iterations",
                                        "compute", "mode", "count", "window", "device", "seed",
                                        "shard_devices", "root_device", "leaf_devices", "cc",
-                                       NULL};
+                                       "mid_devices", NULL};
 enum { T_KIND, T_HOSTS, T_RATE, T_DELAY, T_MTU, T_QUEUE, T_LEAVES, T_SPINES, T_HPL, T_URATE,
        T_UDELAY, T_K, T_ECN };
 enum { D_SWITCH, D_RATE, D_DELAY, D_WIDTH, D_ENGINES, D_FCLK, D_BPC, D_LAT, D_INGRESS, D_MAXC,
        D_SLOTS, D_MODEL };
 enum { J_WORKERS, J_ELEMS, J_BYTES, J_ITERS, J_COMPUTE, J_MODE, J_COUNT, J_WINDOW, J_DEVICE,
-       J_SEED, J_SHARDS, J_ROOT, J_LEAVES, J_CC };
-#define MAX_KEYS 14
-#define LIST_LEN 2048 /* a list of device names as given */
+       J_SEED, J_SHARDS, J_ROOT, J_LEAVES, J_CC, J_MIDS };
+#define MAX_KEYS 15
+#define LIST_LEN 4096 /* a list of device names as given (on one line or several) */
 
 typedef struct {
     ws_cluster *c;
@@ -51,7 +51,7 @@ typedef struct {
     unsigned dev_line[WS_CLUSTER_MAX_DEVICES], dev[WS_CLUSTER_MAX_DEVICES][MAX_KEYS];
     char dev_switch[WS_CLUSTER_MAX_DEVICES][WS_CLUSTER_NAME];
     char job_device[WS_CLUSTER_NAME], job_root[WS_CLUSTER_NAME];
-    char job_shards[LIST_LEN], job_leaves[LIST_LEN];
+    char job_shards[LIST_LEN], job_leaves[LIST_LEN], job_mids[LIST_LEN];
 } parser;
 
 static int perr(parser *p, unsigned line, const char *fmt, ...)
@@ -369,6 +369,12 @@ static int dev_key(parser *p, int k, const char *name, const char *v)
     return 0;
 }
 
+/* the text of list key k of [job] (shard_devices, leaf_devices, mid_devices) */
+static char *list_of(parser *p, int k)
+{
+    return k == J_SHARDS ? p->job_shards : k == J_LEAVES ? p->job_leaves : p->job_mids;
+}
+
 static int job_key(parser *p, int k, const char *name, const char *v)
 {
     ws_cluster_job *j = &p->c->job;
@@ -450,10 +456,13 @@ static int job_key(parser *p, int k, const char *name, const char *v)
         return 0;
     case J_SHARDS:
     case J_LEAVES:
-        if (strlen(v) >= LIST_LEN)
+    case J_MIDS: {
+        char *l = list_of(p, k);
+        if (strlen(l) + strlen(v) + 2 >= LIST_LEN)
             return bad(p, "job", name, v, "too long");
-        snprintf(k == J_SHARDS ? p->job_shards : p->job_leaves, LIST_LEN, "%s", v);
+        snprintf(l + strlen(l), LIST_LEN - strlen(l), "%s%s", *l ? ", " : "", v);
         return 0;
+    }
     case J_CC:
         if (strcmp(v, "on") && strcmp(v, "off"))
             return bad(p, "job", name, v, "on (the transport's DCTCP-like window) or off");
@@ -494,10 +503,14 @@ static int on_key(void *user, const char *section, const char *name, const char 
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", keys[i]);
     if (k < 0)
         return perr(p, p->src.lineno, "[%s]: unknown key '%s' (known: %s)", section, name, list), 0;
-    if (lines[k])
+    /* a list of devices goes on over indented lines (inih hands each on under the same key) */
+    int more = p->kind == S_JOB && lines[k] && p->src.indented &&
+               (k == J_SHARDS || k == J_LEAVES || k == J_MIDS);
+    if (lines[k] && !more)
         return perr(p, p->src.lineno, "[%s]: duplicate key '%s' (first at line %u)", section, name,
                     lines[k]), 0;
-    lines[k] = p->src.lineno;
+    if (!more)
+        lines[k] = p->src.lineno;
     if (p->kind == S_TOPO)
         topo_key(p, k, name, value);
     else if (p->kind == S_DEV)
@@ -633,6 +646,51 @@ static int below(const ws_cluster *c, unsigned s, unsigned h)
     return s >= edges && (s - edges) / hh == e / hh; /* the aggregation switches of its pod */
 }
 
+/* mode hierarchical's middle level (mid_devices): each mid device the parent of the consecutive
+ * leaf devices whose workers are all below its switch, the mids in rank order, every leaf once;
+ * the root the parent of the mids. 0 or -1 */
+static int mid_level(parser *p, size_t partial)
+{
+    ws_cluster *c = p->c;
+    ws_cluster_job *j = &c->job;
+    unsigned line = p->job[J_MIDS];
+    if (device_list(p, p->job_mids, line, "mid_devices", j->mid_dev, &j->n_mids))
+        return -1;
+    unsigned next = 0;
+    for (unsigned m = 0; m < j->n_mids; m++) {
+        const ws_cluster_dev *d = &c->dev[j->mid_dev[m]];
+        if (j->mid_dev[m] == j->root)
+            return perr(p, line, "[job]: mid_devices: %s is the root_device", d->name);
+        for (unsigned l = 0; l < j->n_leaves; l++)
+            if (j->leaf_dev[l] == j->mid_dev[m])
+                return perr(p, line, "[job]: mid_devices: %s is also a leaf device", d->name);
+        char sw[WS_CLUSTER_NAME];
+        ws_cluster_switch_name(c, d->sw, sw);
+        j->mid_l0[m] = next;
+        while (next < j->n_leaves) {
+            int all = 1;
+            for (unsigned w = j->leaf_w0[next]; w < j->leaf_w1[next] && all; w++)
+                all = below(c, d->sw, j->host[w]);
+            if (!all)
+                break;
+            next++;
+        }
+        if (next == j->mid_l0[m])
+            return perr(p, line, "[job]: mid_devices: %s (on %s) %s", d->name, sw,
+                        next == j->n_leaves ? "has no leaf device left below its switch"
+                                            : "does not serve the next leaf device in rank "
+                                              "order: each mid device serves the consecutive "
+                                              "leaves whose workers are below its switch");
+        j->mid_l1[m] = next;
+        if (fits(p, (unsigned)j->mid_dev[m], next - j->mid_l0[m], partial, "hierarchical"))
+            return -1;
+    }
+    if (next != j->n_leaves)
+        return perr(p, line, "[job]: mid_devices: leaf device %s is below none of them",
+                    c->dev[j->leaf_dev[next]].name);
+    return 0;
+}
+
 /* the devices of the wiresum modes in the file, and the job within each one's build */
 static int check_devices(parser *p)
 {
@@ -667,6 +725,9 @@ static int check_devices(parser *p)
     } else if (j->modes >> WS_MODE_SHARDED & 1) {
         return perr(p, p->job[J_MODE], "[job]: mode sharded needs 'shard_devices = A, B, ...'");
     }
+    if (p->job[J_MIDS] && !p->job[J_ROOT])
+        return perr(p, p->job[J_MIDS], "[job]: 'mid_devices' needs 'root_device' and "
+                    "'leaf_devices' (mode hierarchical)");
     if (!p->job[J_ROOT] != !p->job[J_LEAVES])
         return perr(p, p->job[J_ROOT] ? p->job[J_ROOT] : p->job[J_LEAVES], "[job]: "
                     "'root_device' and 'leaf_devices' go together (mode hierarchical)");
@@ -710,7 +771,10 @@ static int check_devices(parser *p)
     if (next != j->workers)
         return perr(p, p->job[J_LEAVES], "[job]: leaf_devices: worker rank %u (host %u) is "
                     "below none of them", next, j->host[next]);
-    return fits(p, (unsigned)j->root, j->n_leaves, partial, "hierarchical");
+    if (p->job[J_MIDS] && mid_level(p, partial))
+        return -1;
+    return fits(p, (unsigned)j->root, j->n_mids ? j->n_mids : j->n_leaves, partial,
+                "hierarchical");
 }
 
 static int check(parser *p)

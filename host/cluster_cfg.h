@@ -15,7 +15,7 @@
 
 #include "cluster_bg.h"
 
-#define WS_CLUSTER_MAX_DEVICES 64
+#define WS_CLUSTER_MAX_DEVICES 256
 #define WS_CLUSTER_MAX_HOSTS 1024
 #define WS_CLUSTER_NAME 32
 #define WS_CLUSTER_MAX_SWITCHES 1024
@@ -99,6 +99,9 @@ typedef struct {
     unsigned n_leaves;         /* hierarchical: the leaf devices, in rank order; each serves */
     int leaf_dev[WS_CLUSTER_MAX_DEVICES]; /* the workers on its switch, ranks */
     unsigned leaf_w0[WS_CLUSTER_MAX_DEVICES], leaf_w1[WS_CLUSTER_MAX_DEVICES]; /* [w0, w1) */
+    unsigned n_mids;           /* hierarchical, three levels: the mid devices, in rank order, */
+    int mid_dev[WS_CLUSTER_MAX_DEVICES]; /* children of the root; each the parent of */
+    unsigned mid_l0[WS_CLUSTER_MAX_DEVICES], mid_l1[WS_CLUSTER_MAX_DEVICES]; /* leaves [l0, l1) */
     uint64_t seed;             /* the inputs (ws_run_value) */
     int cc;                    /* wiresum: the transport's congestion control (ws_worker_cfg) */
 } ws_cluster_job;

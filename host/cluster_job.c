@@ -551,8 +551,8 @@ static unsigned shard_dev(const ws_cjob *j, unsigned w, unsigned s, unsigned *ra
         *rank = w;
         return s;
     }
-    for (unsigned i = 1; i < j->desc.n; i++)
-        if (w >= j->desc.d[i].w0 && w < j->desc.d[i].w1) {
+    for (unsigned i = 1; i < j->desc.n; i++) /* the leaf device that serves w */
+        if (!j->desc.d[i].n_children && w >= j->desc.d[i].w0 && w < j->desc.d[i].w1) {
             *rank = w - j->desc.d[i].w0;
             return i;
         }
@@ -621,9 +621,17 @@ static int make_devices(ws_cjob *j, const uint32_t *dev_ip, char *err, size_t er
         for (unsigned s = 0; s < cj->n_shards; s++)
             add_dev(j, cj->shard_dev[s], dev_ip, -1, 0, s, 0, j->nw);
     } else {
+        /* the root 0, its mids 1.. (three levels), then the leaves under the root or a mid */
         add_dev(j, cj->root, dev_ip, -1, 0, 0, 0, j->nw);
-        for (unsigned l = 0; l < cj->n_leaves; l++)
-            add_dev(j, cj->leaf_dev[l], dev_ip, 0, l, 0, cj->leaf_w0[l], cj->leaf_w1[l]);
+        for (unsigned m = 0; m < cj->n_mids; m++)
+            add_dev(j, cj->mid_dev[m], dev_ip, 0, m, 0, cj->leaf_w0[cj->mid_l0[m]],
+                    cj->leaf_w1[cj->mid_l1[m] - 1]);
+        for (unsigned m = 0, l = 0; l < cj->n_leaves; l++) {
+            while (cj->n_mids && l >= cj->mid_l1[m])
+                m++;
+            add_dev(j, cj->leaf_dev[l], dev_ip, cj->n_mids ? (int)(1 + m) : 0,
+                    cj->n_mids ? l - cj->mid_l0[m] : l, 0, cj->leaf_w0[l], cj->leaf_w1[l]);
+        }
     }
     if (ws_fabric_check(&j->desc, err, errlen))
         return -1;
@@ -650,7 +658,7 @@ static int make_workers(ws_cjob *j, char *err, size_t errlen)
      * queued at its own link, every member's window through the device, the links' delays (at most four between
      * switches on a path); twice that, plus the minimum */
     size_t fb = ws_frame_len(c->job.count);
-    unsigned levels = j->mode == WS_MODE_HIER ? 2 : 1;
+    unsigned levels = j->mode == WS_MODE_HIER ? 2 + (c->job.n_mids > 0) : 1;
     uint64_t fr = 0, delay = 0, members = 0;
     for (unsigned i = 0; i < j->desc.n; i++) {
         const ws_cluster_dev *d = &c->dev[j->dev_of[i]];

@@ -168,7 +168,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
  * each device (leaves from their workers, the others from their children in rank order). */
 static int check(ws_fabric *f, lines *ln, const char *path, char *err, size_t errlen)
 {
-    parser p = {f, ln, path, err, errlen, 0, {NULL, 0, 0, 0, 0}, "", -1};
+    parser p = {f, ln, path, err, errlen, 0, {NULL, 0, 0, 0, 0, 0}, "", -1};
 #define LN(k, kk) (ln->key[k][kk] ? ln->key[k][kk] : ln->section[k])
     if (f->n == 0)
         return perr(&p, 0, "no [device NAME] section");
@@ -302,7 +302,7 @@ int ws_fabric_load(ws_fabric *f, const char *path, char *err, size_t errlen)
     lines *ln = calloc(1, sizeof *ln);
     if (!ln)
         return snprintf(err, errlen, "%s: out of memory", path), -1;
-    parser p = {f, ln, path, err, errlen, 0, {fopen(path, "r"), 0, 0, 0, 0}, "", -1};
+    parser p = {f, ln, path, err, errlen, 0, {fopen(path, "r"), 0, 0, 0, 0, 0}, "", -1};
     int rc = -1;
     if (!p.src.in) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));

@@ -11,6 +11,7 @@ char *ws_ini_read_line(char *str, int num, void *stream)
     char *s = fgets(str, num, l->in);
     if (s) {
         l->lineno++;
+        l->indented = s[0] == ' ' || s[0] == '\t';
         size_t n = strlen(s);
         if (num > 2 && n == (size_t)num - 1 && s[n - 1] != '\n' && !feof(l->in)) {
             int ch;

@@ -16,6 +16,9 @@ typedef struct {
     unsigned header;    /* the line of the last section header */
     unsigned long_line; /* the first line longer than inih's buffer takes, or 0 */
     unsigned max_chars; /* the most characters a line may have (before its newline) */
+    int indented;       /* the line last read begins with a space or a tab: inih hands its
+                         * text on as a continuation of the key before (a value on several
+                         * lines), and a parser that takes lists may append it */
 } ws_ini_lines;
 
 /* ini_parse_stream's reader; stream is a ws_ini_lines. A line longer than inih's buffer

@@ -117,6 +117,13 @@ check frag-exact "$tmp/frag.json" '.runs[0] | .exact and .tensors_exact == .work
 check frag-fragments "$tmp/frag.json" '.runs[0] | .devices[0].rx_frames as $p | ([.uplinks[] | select(.link | endswith("-spine1")) | .up_packets] | add) as $n | $p > 0 and $n > $p and (.devices[0].rx_bytes / $p) > 9000'
 check frag-bytes "$tmp/frag.json" '.runs[0] | .device.rx_bytes - .tx_bytes == .device.tx_bytes - .rx_bytes'
 check ft4-hier-place "$tmp/ft4.json" '.runs[] | select(.mode == "hierarchical") | [.devices[] | .switch] == ["core2", "edge0.0", "edge1.0", "agg2.1", "edge3.1"] and (.devices[1:] | map(.rx_frames) | . as $f | $f[2] * 3 == $f[0] * 5 and $f[3] == $f[0])'
+# three levels (tests/cluster/ft4-3.ini: a device per rack, per pod and a root; the leaves listed
+# over two lines): exact, nothing retransmitted or lost, the bytes between devices on both sides;
+# per chunk a rack device takes its 2 workers' DATA and its pod's RESULT, a pod device its 2
+# racks' PARTIALs and the root's RESULT, the root the 4 pods' PARTIALs
+if "$ws" cluster --json tests/cluster/ft4-3.ini > "$tmp/ft43.json" 2> "$tmp/ft43.log"; then ok three-levels-runs; else bad three-levels-runs; fi
+check three-levels-exact "$tmp/ft43.json" '.runs[0] | .exact and .tensors_exact == 16 and .transport.retx == 0 and .net_drop_packets == 0 and .device.drop_frames == 0 and .device.rx_bytes - .tx_bytes == .device.tx_bytes - .rx_bytes'
+check three-levels-place "$tmp/ft43.json" '.runs[0] | (.bytes / 4 / 128) as $c | [.devices[] | .switch] == ["core0", "agg0.0", "agg1.0", "agg2.0", "agg3.0", "edge0.0", "edge0.1", "edge1.0", "edge1.1", "edge2.0", "edge2.1", "edge3.0", "edge3.1"] and .devices[0].rx_frames == 4 * $c and (.devices[1:] | all(.rx_frames == 3 * $c))'
 
 # congestion (docs/cluster.md, "Congestion"): rack8 with ECN marking at 100 KB, the transport's
 # congestion control on and web-search background flows at 50 % load, and the same without
@@ -208,6 +215,17 @@ badf bad-root2 "bad-root2.ini:46: \[job\]: duplicate key 'root_device'"
 sed '/^leaf_devices/d' "$ls" > "$tmp/bad-noleaves.ini"
 badf bad-noleaves "bad-noleaves.ini:45: \[job\]: 'root_device' and 'leaf_devices' go together"
 ft=tests/cluster/ft4.ini
+f3=tests/cluster/ft4-3.ini
+sed 's/^root_device = .*//' "$f3" > "$tmp/bad-mid-root.ini"
+badf bad-mid-root "bad-mid-root.ini:95: \[job\]: 'mid_devices' needs 'root_device' and 'leaf_devices'"
+sed 's/^mid_devices = .*/mid_devices = p1, p0, p2, p3/' "$f3" > "$tmp/bad-mid-order.ini"
+badf bad-mid-order "bad-mid-order.ini:95: \[job\]: mid_devices: p1 (on agg1.0) does not serve the next leaf device in rank order"
+sed 's/^mid_devices = .*/mid_devices = p0, p1, p2/' "$f3" > "$tmp/bad-mid-few.ini"
+badf bad-mid-few "bad-mid-few.ini:95: \[job\]: mid_devices: leaf device r3.0 is below none of them"
+sed 's/^mid_devices = .*/mid_devices = p0, p1, p2, p3, r3.1/' "$f3" > "$tmp/bad-mid-leaf.ini"
+badf bad-mid-leaf "bad-mid-leaf.ini:95: \[job\]: mid_devices: r3.1 is also a leaf device"
+sed 's/^    r2.0, .*/    r2.0, r2.1, r3.0, r3.1, r0.0/' "$f3" > "$tmp/bad-cont.ini"
+badf bad-cont "bad-cont.ini:96: \[job\]: leaf_devices: device r0.0 given twice"
 sed 's/^k = 4/k = 5/' "$ft" > "$tmp/bad-k.ini"
 badf bad-k "bad-k.ini:6: topology: k '5': an even number, 2..16"
 sed 's/^switch = agg2.1/switch = agg4.0/' "$ft" > "$tmp/bad-agg.ini"
