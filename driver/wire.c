@@ -157,14 +157,34 @@ static void put_udp_checksum(uint8_t *f, const ws_hdr *h, size_t len)
     ws_put16(udp + 6, ws_udp_checksum(h->src_ip, h->dst_ip, udp, len - WS_OFF_UDP));
 }
 
-size_t ws_build(uint8_t *f, const ws_hdr *h, const uint32_t *elems)
+uint64_t ws_build_elems(uint8_t *f, unsigned count, const uint32_t *elems)
+{
+    uint64_t acc = 0;
+    for (unsigned i = 0; i < count; i++) {
+        ws_put32(f + WS_OFF_ELEMS + 4 * i, elems[i]);
+        acc += (elems[i] >> 16) + (elems[i] & 0xffff); /* its two 16-bit words */
+    }
+    return acc;
+}
+
+size_t ws_build_headers(uint8_t *f, const ws_hdr *h, uint64_t elems_sum)
 {
     size_t len = ws_frame_len(h->count);
     put_headers(f, h, len);
-    for (unsigned i = 0; i < h->count; i++)
-        ws_put32(f + WS_OFF_ELEMS + 4 * i, elems[i]);
-    put_udp_checksum(f, h, len);
+    uint8_t *udp = f + WS_OFF_UDP;
+    size_t ulen = len - WS_OFF_UDP;
+    uint64_t acc = (h->src_ip >> 16) + (h->src_ip & 0xffff) + (h->dst_ip >> 16) +
+                   (h->dst_ip & 0xffff) + WS_IPPROTO_UDP + (uint64_t)ulen + elems_sum;
+    acc = sum16(udp, 6, acc); /* ports and length, not the checksum field */
+    acc = sum16(udp + 8, WS_OFF_ELEMS - WS_OFF_UDP - 8, acc); /* the aggregation header */
+    uint16_t c = (uint16_t)~fold(acc);
+    ws_put16(udp + 6, c ? c : 0xffff);
     return len;
+}
+
+size_t ws_build(uint8_t *f, const ws_hdr *h, const uint32_t *elems)
+{
+    return ws_build_headers(f, h, ws_build_elems(f, h->count, elems));
 }
 
 size_t ws_build_partial(uint8_t *f, ws_hdr *h, const ws_xsum *acc)

@@ -178,6 +178,21 @@ static void send_result(ws_refdev *d, const ws_job *job, const ws_hdr *rq, const
     emit_frame(d, m->port, d->frame, len, emit, ctx);
 }
 
+/* The RESULTs of set st to every member in rank order: the elements and their sum once. */
+static void send_results(ws_refdev *d, const ws_job *job, const ws_hdr *rq, const set_state *st,
+                         ws_emit_fn emit, void *ctx)
+{
+    uint64_t sum = ws_build_elems(d->frame, st->count, st->result);
+    for (unsigned r = 0; r < job->workers; r++) {
+        const ws_member *m = &job->member[r];
+        ws_hdr h;
+        out_hdr(d, m, rq, st, job->id, r, 0, &h);
+        h.type = WS_TYPE_RESULT;
+        emit_frame(d, m->port, d->frame, ws_build_headers(d->frame, &h, sum), emit, ctx);
+    }
+    d->ctr.results += job->workers;
+}
+
 /* The PARTIAL of set st to the job's parent (retx: re-sent for a duplicate). */
 static void send_partial(ws_refdev *d, const ws_job *job, const ws_hdr *rq, const set_state *st,
                          int retx, ws_emit_fn emit, void *ctx)
@@ -200,9 +215,7 @@ static void fanout(ws_refdev *d, const ws_job *job, const ws_hdr *rq, set_state 
     st->ecn = rq->tos & 3;
     st->waiting = 0;
     st->complete = 1;
-    for (unsigned r = 0; r < job->workers; r++)
-        send_result(d, job, rq, st, r, 0, emit, ctx);
-    d->ctr.results += job->workers;
+    send_results(d, job, rq, st, emit, ctx);
 }
 
 ws_verdict ws_refdev_rx(ws_refdev *d, unsigned port, const uint8_t *f, size_t len, ws_emit_fn emit,
@@ -282,9 +295,7 @@ ws_verdict ws_refdev_rx(ws_refdev *d, unsigned port, const uint8_t *f, size_t le
     for (unsigned i = 0; i < st->count; i++)
         st->result[i] = ws_xsum_round(&st->acc[i]);
     st->complete = 1;
-    for (unsigned r = 0; r < x.job->workers; r++)
-        send_result(d, x.job, &x.h, st, r, 0, emit, ctx);
-    d->ctr.results += x.job->workers;
+    send_results(d, x.job, &x.h, st, emit, ctx);
     return x.v;
 }
 

@@ -434,6 +434,18 @@ static void test_build_parse_roundtrip(void **state)
         assert_int_equal(buf_g[64], elems_g[0] >> 24);
         assert_int_equal(buf_g[67], elems_g[0] & 0xff);
         assert_int_equal(buf_g[len - 1], elems_g[h.count - 1] & 0xff);
+
+        /* the same elements to another member (a device's fan-out): the headers alone
+         * rewritten from the elements' sum, the checksum right for them */
+        uint64_t esum = ws_build_elems(buf_g, h.count, elems_g);
+        h.dst_ip = (uint32_t)ws_rng_next(&r);
+        h.dst_port = (uint16_t)ws_rng_next(&r);
+        h.worker = (uint16_t)ws_rng_next(&r);
+        assert_int_equal(ws_build_headers(buf_g, &h, esum), len);
+        assert_int_equal(ref_udp_fold(h.src_ip, h.dst_ip, udp, len - 34), 0xffff);
+        assert_int_equal(ws_get16(buf_g + 48), h.worker);
+        for (unsigned i = 0; i < h.count; i++)
+            assert_int_equal(ws_elem(buf_g, i), elems_g[i]);
     }
 }
 

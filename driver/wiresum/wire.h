@@ -104,6 +104,14 @@ uint16_t ws_udp_checksum(uint32_t src_ip, uint32_t dst_ip, const uint8_t *udp, s
  * aggregation header and h->count elements (binary32 bit patterns). buf must
  * hold ws_frame_len(h->count) bytes. Returns the frame length. */
 size_t ws_build(uint8_t *buf, const ws_hdr *h, const uint32_t *elems);
+/* ws_build in two steps, for one payload to many destinations (a device's RESULTs to the members
+ * of a round, as the RTL sums a round's payload once: docs/architecture.md): ws_build_elems
+ * writes count elements into buf and returns their ones'-complement sum, not folded;
+ * ws_build_headers then writes everything else for h (h->count elements already in buf), the
+ * UDP checksum from that sum. ws_build(buf, h, e) is
+ * ws_build_headers(buf, h, ws_build_elems(buf, h->count, e)). */
+uint64_t ws_build_elems(uint8_t *buf, unsigned count, const uint32_t *elems);
+size_t ws_build_headers(uint8_t *buf, const ws_hdr *h, uint64_t elems_sum);
 
 /* Write a PARTIAL: the headers of ws_build with type PARTIAL, the first word of each exact sum
  * acc[0..h->count-1] (ws_xsum_encode), then the further words of the sums that have them, in
