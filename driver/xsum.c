@@ -101,6 +101,20 @@ static void xs_add_limbs(ws_xsum *x, const uint64_t *t)
     }
 }
 
+void ws_xsum_add_lane(ws_xsum *x, int64_t lane, uint32_t n)
+{
+    /* lane units of 2^-53 are 2^96 of the accumulator's 2^-149: the lane shifted by 96 bits,
+     * sign-extended over the limbs above */
+    uint64_t ext = lane < 0 ? UINT64_MAX : 0, u = (uint64_t)lane;
+    uint64_t t[WS_XSUM_LIMBS] = {0, u << 32, u >> 32 | (ext << 32), ext, ext};
+    xs_add_limbs(x, t);
+    if (n) {
+        x->not_negzero = 1;
+        uint32_t c = x->n + n;
+        x->n = c < x->n ? UINT32_MAX : c;
+    }
+}
+
 /* t = -t over n limbs. */
 static void xs_negate(uint64_t *t, unsigned n)
 {

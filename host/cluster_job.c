@@ -145,13 +145,20 @@ static void expect(ws_cjob *j, unsigned iter)
 /* The exact sums of one chunk: accumulated from each worker's inputs as the worker first sends
  * them (the values the transport loads: generated once, not again for the check), rounded when
  * the first RESULT arrives (when every worker has sent the chunk: a RESULT answers them all),
- * and dropped once every worker has checked its copy against them. */
+ * and dropped once every worker has checked its copy against them. An element's gradients go
+ * into a 64-bit lane (ws_xsum_lane: 8 bytes an element for the hot loop over every worker's
+ * inputs, where the accumulators take 48), its other values into its accumulator; the lane
+ * joins the accumulator, exactly, before the rounding. */
+_Static_assert(WS_CLUSTER_MAX_HOSTS <= WS_XSUM_LANE_MAX && WS_CLUSTER_MAX_HOSTS <= UINT16_MAX,
+               "a lane and its count take every worker's value");
 struct chunk_sums {
     uint64_t g;       /* global chunk number, UINT64_MAX: free */
     unsigned seen;    /* workers that checked it */
-    unsigned added;   /* workers whose inputs are in acc */
-    uint64_t *sent;   /* a bit a worker: its inputs are in acc */
+    unsigned added;   /* workers whose inputs are in acc and lane */
+    uint64_t *sent;   /* a bit a worker: its inputs are in acc and lane */
     ws_xsum *acc;     /* count accumulators, until v */
+    int64_t *lane;    /* count lanes, until v */
+    uint16_t *lane_n; /* the values in each lane (at most the workers: WS_CLUSTER_MAX_HOSTS) */
     uint32_t *v;      /* count sums, from the first RESULT on */
 };
 
@@ -159,8 +166,10 @@ static void sums_free(struct chunk_sums *e)
 {
     free(e->sent);
     free(e->acc);
+    free(e->lane);
+    free(e->lane_n);
     free(e->v);
-    *e = (struct chunk_sums){UINT64_MAX, 0, 0, NULL, NULL, NULL};
+    *e = (struct chunk_sums){UINT64_MAX, 0, 0, NULL, NULL, NULL, NULL, NULL};
 }
 
 /* A table of twice the size or more in which the live chunks and chunk g each have a place of
@@ -172,7 +181,7 @@ static int sums_grow(ws_cjob *j, uint64_t g)
         if (!t)
             return -1;
         for (size_t k = 0; k < n; k++)
-            t[k] = (struct chunk_sums){UINT64_MAX, 0, 0, NULL, NULL, NULL};
+            t[k] = (struct chunk_sums){UINT64_MAX, 0, 0, NULL, NULL, NULL, NULL, NULL};
         int clash = 0;
         t[g % n].g = g;
         for (size_t k = 0; k < j->n_sums && !clash; k++) {
@@ -209,7 +218,9 @@ static struct chunk_sums *chunk_sums_of(ws_cjob *j, unsigned it, size_t offset, 
     }
     e->sent = calloc((j->nw + 63) / 64, sizeof *e->sent);
     e->acc = malloc((size_t)count * sizeof *e->acc);
-    if (!e->sent || !e->acc) {
+    e->lane = calloc(count, sizeof *e->lane);
+    e->lane_n = calloc(count, sizeof *e->lane_n);
+    if (!e->sent || !e->acc || !e->lane || !e->lane_n) {
         sums_free(e);
         return NULL;
     }
@@ -229,13 +240,19 @@ static const uint32_t *chunk_sums_final(ws_cjob *j, struct chunk_sums *e, unsign
     if (!(e->v = malloc((size_t)count * 4)))
         return NULL;
     if (e->added == j->nw)
-        for (unsigned i = 0; i < count; i++)
+        for (unsigned i = 0; i < count; i++) {
+            ws_xsum_add_lane(&e->acc[i], e->lane[i], e->lane_n[i]);
             e->v[i] = ws_xsum_round(&e->acc[i]);
+        }
     else
         ws_run_exact(&j->vals, it, 0, j->nw, offset, count, e->v);
     free(e->acc);
+    free(e->lane);
+    free(e->lane_n);
     free(e->sent);
     e->acc = NULL;
+    e->lane = NULL;
+    e->lane_n = NULL;
     e->sent = NULL;
     return e->v;
 }
@@ -255,8 +272,12 @@ static void chunk_load(void *ctx, size_t offset, unsigned count, float *dst)
     for (unsigned i = 0; i < count; i++) {
         uint32_t b = ws_run_value_at(&j->vals, key, offset + i);
         dst[i] = ws_f32_from_bits(b);
-        if (add)
-            ws_xsum_add(&e->acc[i], b);
+        if (add) {
+            if (ws_xsum_lane(&e->lane[i], b))
+                e->lane_n[i]++;
+            else
+                ws_xsum_add(&e->acc[i], b);
+        }
     }
     if (add) {
         e->sent[c->w / 64] |= (uint64_t)1 << (c->w % 64);

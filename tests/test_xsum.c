@@ -638,6 +638,68 @@ static void test_merge(void **state)
     assert_int_equal(ws_xsum_round(&a), ONE);
 }
 
+/* A lane and the accumulator it joins equal the accumulator of every value added directly, limb
+ * for limb: values in the lane's window and out of it (specials, subnormals, large, the window's
+ * edges), lanes of every sign up to WS_XSUM_LANE_MAX values, cancellation to exactly zero. */
+static void test_lane(void **state)
+{
+    (void)state;
+    uint64_t s = 0x1a9e5u;
+    const uint32_t lo = WS_XSUM_LANE_E0 << 23, hi = (WS_XSUM_LANE_E0 + WS_XSUM_LANE_SPAN) << 23;
+    const uint32_t edges[] = {lo, lo - 1, hi, hi - 1, lo | SIGN, (hi - 1) | SIGN, 0, SIGN, 1,
+                              ONE, PINF, 0x7fc00000u};
+    for (unsigned it = 0; it < 3000; it++) {
+        ws_xsum direct, mixed;
+        ws_xsum_init(&direct);
+        ws_xsum_init(&mixed);
+        int64_t lane = 0;
+        uint32_t n_lane = 0;
+        unsigned n = it == 0 ? WS_XSUM_LANE_MAX : 1 + (unsigned)(rng_next(&s) % 300);
+        for (unsigned k = 0; k < n; k++) {
+            uint64_t r = rng_next(&s);
+            uint32_t b;
+            if (it == 0) /* the most the lane takes, every one the largest, one sign */
+                b = hi - 1;
+            else if (r % 16 == 0)
+                b = edges[(r >> 8) % (sizeof edges / sizeof edges[0])];
+            else if (r % 16 == 1)
+                b = (uint32_t)(r >> 32); /* any pattern */
+            else /* in the window */
+                b = (uint32_t)((r >> 40) & 1) << 31 |
+                    (WS_XSUM_LANE_E0 + (uint32_t)((r >> 8) % WS_XSUM_LANE_SPAN)) << 23 |
+                    (uint32_t)(r >> 41 & 0x7fffff);
+            ws_xsum_add(&direct, b);
+            if (ws_xsum_lane(&lane, b))
+                n_lane++;
+            else
+                ws_xsum_add(&mixed, b);
+        }
+        if (it == 1) { /* cancelled to zero in the lane: still values that were not -0 */
+            ws_xsum_init(&direct);
+            ws_xsum_init(&mixed);
+            ws_xsum_add(&direct, SIGN);
+            ws_xsum_add(&mixed, SIGN);
+            lane = 0;
+            n_lane = 0;
+            for (uint32_t b = lo; b < lo + 4; b++) {
+                ws_xsum_add(&direct, b);
+                ws_xsum_add(&direct, b | SIGN);
+                assert_true(ws_xsum_lane(&lane, b) && ws_xsum_lane(&lane, b | SIGN));
+                n_lane += 2;
+            }
+            assert_int_equal(lane, 0);
+        }
+        ws_xsum_add_lane(&mixed, lane, n_lane);
+        assert_memory_equal(direct.limb, mixed.limb, sizeof direct.limb);
+        assert_int_equal(direct.n, mixed.n);
+        assert_int_equal(direct.not_negzero, mixed.not_negzero);
+        assert_int_equal(direct.nan, mixed.nan);
+        assert_int_equal(direct.pos_inf, mixed.pos_inf);
+        assert_int_equal(direct.neg_inf, mixed.neg_inf);
+        assert_int_equal(ws_xsum_round(&direct), ws_xsum_round(&mixed));
+    }
+}
+
 static void test_order_independence(void **state)
 {
     (void)state;
@@ -847,6 +909,7 @@ int main(void)
         cmocka_unit_test(test_total_cancellation),
         cmocka_unit_test(test_nan_inf),
         cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_lane),
         cmocka_unit_test(test_order_independence),
         cmocka_unit_test(test_random_pairs_vs_fpu),
         cmocka_unit_test(test_reference_vs_fpu),

@@ -52,6 +52,30 @@ int ws_xsum_encode(const ws_xsum *x, uint64_t words[WS_X64_MAX_WORDS]);
  * one contribution (and carries the -0 rule). Every word has a value: no input is invalid. */
 void ws_xsum_add_word(ws_xsum *x, uint64_t word, int first);
 
+/* A lane: a 64-bit integer that sums binary32 values of a window of exponents exactly, for a hot
+ * loop of many values into few sums (8 bytes a sum where an accumulator takes 48). A value whose
+ * exponent field E is WS_XSUM_LANE_E0 .. WS_XSUM_LANE_E0 + WS_XSUM_LANE_SPAN - 1 (a normal of
+ * magnitude 2^-30 up to below 2^-2, where gradients are) is its significand shifted left by
+ * E - WS_XSUM_LANE_E0, in units of 2^-53: below 2^51, so a lane holds any 4096 of them
+ * (WS_XSUM_LANE_MAX). ws_xsum_lane
+ * adds such a value and returns 1, or returns 0 (lane unchanged) for any other value, which the
+ * caller adds to an accumulator; ws_xsum_add_lane then adds the lane's sum, n values (none of
+ * them -0), to that accumulator, exactly: the same accumulator as if every value had been added
+ * to it. */
+#define WS_XSUM_LANE_E0 97u
+#define WS_XSUM_LANE_SPAN 28u
+#define WS_XSUM_LANE_MAX 4096u
+static inline int ws_xsum_lane(int64_t *lane, uint32_t bits)
+{
+    uint32_t e = (bits >> 23) & 0xffu;
+    if (e - WS_XSUM_LANE_E0 >= WS_XSUM_LANE_SPAN)
+        return 0;
+    int64_t t = (int64_t)((uint64_t)((bits & 0x7fffffu) | 0x800000u) << (e - WS_XSUM_LANE_E0));
+    *lane += (bits >> 31) ? -t : t;
+    return 1;
+}
+void ws_xsum_add_lane(ws_xsum *x, int64_t lane, uint32_t n);
+
 /* Convenience: the correctly rounded sum of n values. */
 uint32_t ws_sum_f32(const uint32_t *bits, unsigned n);
 
