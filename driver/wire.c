@@ -67,11 +67,16 @@ uint16_t ws_ipv4_checksum(const uint8_t *ip, size_t hlen)
     return (uint16_t)~fold(acc);
 }
 
+/* The sum of UDP's IPv4 pseudo-header (addresses, protocol, length), not yet folded. */
+static uint64_t pseudo_sum(uint32_t src_ip, uint32_t dst_ip, size_t udp_len)
+{
+    return (src_ip >> 16) + (src_ip & 0xffff) + (dst_ip >> 16) + (dst_ip & 0xffff) +
+           WS_IPPROTO_UDP + (uint64_t)udp_len;
+}
+
 uint16_t ws_udp_checksum(uint32_t src_ip, uint32_t dst_ip, const uint8_t *udp, size_t udp_len)
 {
-    uint64_t acc = (src_ip >> 16) + (src_ip & 0xffff) + (dst_ip >> 16) + (dst_ip & 0xffff);
-    acc += WS_IPPROTO_UDP + (uint64_t)udp_len;
-    acc = sum16(udp, 6, acc); /* ports and length, skip the checksum field */
+    uint64_t acc = sum16(udp, 6, pseudo_sum(src_ip, dst_ip, udp_len)); /* not the checksum */
     acc = sum16(udp + 8, udp_len - 8, acc);
     uint16_t c = (uint16_t)~fold(acc);
     return c ? c : 0xffff;
@@ -81,9 +86,7 @@ uint16_t ws_udp_checksum(uint32_t src_ip, uint32_t dst_ip, const uint8_t *udp, s
  * pseudo-header and the whole datagram, checksum field included, is 0xffff. */
 static int udp_checksum_ok(uint32_t src_ip, uint32_t dst_ip, const uint8_t *udp, size_t udp_len)
 {
-    uint64_t acc = (src_ip >> 16) + (src_ip & 0xffff) + (dst_ip >> 16) + (dst_ip & 0xffff);
-    acc += WS_IPPROTO_UDP + (uint64_t)udp_len;
-    return fold(sum16(udp, udp_len, acc)) == 0xffff;
+    return fold(sum16(udp, udp_len, pseudo_sum(src_ip, dst_ip, udp_len))) == 0xffff;
 }
 
 void ws_fix_checksums(uint8_t *f, size_t len)
@@ -172,9 +175,7 @@ size_t ws_build_headers(uint8_t *f, const ws_hdr *h, uint64_t elems_sum)
     size_t len = ws_frame_len(h->count);
     put_headers(f, h, len);
     uint8_t *udp = f + WS_OFF_UDP;
-    size_t ulen = len - WS_OFF_UDP;
-    uint64_t acc = (h->src_ip >> 16) + (h->src_ip & 0xffff) + (h->dst_ip >> 16) +
-                   (h->dst_ip & 0xffff) + WS_IPPROTO_UDP + (uint64_t)ulen + elems_sum;
+    uint64_t acc = pseudo_sum(h->src_ip, h->dst_ip, len - WS_OFF_UDP) + elems_sum;
     acc = sum16(udp, 6, acc); /* ports and length, not the checksum field */
     acc = sum16(udp + 8, WS_OFF_ELEMS - WS_OFF_UDP - 8, acc); /* the aggregation header */
     uint16_t c = (uint16_t)~fold(acc);
