@@ -62,7 +62,8 @@ int ws_dev_read_params(const ws_regbus *bus, ws_dev_params *p, char *err, size_t
                 {WS_REG_PARAM_POOL, "PARAM_POOL", &p->pool},
                 {WS_REG_PARAM_COUNT, "PARAM_COUNT", &p->count},
                 {WS_REG_PARAM_ENGINES, "PARAM_ENGINES", &p->engines},
-                {WS_REG_PARAM_MAX_FRAME, "PARAM_MAX_FRAME", &p->max_frame}};
+                {WS_REG_PARAM_MAX_FRAME, "PARAM_MAX_FRAME", &p->max_frame},
+                {WS_REG_PARAM_PARTIAL, "PARAM_PARTIAL", &p->partial}};
     for (size_t i = 0; i < sizeof regs / sizeof regs[0]; i++) {
         uint32_t v;
         if (rd(bus, regs[i].addr, &v, regs[i].name, err, errlen))
@@ -104,11 +105,19 @@ int ws_dev_configure(const ws_regbus *bus, const ws_config *cfg, char *err, size
                  p.pool, p.count);
         return -1;
     }
-    if (cfg->partial) { /* no register says so: this RTL has none of it */
+    if (cfg->partial && !p.partial) {
         snprintf(err, errlen, "the configuration takes PARTIAL frames (partial = 1, a job with a "
-                 "parent or children; docs/protocol.md section 9); this device does not");
+                 "parent or children; docs/protocol.md section 9); this device does not "
+                 "(PARAM_PARTIAL = 0: a build with PARTIAL = 1 does)");
         return -1;
     }
+    for (unsigned j = 0; j < cfg->n_jobs; j++)
+        if (cfg->job[j].has_parent) { /* the child side: PARTIALs sent, RESULTs taken */
+            snprintf(err, errlen, "job %u has a parent (docs/protocol.md section 9): this device "
+                     "takes PARTIAL frames as a parent or root only, it sends none and takes no "
+                     "parent's RESULT", cfg->job[j].id);
+            return -1;
+        }
     if (cfg->max_frame && cfg->max_frame != p.max_frame) {
         snprintf(err, errlen, "the configuration's max_frame is %u bytes; the device's MAX_FRAME "
                  "is %u (the ports decide which frames are oversize)", cfg->max_frame,

@@ -742,7 +742,8 @@ static int give_causes(run *r, frame_list *refout)
 }
 
 /* The reference drops what the model's ports drop: its max_frame is the model's MAX_FRAME
- * (PARAM_MAX_FRAME); a job.ini that gives another is refused. */
+ * (PARAM_MAX_FRAME); a job.ini that gives another is refused. It takes PARTIALs if the model
+ * does (PARAM_PARTIAL). */
 static int model_max_frame(run *r, const char *ini)
 {
     ws_session_opts so = {r->o->icarus ? WS_DEVICE_ICARUS : WS_DEVICE_VERILATOR, r->o->width, 0};
@@ -761,6 +762,11 @@ static int model_max_frame(run *r, const char *ini)
         return -1;
     }
     r->cfg.max_frame = p.max_frame;
+    /* a model that takes PARTIALs (PARAM_PARTIAL) checks RESULT and PARTIAL frames as such a
+     * device does: so does the reference (a job.ini with partial = 1 on a model without it is
+     * refused by the driver) */
+    if (p.partial)
+        r->cfg.partial = true;
     return 0;
 }
 

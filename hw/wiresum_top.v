@@ -19,8 +19,10 @@ module wiresum_top #(
     parameter POOL_SLOTS  = 64,    // slots shared by the jobs' ranges
     parameter MAX_COUNT   = 256,   // largest count (elements per frame), <= 2048
     parameter MAX_FRAME   = 9216,  // largest frame carried, bytes
-    parameter ENGINES     = 1      // aggregation engines, 1..N_PORTS dividing N_PORTS: engine e serves
+    parameter ENGINES     = 1,     // aggregation engines, 1..N_PORTS dividing N_PORTS: engine e serves
                                    // ports e*N_PORTS/ENGINES .. (e+1)*N_PORTS/ENGINES-1
+    parameter PARTIAL     = 0      // 1: the device takes PARTIAL frames as a parent (docs/protocol.md
+                                   // section 9): 320-bit lanes, rounded once in the combine
 ) (
     input  wire                             clk,
     input  wire                             rst,
@@ -113,7 +115,7 @@ wire [ENGINES*WS_REASON_W-1:0] stat_pdrop_reason, stat_edrop_reason;
 ws_regs #(
     .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
     .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT),
-    .MAX_FRAME(MAX_FRAME), .ENGINES(ENGINES)
+    .MAX_FRAME(MAX_FRAME), .ENGINES(ENGINES), .PARTIAL(PARTIAL)
 ) regs (
     .clk(clk), .rst(rst),
     .s_axil_awaddr(s_axil_awaddr), .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
@@ -219,7 +221,8 @@ generate
         // bypass, aggregation or drop
         ws_parser #(
             .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
-            .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
+            .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT),
+            .PARTIAL(PARTIAL)
         ) parser (
             .clk(clk), .rst(rst),
             .s_axis_tdata(arb_tdata), .s_axis_tkeep(arb_tkeep), .s_axis_tvalid(arb_tvalid),
@@ -268,7 +271,7 @@ endgenerate
 ws_engine #(
     .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .ENGINES(ENGINES), .MAX_JOBS(MAX_JOBS),
     .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT),
-    .ORDER_DEPTH(1 << $clog2(N_PORTS * FIFO_BYTES / BYTES))
+    .ORDER_DEPTH(1 << $clog2(N_PORTS * FIFO_BYTES / BYTES)), .PARTIAL(PARTIAL)
 ) engine (
     .clk(clk), .rst(rst),
     .s_frame_ready(rx_frame_ready),

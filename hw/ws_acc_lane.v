@@ -4,7 +4,8 @@
 `default_nettype none
 
 // Each entry is an ACC_W-bit two's complement sum (LSB 2^-149) and four flags (NaN, +Inf, -Inf,
-// not -0). An operation adds one binary32 to an entry: entry = (in_first ? empty : entry) +
+// not -0). An operation adds one binary32 (or, WORDS = 1, one word of a PARTIAL frame, whose
+// value ws_f32_to_fx converts the same way) to an entry: entry = (in_first ? empty : entry) +
 // value, flags ORed; with in_last the new entry is also rounded once to binary32
 // (ws_fx_to_f32, the rules of driver/xsum.c) and leaves on out_* exactly LATENCY cycles later,
 // in operation order. One operation per cycle, any address pattern, no stall.
@@ -34,14 +35,19 @@ module ws_acc_lane #(
     parameter DEPTH      = 4096,           // entries (>= 2)
     parameter ADDR_W     = $clog2(DEPTH),  // address bits; 2^ADDR_W >= DEPTH
     parameter ADD_CHUNKS = 4,              // pipeline stages the ACC_W-bit add is split into (1..16)
-    parameter RD_PORT    = 0               // 1: a replica of the RAM with its own read port (raw_*)
+    parameter RD_PORT    = 0,              // 1: a replica of the RAM with its own read port (raw_*)
+    parameter WORDS      = 0,              // 1: in_value is 64 bits, a PARTIAL word with in_word (ws_f32_to_fx)
+    parameter IN_W       = (WORDS != 0) ? 64 : 32 // bits of in_value (derived)
 ) (
     input  wire              clk,
     input  wire              rst,
 
     input  wire              in_valid,
     input  wire [ADDR_W-1:0] in_addr,
-    input  wire [31:0]       in_value,    // binary32 bit pattern
+    input  wire [IN_W-1:0]   in_value,    // binary32 bit pattern (or, WORDS = 1, a PARTIAL word)
+    /* verilator lint_off UNUSEDSIGNAL */  // WORDS = 0: not read
+    input  wire              in_word,     // WORDS = 1: in_value is a PARTIAL word, not a binary32
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire              in_first,    // first contribution of a round: the entry is taken as empty
     input  wire              in_last,     // last contribution of a round: produce the rounded result
 
@@ -100,7 +106,7 @@ module ws_acc_lane #(
     reg  [NCTL:1]     c_first;
     reg  [NCTL:1]     c_last;
     reg  [ADDR_W-1:0] c_addr  [1:NCTL];
-    reg  [31:0]       c_value [1:C];       // chunk k decodes it in stage 2+k, shifts in 3+k
+    reg  [IN_W:0]     c_value [1:C];       // {word, value}: chunk k decodes it in stage 2+k, shifts in 3+k
     reg  [FWD:1]      c_hit   [2:C+2];     // one-hot: distance of the newest older op, same address
 
     // stage 1: the newest operation at distance d (in stage 1+d) with the same address
@@ -118,7 +124,7 @@ module ws_acc_lane #(
         c_first[1]  <= in_first;
         c_last[1]   <= in_last;
         c_addr[1]   <= in_addr;
-        c_value[1]  <= in_value;
+        c_value[1]  <= {WORDS != 0 && in_word, in_value};
         for (s = 2; s <= NCTL; s = s + 1) begin
             c_first[s] <= c_first[s-1];
             c_last[s]  <= c_last[s-1];
@@ -163,8 +169,8 @@ module ws_acc_lane #(
             /* verilator lint_off UNUSEDSIGNAL */
             wire [3:0]   cv_fl;
             /* verilator lint_on UNUSEDSIGNAL */
-            ws_f32_to_fx #(.ACC_W(ACC_W), .PIPELINE(1), .OUT_LO(LO), .OUT_W(W)) conv (
-                .clk(clk), .f(c_value[1+k]), .fx(cv_fx),
+            ws_f32_to_fx #(.ACC_W(ACC_W), .PIPELINE(1), .OUT_LO(LO), .OUT_W(W), .WORDS(WORDS)) conv (
+                .clk(clk), .f(c_value[1+k][IN_W-1:0]), .word(c_value[1+k][IN_W]), .fx(cv_fx),
                 .nan(cv_fl[3]), .pinf(cv_fl[2]), .ninf(cv_fl[1]), .notnegzero(cv_fl[0])
             );
             wire [RW-1:0] cv;

@@ -28,7 +28,10 @@ module ws_engine #(
     parameter POOL_SLOTS  = 64,   // slots in the device pool
     parameter MAX_COUNT   = 256,  // largest count
     parameter ORDER_DEPTH = 4096, // arrival records held (power of two): frames all port FIFOs hold
-    parameter ACC_W       = 277 + (MAX_WORKERS > 1 ? $clog2(MAX_WORKERS) : 1) + 1  // accumulator bits
+    parameter PARTIAL     = 0,    // 1: the lanes take PARTIAL frames too, and the combine rounds
+    // accumulator bits: a binary32 sum of MAX_WORKERS terms; with PARTIAL the reference's own width,
+    // modulo which it adds (a PARTIAL word alone is worth up to 2^308, and records add up)
+    parameter ACC_W       = (PARTIAL != 0) ? ws_regmap::WS_XSUM_W : 277 + (MAX_WORKERS > 1 ? $clog2(MAX_WORKERS) : 1) + 1
 ) (
     input  wire                          clk,
     input  wire                          rst,
@@ -85,6 +88,9 @@ localparam E         = ENGINES;
 localparam FC_W      = 16;                       // fence counters (wrap; far more than frames in flight)
 localparam ADD_CHUNKS = 4;                       // the lanes' add split
 localparam SETTLE    = ADD_CHUNKS + 5 + 1;       // lane in_valid to a replica read seeing it, cycles
+// the combine adds and rounds: with several engines, and with PARTIAL (the lanes stay exact)
+localparam COMB      = (E > 1 || PARTIAL != 0) ? 1 : 0;
+localparam IN_W      = PARTIAL != 0 ? 64 : 32;   // a lane's operand: a binary32, or a PARTIAL word
 
 `include "ws_judge.vh"    // DC_*, CF_* layouts of a decision and a completion
 
@@ -129,6 +135,13 @@ generate
         initial begin
             $error("Error: ws_engine %m: POOL_SLOTS must be 1..WS_LIMIT_SLOTS (POOL_SLOTS = %0d, WS_LIMIT_SLOTS = %0d)",
                    POOL_SLOTS, WS_LIMIT_SLOTS);
+            $finish;
+        end
+    end
+    if (PARTIAL < 0 || PARTIAL > 1 || (PARTIAL != 0 && ACC_W != WS_XSUM_W)) begin : g_bad_partial
+        initial begin
+            $error("Error: ws_engine %m: PARTIAL must be 0 or 1, and PARTIAL = 1 needs ACC_W = WS_XSUM_W, the reference's width (PARTIAL = %0d, ACC_W = %0d, WS_XSUM_W = %0d)",
+                   PARTIAL, ACC_W, WS_XSUM_W);
             $finish;
         end
     end
@@ -217,8 +230,10 @@ generate
         always @(posedge clk)
             space_r <= !rst && dcnt < DC_DEPTH - 3;
         assign dc_space[ge] = space_r;
-        // a frame's beats move once its decision is there; the decision leaves with the last beat
-        assign s_agg_tready[ge] = dv;
+        // a frame's beats move once its decision is there (and, a PARTIAL's, once the feed has
+        // taken its record words); the decision leaves with the last beat
+        wire            f_go;
+        assign s_agg_tready[ge] = dv && f_go;
 
         wire            b_accept = dd[DC_ACCEPT];
         wire            b_first  = dd[DC_FIRST];
@@ -238,23 +253,183 @@ generate
             assign b_pay = b_beat >= PAY_BEAT0[BT_W-1:0];
         end
         wire [BT_W-1:0] b_rel  = b_beat - PAY_BEAT0[BT_W-1:0];
-        wire [RA_W-1:0] b_addr = {{(RA_W-Q_W){1'b0}}, b_q} * PAY_BEATS[RA_W-1:0] +
-                                 {{(RA_W-BT_W){1'b0}}, b_rel};
+        wire [RA_W-1:0] b_q0   = {{(RA_W-Q_W){1'b0}}, b_q} * PAY_BEATS[RA_W-1:0];  // the set's first row
+        wire [RA_W-1:0] b_addr = b_q0 + {{(RA_W-BT_W){1'b0}}, b_rel};
+        wire [DATA_WIDTH-1:0] td = s_agg_tdata[ge*DATA_WIDTH +: DATA_WIDTH];
 
-        // one engine: the lanes round at the round's last frame; several: exact partials only,
-        // read by the combine through a replica
+        // The feed: per lane the operation of this cycle. A DATA frame's element in lane l of a
+        // payload beat goes to lane l at the beat's row. With PARTIAL, a PARTIAL frame's words
+        // (docs/protocol.md section 9) go to their elements' lanes: element j (word 8 + j of the
+        // frame, 8-byte words from byte 0) to lane (16 + j) mod LANES, row (16 + j) / LANES -
+        // PAY_BEAT0, where DATA element j lives; a beat's LANES/2 element words take as many
+        // lanes in one cycle. The record words after the count element words go one a cycle:
+        // the X bits of the frame's element words are kept in a mask (xmask, by word index),
+        // and each record word belongs to the lowest element still set there, whose bit it
+        // clears when its own X is clear (the element's chain ends); with no bit left, records
+        // are ignored. A beat holding records is taken from the stream once the last of them
+        // has gone (a cycle for its element words first).
+        wire [LANES-1:0]      l_valid;
+        wire [LANES*RA_W-1:0] l_addr;
+        wire [LANES*IN_W-1:0] l_value;
+        wire [LANES-1:0]      l_word;
+        wire [LANES-1:0]      l_first;
         genvar l;
+        if (PARTIAL == 0) begin : g_feed
+            assign f_go = 1'b1;
+            for (l = 0; l < LANES; l = l + 1) begin : g_lane_op
+                // a lane carries an element when its bytes are in the frame and past the header
+                wire in_elem = s_agg_tkeep[ge*(DATA_WIDTH/8) + 4*l] && (b_beat != 0 || 4*l >= 64);
+                wire [31:0] w = td[l*32 +: 32];
+                assign l_valid[l] = in_fire && b_accept && b_pay && in_elem;
+                assign l_addr[l*RA_W +: RA_W] = b_addr;
+                assign l_value[l*IN_W +: IN_W] = {w[7:0], w[15:8], w[23:16], w[31:24]};  // big-endian on the wire
+                assign l_word[l] = 1'b0;
+                assign l_first[l] = b_first;
+            end
+        end else begin : g_feed_partial
+            localparam WPB  = LANES / 2;                   // 8-byte words of a beat
+            localparam PB_W = 17 - $clog2(BYTES);          // a beat of any frame (16-bit lengths)
+            localparam XN   = 8 + MAX_COUNT;               // xmask: by word index, elements from 8
+            localparam XI_W = $clog2(XN);
+            localparam HB   = 42 / BYTES;                  // the beat of the type and count fields
+            localparam LG   = $clog2(LANES);
+            reg  [PB_W-1:0] pb;                            // the beat within the frame
+            always @(posedge clk) begin
+                if (rst)
+                    pb <= {PB_W{1'b0}};
+                else if (in_fire)
+                    pb <= in_last ? {PB_W{1'b0}} : pb + 1'b1;
+            end
+            // the frame's type and count, from its header beat (held for the later beats)
+            wire        at_hdr  = pb == HB[PB_W-1:0];
+            wire        p_now   = td[(42 % BYTES)*8 +: 4] == 4'(WS_PROTO_PARTIAL);
+            wire [15:0] cnt_now = {td[(52 % BYTES)*8 +: 8], td[(53 % BYTES)*8 +: 8]};
+            reg         p_r;
+            reg  [15:0] cnt_r;
+            always @(posedge clk)
+                if (in_fire && at_hdr) begin
+                    p_r <= p_now;
+                    cnt_r <= cnt_now;
+                end
+            wire        is_p = at_hdr ? p_now : p_r;
+            wire [15:0] f_cnt = at_hdr ? cnt_now : cnt_r;
+
+            // the beat's words: big-endian, kept, element or record by their index (16 bits: a
+            // frame has fewer than 2^13 words)
+            wire [63:0]    wd [0:WPB-1];
+            wire [WPB-1:0] w_elem, w_rec, w_x;
+            wire [15:0]    w0 = {{(17-PB_W-LG){1'b0}}, pb, {(LG-1){1'b0}}};   // pb * WPB
+            genvar k, bb;
+            for (k = 0; k < WPB; k = k + 1) begin : g_word
+                localparam [15:0] K16 = k;
+                for (bb = 0; bb < 8; bb = bb + 1) begin : g_byte
+                    assign wd[k][(7-bb)*8 +: 8] = td[(8*k + bb)*8 +: 8];
+                end
+                wire [15:0] widx = w0 + K16;
+                wire kept = s_agg_tkeep[ge*(DATA_WIDTH/8) + 8*k];
+                assign w_elem[k] = kept && widx >= 16'd8 && widx < 16'd8 + f_cnt;
+                assign w_rec[k]  = kept && widx >= 16'd8 + f_cnt;
+                assign w_x[k]    = wd[k][63];
+            end
+
+            reg              rph;                          // the beat's element cycle is done
+            reg  [WPB-1:0]   rpend;                        // its record words not yet taken
+            reg  [XN-1:0]    xmask;
+            wire             beat_in  = s_agg_tvalid[ge] && dv;
+            wire             has_rec  = is_p && b_accept && |w_rec;
+            wire [WPB-1:0]   r_one    = rpend & (~rpend + 1'b1);   // the next record word
+            wire             r_last   = rpend == r_one;
+            assign f_go = rph ? r_last : !has_rec;
+            wire             e_cyc    = beat_in && !rph;   // the element cycle of a beat
+            wire             r_cyc    = beat_in && rph;
+
+            // the record word of this cycle and the element it belongs to
+            reg  [63:0]      r_word;
+            reg  [XI_W-1:0]  r_xi;
+            integer ri, xi;
+            always @(*) begin
+                r_word = 64'd0;
+                for (ri = 0; ri < WPB; ri = ri + 1)
+                    if (r_one[ri])
+                        r_word = wd[ri];
+                r_xi = {XI_W{1'b0}};
+                for (xi = XN - 1; xi >= 0; xi = xi - 1)
+                    if (xmask[xi])
+                        r_xi = xi[XI_W-1:0];
+            end
+            wire             r_op  = r_cyc && |xmask;
+            localparam [XI_W:0] X8 = 8;
+            localparam [XI_W:0] XP0 = PAY_BEAT0[XI_W:0];
+            wire [XI_W:0]    r_pos = {1'b0, r_xi} + X8;    // 16 + j for the element j = r_xi - 8
+            wire [LG-1:0]    r_lane = r_pos[LG-1:0];
+            /* verilator lint_off UNUSEDSIGNAL */  // a row has BT_W bits
+            wire [XI_W:0]    r_row = (r_pos >> LG) - XP0;
+            /* verilator lint_on UNUSEDSIGNAL */
+            wire [RA_W-1:0]  r_addr = b_q0 + {{(RA_W-BT_W){1'b0}}, r_row[BT_W-1:0]};
+
+            integer xg;
+            always @(posedge clk) begin
+                if (e_cyc) begin
+                    // a frame's first beat clears the mask; a PARTIAL's beats set their element
+                    // words' X bits
+                    for (xg = 0; xg < XN; xg = xg + 1)
+                        if (xg / WPB == {{(32-PB_W){1'b0}}, pb})
+                            xmask[xg] <= is_p && w_elem[xg % WPB] && w_x[xg % WPB];
+                        else if (pb == 0)
+                            xmask[xg] <= 1'b0;
+                end else if (r_op && !r_word[63]) begin
+                    xmask[r_xi] <= 1'b0;                   // the element's chain ends
+                end
+                if (e_cyc)
+                    rpend <= w_rec;
+                else if (r_cyc)
+                    rpend <= rpend & ~r_one;
+                if (rst)
+                    rph <= 1'b0;
+                else if (e_cyc && has_rec)
+                    rph <= 1'b1;
+                else if (r_cyc && r_last)
+                    rph <= 1'b0;
+            end
+
+            for (l = 0; l < LANES; l = l + 1) begin : g_lane_op
+                wire in_elem = s_agg_tkeep[ge*(DATA_WIDTH/8) + 4*l] && (b_beat != 0 || 4*l >= 64);
+                wire [31:0] w = td[l*32 +: 32];
+                // the beat's word for this lane: position pb*WPB + 8 + kk has residue l
+                localparam [LG-1:0] LL = l;
+                localparam [15:0]   P0 = PAY_BEAT0[15:0];
+                /* verilator lint_off UNUSEDSIGNAL */  // a row has BT_W bits
+                wire [15:0] start = w0 + 16'd8;
+                wire [LG-1:0] kl  = LL - start[LG-1:0];
+                wire [15:0] kk    = {{(16-LG){1'b0}}, kl};
+                wire [15:0] pos   = start + kk;
+                wire [15:0] row   = (pos >> LG) - P0;
+                /* verilator lint_on UNUSEDSIGNAL */
+                wire             k_in  = !kl[LG-1];             // kl < WPB = LANES / 2
+                wire [LG-2:0]    ks    = kl[LG-2:0];
+                wire             e_op  = e_cyc && is_p && b_accept && k_in && w_elem[ks];
+                wire             d_op  = in_fire && !is_p && b_accept && b_pay && in_elem;
+                wire             rl_op = r_op && r_lane == LL;
+                assign l_valid[l] = d_op || e_op || rl_op;
+                assign l_addr[l*RA_W +: RA_W] = !is_p ? b_addr : rph ? r_addr :
+                                                b_q0 + {{(RA_W-BT_W){1'b0}}, row[BT_W-1:0]};
+                assign l_value[l*IN_W +: IN_W] = !is_p ? {32'd0, w[7:0], w[15:8], w[23:16], w[31:24]} :
+                                                 rph ? {1'b1, r_word[62:0]} : wd[ks];
+                assign l_word[l] = is_p;
+                assign l_first[l] = b_first && !rph;
+            end
+        end
+
+        // one engine without PARTIAL: the lanes round at the round's last frame; else exact
+        // partials only, read by the combine through a replica
         for (l = 0; l < LANES; l = l + 1) begin : g_lane
-            // a lane carries an element when its bytes are in the frame and past the header
-            wire in_elem = s_agg_tkeep[ge*(DATA_WIDTH/8) + 4*l] && (b_beat != 0 || 4*l >= 64);
-            wire [31:0] w = s_agg_tdata[ge*DATA_WIDTH + l*32 +: 32];
             ws_acc_lane #(.ACC_W(ACC_W), .DEPTH(RDEPTH), .ADDR_W(RA_W), .ADD_CHUNKS(ADD_CHUNKS),
-                          .RD_PORT(E > 1 ? 1 : 0)) lane (
+                          .RD_PORT(COMB), .WORDS(PARTIAL)) lane (
                 .clk(clk), .rst(rst),
-                .in_valid(in_fire && b_accept && b_pay && in_elem),
-                .in_addr(b_addr),
-                .in_value({w[7:0], w[15:8], w[23:16], w[31:24]}),  // big-endian on the wire
-                .in_first(b_first), .in_last(E == 1 && b_last),
+                .in_valid(l_valid[l]),
+                .in_addr(l_addr[l*RA_W +: RA_W]),
+                .in_value(l_value[l*IN_W +: IN_W]), .in_word(l_word[l]),
+                .in_first(l_first[l]), .in_last(COMB == 0 && b_last),
                 .out_valid(eo_valid[ge*LANES + l]), .out_addr(eo_addr[(ge*LANES + l)*RA_W +: RA_W]),
                 .out_result(eo_result[(ge*LANES + l)*32 +: 32]),
                 .raw_addr(cb_rd_addr),
@@ -262,7 +437,7 @@ generate
             );
         end
 
-        if (E > 1) begin : g_fence
+        if (COMB != 0) begin : g_fence
             // frames through the lanes, counted SETTLE cycles after their last beat
             reg [SETTLE:1]  fdone;
             reg [FC_W-1:0]  fcount;
@@ -309,7 +484,7 @@ wire [LANES*RA_W-1:0] w_addr;     // per word, its row
 wire [LANES*32-1:0]   w_f;
 
 generate
-if (E == 1) begin : g_pass
+if (COMB == 0) begin : g_pass
     // The lanes' rounded outputs, one register stage on (stage R), with "any lane" as a
     // register of its own: the round's end (w_last) and the pop of its completion are then a
     // compare and a few gates behind registers, not behind an OR of every lane's valid.

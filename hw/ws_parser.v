@@ -17,7 +17,8 @@ module ws_parser #(
     parameter MAX_WORKERS = 64,   // workers per job
     parameter POOL_SLOTS  = 64,   // slots in the device pool
     parameter MAX_COUNT   = 256,  // largest count the device supports
-    parameter FIFO_DEPTH  = 32    // beats buffered while a verdict is computed (power of two)
+    parameter FIFO_DEPTH  = 32,   // beats buffered while a verdict is computed (power of two)
+    parameter PARTIAL     = 0     // 1: the device takes PARTIAL frames (docs/protocol.md section 9)
 ) (
     input  wire                            clk,
     input  wire                            rst,
@@ -123,6 +124,12 @@ generate
         initial begin
             $error("Error: ws_parser %m: POOL_SLOTS must be 1..WS_LIMIT_SLOTS (POOL_SLOTS = %0d, WS_LIMIT_SLOTS = %0d)",
                    POOL_SLOTS, WS_LIMIT_SLOTS);
+            $finish;
+        end
+    end
+    if (PARTIAL < 0 || PARTIAL > 1) begin : g_bad_partial
+        initial begin
+            $error("Error: ws_parser %m: PARTIAL must be 0 or 1 (PARTIAL = %0d)", PARTIAL);
             $finish;
         end
     end
@@ -300,9 +307,15 @@ wire c_udp    = !v0_ge42 || f_udplen != v0_udp_len || (f_udpcsum != 16'd0 && !m_
 wire c_short  = !v0_ge64;
 wire c_ver    = f_vertype[7:4] != 4'(WS_PROTO_VERSION);
 wire c_result = f_vertype[3:0] == 4'(WS_PROTO_RESULT);
-wire c_rsvd   = f_vertype[3:0] != 4'(WS_PROTO_DATA) || f_dtype != 8'd0 || f_flags_rsv != 6'd0 ||
-                f_rsvd3 != 8'd0 || f_rsvd20 != 16'd0;
-wire c_len    = {2'b00, v0_len} != 18'd64 + {f_count, 2'b00};
+// PARTIAL = 1: a PARTIAL is a type of its own, with ext in bytes 62..63; a RESULT that passes
+// the header checks is a parent's answer to a job with a parent, and this device has none: it
+// is result_to_device after them (docs/protocol.md section 4)
+wire c_ptype  = PARTIAL != 0 && f_vertype[3:0] == 4'(WS_PROTO_PARTIAL);
+wire c_rsvd   = (f_vertype[3:0] != 4'(WS_PROTO_DATA) && !(PARTIAL != 0 && c_result) && !c_ptype) ||
+                f_dtype != 8'd0 || f_flags_rsv != 6'd0 || f_rsvd3 != 8'd0 ||
+                (!c_ptype && f_rsvd20 != 16'd0);
+wire c_len    = c_ptype ? {5'd0, v0_len} != 21'd64 + {{1'b0, f_count} + {1'b0, f_rsvd20}, 3'b000}
+                        : {2'b00, v0_len} != 18'd64 + {f_count, 2'b00};
 
 // job lookup by id among the enabled jobs (v0_hits). ws_regs enables a job only if no other
 // enabled job has its id (else WS_COMMIT_DUP_JOB_ID), so at most one job hits, and its index is
@@ -393,10 +406,12 @@ always @(*) begin
         pre_reason = WS_DROP_BAD_LENGTH;
     else if (v1_ver)
         pre_reason = WS_DROP_BAD_HEADER;
-    else if (v1_result)
+    else if (v1_result && PARTIAL == 0)
         pre_reason = WS_DROP_RESULT_TO_DEVICE;
     else if (v1_rsvd)
         pre_reason = WS_DROP_BAD_HEADER;
+    else if (v1_result)
+        pre_reason = WS_DROP_RESULT_TO_DEVICE;
     else
         pre_reason = WS_OK;
 end

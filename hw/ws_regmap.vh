@@ -22,6 +22,8 @@ localparam [31:0] WS_ID_VALUE = 32'h57530001; // value of ID: "WS" (0x5753) and 
 localparam integer WS_PROTO_VERSION = 2; // aggregation header version (driver/wiresum/wire.h)
 localparam integer WS_PROTO_DATA = 0; // aggregation header type of a DATA frame
 localparam integer WS_PROTO_RESULT = 1; // aggregation header type of a RESULT frame
+localparam integer WS_XSUM_W = 320; // bits of the reference's exact accumulator (driver/xsum.c, modulo 2^XSUM_W): the lanes of a device that takes PARTIALs
+localparam integer WS_PROTO_PARTIAL = 2; // aggregation header type of a PARTIAL frame (a child device's exact sums)
 localparam [15:0] WS_CNT_DEV_BASE = 16'h0600; // offset of the first device-wide counter
 localparam integer WS_CNT_DEV_COUNT = 18; // number of device-wide counters
 localparam [15:0] WS_CNT_DROP_BASE = 16'h0628; // offset of the drop counter of reason 1; reason r at CNT_DROP_BASE + 8*(r-1)
@@ -36,6 +38,7 @@ localparam [15:0] WS_REG_PARAM_POOL = 16'h0014; // RO
 localparam [15:0] WS_REG_PARAM_COUNT = 16'h0018; // RO
 localparam [15:0] WS_REG_PARAM_ENGINES = 16'h001C; // RO
 localparam [15:0] WS_REG_PARAM_MAX_FRAME = 16'h0028; // RO
+localparam [15:0] WS_REG_PARAM_PARTIAL = 16'h002C; // RO
 
 // Control and status
 localparam [15:0] WS_REG_CTRL = 16'h0020; // WO

@@ -38,7 +38,8 @@ module ws_regs #(
     parameter POOL_SLOTS  = 64,   // slots of the pool shared by the jobs' ranges, 1..4096
     parameter MAX_COUNT   = 256,  // largest number of elements of a packet, 1..2048
     parameter MAX_FRAME   = 9216, // largest frame the ports take, bytes, reported in PARAM_MAX_FRAME
-    parameter ENGINES     = 1     // aggregation engines: member-table read port pairs, event inputs per counter
+    parameter ENGINES     = 1,    // aggregation engines: member-table read port pairs, event inputs per counter
+    parameter PARTIAL     = 0     // 1: the device takes PARTIAL frames, reported in PARAM_PARTIAL
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -207,6 +208,12 @@ generate
             $finish;
         end
     end
+    if (PARTIAL < 0 || PARTIAL > 1) begin : g_bad_partial
+        initial begin
+            $error("Error: ws_regs %m: PARTIAL must be 0 or 1 (PARTIAL = %0d)", PARTIAL);
+            $finish;
+        end
+    end
     if (ENGINES < 1 || ENGINES > N_PORTS) begin : g_bad_engines
         initial begin
             $error("Error: ws_regs %m: ENGINES must be 1..N_PORTS (ENGINES = %0d, N_PORTS = %0d)",
@@ -221,7 +228,7 @@ localparam [4:0] K_NONE = 5'd0, K_ID = 5'd1, K_PWIDTH = 5'd2, K_PPORTS = 5'd3, K
                  K_PWORKERS = 5'd5, K_PPOOL = 5'd6, K_PCOUNT = 5'd7, K_CTRL = 5'd8,
                  K_STATUS = 5'd9, K_MAC_HI = 5'd10, K_MAC_LO = 5'd11, K_IP = 5'd12,
                  K_UDP = 5'd13, K_BYPASS = 5'd14, K_JOB = 5'd15, K_MEMBER = 5'd16, K_CNT = 5'd17,
-                 K_PENGINES = 5'd18, K_PMAXFRAME = 5'd19;
+                 K_PENGINES = 5'd18, K_PMAXFRAME = 5'd19, K_PPARTIAL = 5'd20;
 localparam DEC_W = 5 + 16 + 8;  // {kind, index in its table, byte offset in the record}
 
 // The decode takes two registered stages, each a few LUT levels: decode_a compares the address
@@ -250,6 +257,7 @@ function [DA_W-1:0] decode_a(input [15:0] addr);
             WS_REG_PARAM_COUNT:   k = K_PCOUNT;
             WS_REG_PARAM_ENGINES: k = K_PENGINES;
             WS_REG_PARAM_MAX_FRAME: k = K_PMAXFRAME;
+            WS_REG_PARAM_PARTIAL: k = K_PPARTIAL;
             WS_REG_CTRL:          k = K_CTRL;
             WS_REG_STATUS:        k = K_STATUS;
             WS_REG_DEV_MAC_HI:    k = K_MAC_HI;
@@ -381,6 +389,7 @@ localparam [31:0] P_POOL    = POOL_SLOTS;
 localparam [31:0] P_COUNT   = MAX_COUNT;
 localparam [31:0] P_ENGINES = ENGINES;
 localparam [31:0] P_MAXFRAME = MAX_FRAME;
+localparam [31:0] P_PARTIAL = PARTIAL;
 
 // ---- configuration state ----------------------------------------------------------------------
 reg  [7:0]      status_code;
@@ -908,6 +917,7 @@ always @(*) begin
     K_PCOUNT:   rd_val = P_COUNT;
     K_PENGINES: rd_val = P_ENGINES;
     K_PMAXFRAME: rd_val = P_MAXFRAME;
+    K_PPARTIAL: rd_val = P_PARTIAL;
     K_CTRL:     rd_val = 32'd0;
     K_STATUS: begin
         rd_val[WS_STATUS_CODE_LSB +: 8] = status_code;

@@ -17,9 +17,11 @@ WS_VFLAGS     ?=
 WS_SIM_OPT    ?= -O2
 WS_LINT       ?= 512:256:4 256:256:2 1024:256 256:256 256:2048
 VERILATOR     ?= verilator
-# WS_E4: the 4-engine model that make test builds and tests (rule at the end)
+# WS_E4: the 4-engine model that make test builds and tests (rule at the end); WS_P1: the device
+# that takes PARTIAL frames (-GPARTIAL=1) at 256 and 512 bits
 WS_E4         := $(BUILD)/e4/wiresum
 WS_E4_IV      := $(BUILD)/e4/icarus/ws256.vvp
+WS_P1         := $(BUILD)/p1/wiresum
 
 .PHONY: sim icarus lint sim-none install-sim
 
@@ -135,7 +137,7 @@ WS_IV_INC  := $(filter -I%,$(shell sed 's://.*::' $(WS_TOP_F)))
 # asked when a recipe needs it, as WS_VROOT
 WS_IV_CINC  = $(eval WS_IV_CINC := $(filter -I%,$(shell iverilog-vpi --cflags)))$(WS_IV_CINC)
 WS_ICARUS  := $(foreach w,$(WS_SIM_WIDTHS),$(IVB)/ws$(w).vvp) $(IVB)/ws_vpi.vpi
-WS_IV_PAR  := $(patsubst -G%,-P TOP.%,$(filter -GENGINES=% -GMAX_COUNT=%,$(WS_VFLAGS)))
+WS_IV_PAR  := $(patsubst -G%,-P TOP.%,$(filter -GENGINES=% -GMAX_COUNT=% -GPARTIAL=%,$(WS_VFLAGS)))
 
 # the headers of the filelist's include directories too (Verilator's models follow its own
 # dependency files)
@@ -186,3 +188,9 @@ $(WS_E4): FORCE
 $(WS_E4_IV): FORCE
 	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/e4 WS_SIM_WIDTHS=256 WS_SIM_FAST_WIDTHS= \
 	  WS_SIM_OPT=-O1 WS_VFLAGS=-GENGINES=4 icarus
+
+# The device that takes PARTIAL frames as a parent (-GPARTIAL=1, docs/protocol.md section 9) at
+# 256 and 512 bits, as the 4-engine one: traced to the top's ports only, -O1 (tests/run_partial.sh)
+$(WS_P1): FORCE
+	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/p1 WS_SIM_WIDTHS='256 512' WS_SIM_FAST_WIDTHS= \
+	  WS_SIM_OPT=-O1 WS_VFLAGS='-GPARTIAL=1 --trace-depth 1' $@

@@ -25,6 +25,7 @@ typedef struct {
 /* Build parameters read from the device. */
 typedef struct {
     unsigned width, ports, jobs, workers, pool, count, engines, max_frame;
+    unsigned partial; /* PARAM_PARTIAL: 1 when the device takes PARTIAL frames as a parent */
 } ws_dev_params;
 
 int ws_dev_read_params(const ws_regbus *bus, ws_dev_params *p, char *err, size_t errlen);

@@ -15,6 +15,8 @@
 #define WS_PROTO_VERSION 2u /* aggregation header version (driver/wiresum/wire.h) */
 #define WS_PROTO_DATA 0u /* aggregation header type of a DATA frame */
 #define WS_PROTO_RESULT 1u /* aggregation header type of a RESULT frame */
+#define WS_XSUM_W 320u /* bits of the reference's exact accumulator (driver/xsum.c, modulo 2^XSUM_W): the lanes of a device that takes PARTIALs */
+#define WS_PROTO_PARTIAL 2u /* aggregation header type of a PARTIAL frame (a child device's exact sums) */
 #define WS_CNT_DEV_BASE 0x0600u /* offset of the first device-wide counter */
 #define WS_CNT_DEV_COUNT 18u /* number of device-wide counters */
 #define WS_CNT_DROP_BASE 0x0628u /* offset of the drop counter of reason 1; reason r at CNT_DROP_BASE + 8*(r-1) */
@@ -29,6 +31,7 @@
 #define WS_REG_PARAM_COUNT 0x0018u /* RO: MAX_COUNT, the largest number of elements of a packet */
 #define WS_REG_PARAM_ENGINES 0x001Cu /* RO: ENGINES, aggregation engines: the device takes ENGINES x DATA_WIDTH bits a cycle */
 #define WS_REG_PARAM_MAX_FRAME 0x0028u /* RO: MAX_FRAME, bytes: a longer frame is dropped by its port and counted in CNT_OVERSIZE */
+#define WS_REG_PARAM_PARTIAL 0x002Cu /* RO: PARTIAL: 1 when the device takes PARTIAL frames as a parent (docs/protocol.md section 9), else 0 */
 
 /* Control and status */
 #define WS_REG_CTRL 0x0020u /* WO: device commands */

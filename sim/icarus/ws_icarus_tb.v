@@ -19,6 +19,7 @@ parameter DATA_WIDTH = 256;
 parameter N_PORTS    = 4;
 parameter MAX_COUNT  = 256;
 parameter ENGINES    = 1;
+parameter PARTIAL    = 0;
 
 localparam TUSER_W = 16 + 2*N_PORTS;
 
@@ -58,7 +59,8 @@ wiresum_top #(
     .DATA_WIDTH(DATA_WIDTH),
     .N_PORTS(N_PORTS),
     .MAX_COUNT(MAX_COUNT),
-    .ENGINES(ENGINES)
+    .ENGINES(ENGINES),
+    .PARTIAL(PARTIAL)
 ) wiresum_top (
     .clk(clk), .rst(rst),
     .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),

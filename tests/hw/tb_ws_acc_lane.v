@@ -38,7 +38,7 @@ module tb_ws_acc_lane #(
 
     ws_acc_lane #(.ACC_W(ACC_W), .DEPTH(DEPTH), .ADDR_W(ADDR_W), .ADD_CHUNKS(ADD_CHUNKS)) dut (
         .clk(clk), .rst(rst),
-        .in_valid(in_valid), .in_addr(in_addr), .in_value(in_value),
+        .in_valid(in_valid), .in_addr(in_addr), .in_value(in_value), .in_word(1'b0),
         .in_first(in_first), .in_last(in_last),
         .out_valid(out_valid), .out_addr(out_addr), .out_result(out_result),
         .raw_addr({ADDR_W{1'b0}}), .raw_data()

@@ -29,7 +29,7 @@ module tb_ws_fx_to_f32 #(
     wire [31:0]      rn_f;
 
     ws_f32_to_fx #(.ACC_W(ACC_W)) cv (
-        .clk(clk), .f(cv_f), .fx(cv_fx),  // combinational (PIPELINE 0): clk unused
+        .clk(clk), .f(cv_f), .word(1'b0), .fx(cv_fx),  // combinational (PIPELINE 0): clk unused
         .nan(cv_fl[3]), .pinf(cv_fl[2]), .ninf(cv_fl[1]), .notnegzero(cv_fl[0])
     );
     ws_fx_to_f32 #(.ACC_W(ACC_W), .PIPELINE(PIPELINE)) rn (

@@ -633,6 +633,7 @@ initial begin
     rd_expect("PARAM_COUNT", WS_REG_PARAM_COUNT, MAX_COUNT);
     rd_expect("PARAM_ENGINES", WS_REG_PARAM_ENGINES, 1);  // ws_regs built with its default ENGINES
     rd_expect("PARAM_MAX_FRAME", WS_REG_PARAM_MAX_FRAME, 9216);  // and its default MAX_FRAME
+    rd_expect("PARAM_PARTIAL", WS_REG_PARAM_PARTIAL, 0);  // and its default PARTIAL
     rd_expect("STATUS after reset", WS_REG_STATUS, 32'd0);
     rd_expect("CTRL reads 0", WS_REG_CTRL, 32'd0);
     rd_expect("DEV_MAC_HI reset", WS_REG_DEV_MAC_HI, 32'h0000_0200);
