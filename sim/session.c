@@ -197,9 +197,9 @@ int ws_session_open_driver(ws_session *s, ws_dev_params *p, char *err, size_t er
 {
     if (!s->sim) {
         /* the reference: the software limits, and the default device's MAX_FRAME (its
-         * configuration's max_frame decides, ws_config_max_frame) */
+         * configuration's max_frame decides, ws_config_max_frame); it takes PARTIALs */
         *p = (ws_dev_params){s->width, WS_LIMIT_PORTS, WS_LIMIT_JOBS, WS_LIMIT_WORKERS,
-                             WS_LIMIT_SLOTS, WS_LIMIT_COUNT, 1, WS_DEFAULT_MAX_FRAME};
+                             WS_LIMIT_SLOTS, WS_LIMIT_COUNT, 1, WS_DEFAULT_MAX_FRAME, 1};
         return 0;
     }
     ws_regbus bus = ws_session_bus(s);

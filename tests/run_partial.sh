@@ -1,0 +1,114 @@
+#!/bin/sh
+# run_partial.sh WIRESUM - the RTL's parent side of PARTIAL frames (docs/protocol.md section 9),
+# WIRESUM built with WS_VFLAGS=-GPARTIAL=1 at 256 and 512 bits (make partial: build/p1/wiresum):
+#   - the roots of recorded trees (`wiresum run --tree ... --record DIR`, the reference as every
+#     device, with loss, duplication, reordering and corruption on every link): the root's trace
+#     DIR/s0 replayed through the model (`wiresum sim`) at 256 bits plain, with ingress idle
+#     insertion and with egress backpressure, and at 512 bits: every output frame bit for bit
+#     against the recorded reference, every counter equal; values mixed (wide sums: PARTIALs
+#     with record words) and special (NaN, Inf, -0), counts that do not fill a beat;
+#   - the same roots with their PARTIALs edited (tests/tool_partial_edit.c): words drawn anew
+#     (X chains of any length, past the last record, stray records, specials in records, the
+#     "all -0" zero and its near misses, the largest words, whose sums the reference's 320 bits
+#     wrap), and malformed ones of every drop reason a PARTIAL can have (bad_length,
+#     bad_header, result_to_device): against the reference at 256 and 512 bits;
+#   - DATA frames on the same device (gen's traces with malformed frames of every reason and
+#     special values): the reference takes PARTIALs too (sim follows PARAM_PARTIAL);
+#   - a child's trace (a job with a parent) is refused with a message.
+# Appends "partial <case> <passed> <failed>" lines to the results (tests/lib.sh).
+set -u
+. "$(dirname "$0")/lib.sh"
+ws=$1
+tmp=$WS_BUILD/partial
+tool=$WS_BUILD/tests/tool_partial_edit
+rm -rf "$tmp"
+mkdir -p "$tmp"
+
+# sim NAME DIR ARGS...: the trace through the model, bit for bit and counters
+sim() {
+    name=$1; dir=$2; shift 2
+    if "$ws" sim "$dir" --json "$@" > "$tmp/$name.json" 2> "$tmp/$name.log" &&
+       ws_json_true "$tmp/$name.json" '.mismatches == 0 and .counters_differ == 0'; then
+        ws_record partial "$name" 0
+    else
+        tail -n 20 "$tmp/$name.log"
+        ws_record partial "$name" 1
+    fi
+}
+
+F="--loss 0.08 --dup 0.08 --reorder 0.08 --corrupt 0.02"
+# record NAME ARGS...: a tree run by the reference, recorded into $tmp/NAME
+record() {
+    name=$1; shift
+    # shellcheck disable=SC2086
+    if "$ws" run --no-progress -q --device ref --record "$tmp/$name" "$@" > "$tmp/rec-$name.log" 2>&1; then
+        ws_record partial "record-$name" 0
+    else
+        tail -n 20 "$tmp/rec-$name.log"
+        ws_record partial "record-$name" 1
+    fi
+}
+# shellcheck disable=SC2086
+{
+record mixed   --tree 4 --workers 8 --elems 1500 --count 64 --iters 2 --values mixed $F --seed 21
+record special --tree 3 --workers 6 --elems 700 --count 13 --slots 4 --iters 2 --values special $F --seed 22
+}
+
+# the roots, as recorded
+sim mixed-256     "$tmp/mixed/s0" --width 256
+sim mixed-512     "$tmp/mixed/s0" --width 512
+sim mixed-idle    "$tmp/mixed/s0" --width 256 --idle 30 --seed 3
+sim mixed-bp      "$tmp/mixed/s0" --width 256 --backpressure 30 --seed 4
+sim special-256   "$tmp/special/s0" --width 256
+sim special-512   "$tmp/special/s0" --width 512 --idle 20 --backpressure 20 --seed 5
+
+# the roots with their PARTIALs edited: the recorded expected pcaps no longer hold, the
+# reference writes them again
+edited() {
+    name=$1; src=$2; seed=$3
+    d=$tmp/$name
+    mkdir -p "$d"
+    cp "$src/job.ini" "$d/"
+    ok=0
+    for f in "$src"/in*.pcap; do
+        "$tool" "$f" "$d/$(basename "$f")" "$seed" >> "$tmp/$name-edit.log" 2>&1 || ok=1
+        seed=$((seed + 1))
+    done
+    ws_record partial "$name-edit" $ok
+}
+edited mixed-edited "$tmp/mixed/s0" 100
+edited special-edited "$tmp/special/s0" 200
+sim mixed-edited-256   "$tmp/mixed-edited" --width 256
+sim mixed-edited-512   "$tmp/mixed-edited" --width 512 --backpressure 25 --seed 6
+sim special-edited-256 "$tmp/special-edited" --width 256 --idle 25 --seed 7
+
+# every drop reason a PARTIAL has was met
+if jq -e '.device.drop.bad_length > 0 and .device.drop.bad_header > 0 and
+          .device.drop.result_to_device > 0 and .device.drop.duplicate > 0' \
+       "$tmp/mixed-edited-256.json" > /dev/null 2>&1; then
+    ws_record partial edited-reasons 0
+else
+    jq -c .device "$tmp/mixed-edited-256.json" 2>&1 | head -c 2000; echo
+    ws_record partial edited-reasons 1
+fi
+
+# DATA frames on the device that takes PARTIALs
+d=$tmp/data
+if "$ws" gen "$d" --workers 5 --elems 3000 --count 50 --loss 0.03 --dup 0.03 --malformed 0.03 \
+       --bypass 0.02 --values special --seed 8 > "$tmp/data-gen.log" 2>&1; then
+    sim data-256 "$d" --width 256
+    sim data-512 "$d" --width 512 --backpressure 20 --seed 9
+else
+    cat "$tmp/data-gen.log"
+    ws_record partial data-gen 1
+fi
+
+# a child (a job with a parent) is refused: this RTL takes PARTIALs, it does not send them
+if ws_refused "$tmp/child.log" "has a parent" "$ws" sim "$tmp/mixed/s0.0" --width 256; then
+    ws_record partial child-refused 0
+else
+    cat "$tmp/child.log"
+    ws_record partial child-refused 1
+fi
+
+[ "$ws_failed" -eq 0 ]
