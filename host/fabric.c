@@ -5,7 +5,7 @@
  * with 2 children of 4 leaves each, the workers spread evenly over the leaves in rank order. Every
  * link (worker to leaf, child to parent, and back) is a one-way latency with the faults of
  * host/net.h. A device is the reference with its timing model or an RTL model (sharded devices
- * only: the RTL has no PARTIAL), all clocked on one time line, the models cycle by cycle while
+ * only: the RTL sends no PARTIAL), all clocked on one time line, the models cycle by cycle while
  * they work.
  *
  * The oracle, independent of the devices: every frame a device sends is checked as it leaves
@@ -715,8 +715,9 @@ static int setup(fabric *f, tx_ctx **ctx)
         return fail(f, "--count %u: a PARTIAL of that many elements may take %zu bytes, more "
                     "than a frame's %d", o->count, ws_partial_max_len(o->count), WS_LIMIT_FRAME);
     if (f->levels && o->device != WS_RUN_REF)
-        return fail(f, "a tree of devices needs --device ref: the RTL does not take PARTIAL "
-                    "frames yet (docs/protocol.md section 9)");
+        return fail(f, "a tree of devices needs --device ref: the RTL sends no PARTIAL frames "
+                    "yet (docs/protocol.md section 9; a recorded root replays through a model "
+                    "built with PARTIAL = 1: wiresum sim DIR/s0)");
     if (!(*ctx = calloc((size_t)o->workers * f->T, sizeof **ctx)) ||
         !(f->expect = malloc(o->elems * 4)))
         return fail(f, "out of memory");

@@ -5,8 +5,8 @@
 # WS_TOP_F: filelist of wiresum_top (one hw/*.v a line, options such as -Ihw allowed, read with
 # verilator -f; point it elsewhere to try another top). WS_SIM_WIDTHS: the DATA_WIDTHs built in.
 # WS_VFLAGS: more verilator flags for the models, e.g. -GMAX_COUNT=2048. WS_SIM_OPT: C++
-# optimisation of the models. WS_LINT: DATA_WIDTH:MAX_COUNT[:ENGINES] configurations that
-# `make lint` checks (ENGINES 1 when left out). A model with several engines:
+# optimisation of the models. WS_LINT: DATA_WIDTH:MAX_COUNT[:ENGINES[:PARTIAL]] configurations that
+# `make lint` checks (ENGINES 1 and PARTIAL 0 when left out). A model with several engines:
 # make WS_VFLAGS=-GENGINES=4 (the Icarus build takes -GENGINES and -GMAX_COUNT from WS_VFLAGS too).
 WS_SIM_WIDTHS ?= 256 512 1024
 # WS_SIM_FAST_WIDTHS: widths (of WS_SIM_WIDTHS) also built without FST tracing, ~1.3x faster:
@@ -15,7 +15,7 @@ WS_SIM_WIDTHS ?= 256 512 1024
 WS_SIM_FAST_WIDTHS ?= 256
 WS_VFLAGS     ?=
 WS_SIM_OPT    ?= -O2
-WS_LINT       ?= 512:256:4 256:256:2 1024:256 256:256 256:2048
+WS_LINT       ?= 512:256:4 256:256:2 512:256:4:1 1024:256 256:256 256:2048 256:256:1:1
 VERILATOR     ?= verilator
 # WS_E4: the 4-engine model that make test builds and tests (rule at the end); WS_P1: the device
 # that takes PARTIAL frames (-GPARTIAL=1) at 256 and 512 bits
@@ -164,11 +164,12 @@ sim: $(if $(WS_HAVE_TOP),$(BUILD)/libwssim.a $(WS_SIM_LIBS),sim-none)
 lint: $(if $(WS_HAVE_TOP),,sim-none)
 	@mkdir -p $(BUILD)/lint; rc=0; \
 	printf '%s\n' $(WS_LINT) | xargs -P 2 -I CFG sh -c 'c=CFG; \
-	  w=$${c%%:*}; r=$${c#*:}; m=$${r%%:*}; e=1; case $$r in *:*) e=$${r#*:};; esac; \
+	  set -- $$(echo $$c | tr : " "); \
 	  $(VERILATOR) --lint-only -Wall -f $(WS_TOP_F) --top-module wiresum_top \
-	      -GDATA_WIDTH=$$w -GMAX_COUNT=$$m -GENGINES=$$e > $(BUILD)/lint/$$c.log 2>&1; true'; \
+	      -GDATA_WIDTH=$$1 -GMAX_COUNT=$$2 -GENGINES=$${3:-1} -GPARTIAL=$${4:-0} \
+	      > $(BUILD)/lint/$$c.log 2>&1; true'; \
 	for c in $(WS_LINT); do \
-	  if [ -s $(BUILD)/lint/$$c.log ]; then echo "lint: DATA_WIDTH:MAX_COUNT:ENGINES $$c:"; \
+	  if [ -s $(BUILD)/lint/$$c.log ]; then echo "lint: DATA_WIDTH:MAX_COUNT:ENGINES:PARTIAL $$c:"; \
 	    cat $(BUILD)/lint/$$c.log; rc=1; fi; \
 	done; echo "lint wiresum_top $$((1 - rc)) $$rc" >> $(BUILD)/results.txt; exit $$rc
 
@@ -177,17 +178,18 @@ sim-none:
 
 # The device with four engines (docs/architecture.md section 9): its own 256-bit model, traced
 # only (the tools fall back to it), at -O1, which halves its compile time for a suite of small
-# traces.
+# traces. It takes PARTIAL frames too (-GPARTIAL=1): a device of four engines is the root a tree
+# would have, and one model serves both suites (engines: DATA traces; partial: tree roots).
 # traced only to the top's ports (--trace-depth 1): the suites trace no 4-engine waveform, and
 # the four banks of lanes' trace code was half its build (a full one: make WS_VFLAGS=-GENGINES=4)
 $(WS_E4): FORCE
 	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/e4 WS_SIM_WIDTHS=256 WS_SIM_FAST_WIDTHS= \
-	  WS_SIM_OPT=-O1 WS_VFLAGS='-GENGINES=4 --trace-depth 1' $@
+	  WS_SIM_OPT=-O1 WS_VFLAGS='-GENGINES=4 -GPARTIAL=1 --trace-depth 1' $@
 
 # ... and the same in Icarus (WS_E4_IV, build/e4/icarus: the 4-engine model finds it beside itself)
 $(WS_E4_IV): FORCE
 	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/e4 WS_SIM_WIDTHS=256 WS_SIM_FAST_WIDTHS= \
-	  WS_SIM_OPT=-O1 WS_VFLAGS=-GENGINES=4 icarus
+	  WS_SIM_OPT=-O1 WS_VFLAGS='-GENGINES=4 -GPARTIAL=1' icarus
 
 # The device that takes PARTIAL frames as a parent (-GPARTIAL=1, docs/protocol.md section 9) at
 # 256 and 512 bits, as the 4-engine one: traced to the top's ports only, -O1 (tests/run_partial.sh)

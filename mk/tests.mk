@@ -2,13 +2,13 @@
 # Each appends "suite case passed failed" lines to build/results.txt.
 
 .PHONY: test-build unit unit-asan e2e numerics rtl engines hw hwtest regmap-check wave wave-check wave-picture \
-        runloop tree cluster \
+        runloop tree partial cluster \
         stress fuzz fuzz-short dissector ux docs-check bench-tools fresh-build lib json
 
 # the suites, in the order make test starts them: the longest first (seconds alone on the 2-core
 # machine of 2026-11-26: engines 130, fuzz-short 100, rtl 85, hw 70, lint 40, unit-asan 25,
 # stress 25, unit 20, the others under 15), so that two at a time end together
-TEST_SUITES := $(if $(WS_HAVE_TOP),engines fuzz-short rtl hw lint) unit-asan $(if $(WS_HAVE_TOP),stress) \
+TEST_SUITES := $(if $(WS_HAVE_TOP),engines fuzz-short rtl hw partial lint) unit-asan $(if $(WS_HAVE_TOP),stress) \
                unit $(if $(WS_HAVE_TOP),runloop tree) fresh-build dissector $(if $(WS_HAVE_TOP),ux) bench-tools \
                $(if $(WS_HAVE_TOP),json lib) cluster e2e numerics $(if $(WS_HAVE_TOP),wave-check regmap-check) docs-check
 # the suites that build no model: make test runs them beside the build
@@ -18,7 +18,7 @@ test-build: $(PLAIN_TESTS) $(ASAN_TESTS) $(BUILD)/wiresum $(BUILD)/asan/wiresum 
     $(BUILD)/wiresum-cluster \
     $(BUILD)/regmap_gen $(BUILD)/libwiresum.so.$(WS_SOVER) \
     $(if $(WS_HAVE_TOP),$(IVB)/ws256.vvp $(IVB)/ws_vpi.vpi $(BUILD)/allreduce $(BUILD)/libwiresum-sim.a \
-      $(WS_E4) $(WS_E4_IV))
+      $(WS_E4) $(WS_E4_IV) $(WS_P1))
 
 unit: deps $(PLAIN_TESTS)
 	@sh tests/run_unit.sh $(BUILD)/tests $(PLAIN_TESTS)
@@ -45,6 +45,12 @@ rtl: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
 engines: deps $(BUILD)/wiresum $(PLAIN_TOOLS) $(if $(WS_MODELS_BUILT),,$(WS_E4) $(WS_E4_IV))
 	@rc=0; sh tests/run_engines.sh $(WS_E4) || rc=1; \
 	 sh tests/run_order.sh $(WS_E4) engines || rc=1; exit $$rc
+
+# The parent side of PARTIAL frames (docs/protocol.md section 9): recorded tree roots, edited and
+# malformed PARTIALs and DATA traces through the models built with PARTIAL = 1 (build/p1 at 256
+# and 512 bits; the 4-engine one, in Verilator and Icarus)
+partial: deps $(PLAIN_TOOLS) $(if $(WS_MODELS_BUILT),,$(WS_P1) $(WS_E4) $(WS_E4_IV))
+	@sh tests/run_partial.sh $(WS_P1) $(WS_E4)
 
 # RTL stage testbenches, the quick Icarus set; `make hwtest`: the full scripts, both simulators
 hw: deps $(PLAIN_TOOLS)

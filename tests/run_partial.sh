@@ -1,6 +1,7 @@
 #!/bin/sh
-# run_partial.sh WIRESUM - the RTL's parent side of PARTIAL frames (docs/protocol.md section 9),
-# WIRESUM built with WS_VFLAGS=-GPARTIAL=1 at 256 and 512 bits (make partial: build/p1/wiresum):
+# run_partial.sh WIRESUM [WIRESUM-E4] - the RTL's parent side of PARTIAL frames (docs/protocol.md
+# section 9), WIRESUM built with WS_VFLAGS=-GPARTIAL=1 at 256 and 512 bits (build/p1/wiresum),
+# WIRESUM-E4 with four engines too (build/e4/wiresum, its Icarus build beside it):
 #   - the roots of recorded trees (`wiresum run --tree ... --record DIR`, the reference as every
 #     device, with loss, duplication, reordering and corruption on every link): the root's trace
 #     DIR/s0 replayed through the model (`wiresum sim`) at 256 bits plain, with ingress idle
@@ -14,11 +15,14 @@
 #     bad_header, result_to_device): against the reference at 256 and 512 bits;
 #   - DATA frames on the same device (gen's traces with malformed frames of every reason and
 #     special values): the reference takes PARTIALs too (sim follows PARAM_PARTIAL);
+#   - the roots and the edited roots through the 4-engine model, plain, idle and backpressure,
+#     and a small root under Icarus (the same RTL, its own simulator);
 #   - a child's trace (a job with a parent) is refused with a message.
 # Appends "partial <case> <passed> <failed>" lines to the results (tests/lib.sh).
 set -u
 . "$(dirname "$0")/lib.sh"
 ws=$1
+e4=${2:-}
 tmp=$WS_BUILD/partial
 tool=$WS_BUILD/tests/tool_partial_edit
 rm -rf "$tmp"
@@ -48,8 +52,15 @@ record() {
         ws_record partial "record-$name" 1
     fi
 }
+# sim NAME DIR ARGS... through the 4-engine model
+sim4() {
+    ws_keep=$ws; ws=$e4
+    sim "$@"
+    ws=$ws_keep
+}
 # shellcheck disable=SC2086
 {
+record small   --tree 2 --workers 4 --elems 120 --count 20 --slots 2 --iters 1 --values mixed --loss 0.05 --dup 0.1 --seed 23
 record mixed   --tree 4 --workers 8 --elems 1500 --count 64 --iters 2 --values mixed $F --seed 21
 record special --tree 3 --workers 6 --elems 700 --count 13 --slots 4 --iters 2 --values special $F --seed 22
 }
@@ -90,6 +101,16 @@ if jq -e '.device.drop.bad_length > 0 and .device.drop.bad_header > 0 and
 else
     jq -c .device "$tmp/mixed-edited-256.json" 2>&1 | head -c 2000; echo
     ws_record partial edited-reasons 1
+fi
+
+# the 4-engine device
+if [ -n "$e4" ]; then
+    sim4 e4-mixed          "$tmp/mixed/s0" --width 256
+    sim4 e4-mixed-idle     "$tmp/mixed/s0" --width 256 --idle 30 --seed 10
+    sim4 e4-special-bp     "$tmp/special/s0" --width 256 --backpressure 30 --seed 11
+    sim4 e4-mixed-edited   "$tmp/mixed-edited" --width 256
+    sim4 e4-special-edited "$tmp/special-edited" --width 256 --idle 20 --backpressure 20 --seed 12
+    sim4 e4-icarus-small   "$tmp/small/s0" --width 256 --sim icarus
 fi
 
 # DATA frames on the device that takes PARTIALs
