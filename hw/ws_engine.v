@@ -304,10 +304,15 @@ generate
             wire        at_hdr  = pb == HB[PB_W-1:0];
             wire        p_now   = td[(42 % BYTES)*8 +: 4] == 4'(WS_PROTO_PARTIAL);
             wire [15:0] cnt_now = {td[(52 % BYTES)*8 +: 8], td[(53 % BYTES)*8 +: 8]};
+            // reset: they decide whether a frame's first beats (before its header beat) hold
+            // records, which they never do, but a beat must not wait on an unknown
             reg         p_r;
             reg  [15:0] cnt_r;
             always @(posedge clk)
-                if (in_fire && at_hdr) begin
+                if (rst) begin
+                    p_r <= 1'b0;
+                    cnt_r <= 16'd0;
+                end else if (in_fire && at_hdr) begin
                     p_r <= p_now;
                     cnt_r <= cnt_now;
                 end

@@ -22,6 +22,7 @@ VERILATOR     ?= verilator
 WS_E4         := $(BUILD)/e4/wiresum
 WS_E4_IV      := $(BUILD)/e4/icarus/ws256.vvp
 WS_P1         := $(BUILD)/p1/wiresum
+WS_P1_IV      := $(BUILD)/p1/icarus/ws256.vvp
 
 .PHONY: sim icarus lint sim-none install-sim
 
@@ -196,3 +197,8 @@ $(WS_E4_IV): FORCE
 $(WS_P1): FORCE
 	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/p1 WS_SIM_WIDTHS='256 512' WS_SIM_FAST_WIDTHS= \
 	  WS_SIM_OPT=-O1 WS_VFLAGS='-GPARTIAL=1 --trace-depth 1' $@
+
+# ... and at 256 bits in Icarus (build/p1/icarus, beside the model)
+$(WS_P1_IV): FORCE
+	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/p1 WS_SIM_WIDTHS=256 WS_SIM_FAST_WIDTHS= \
+	  WS_SIM_OPT=-O1 WS_VFLAGS=-GPARTIAL=1 icarus

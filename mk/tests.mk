@@ -18,7 +18,7 @@ test-build: $(PLAIN_TESTS) $(ASAN_TESTS) $(BUILD)/wiresum $(BUILD)/asan/wiresum 
     $(BUILD)/wiresum-cluster \
     $(BUILD)/regmap_gen $(BUILD)/libwiresum.so.$(WS_SOVER) \
     $(if $(WS_HAVE_TOP),$(IVB)/ws256.vvp $(IVB)/ws_vpi.vpi $(BUILD)/allreduce $(BUILD)/libwiresum-sim.a \
-      $(WS_E4) $(WS_E4_IV) $(WS_P1))
+      $(WS_E4) $(WS_E4_IV) $(WS_P1) $(WS_P1_IV))
 
 unit: deps $(PLAIN_TESTS)
 	@sh tests/run_unit.sh $(BUILD)/tests $(PLAIN_TESTS)
@@ -48,8 +48,8 @@ engines: deps $(BUILD)/wiresum $(PLAIN_TOOLS) $(if $(WS_MODELS_BUILT),,$(WS_E4) 
 
 # The parent side of PARTIAL frames (docs/protocol.md section 9): recorded tree roots, edited and
 # malformed PARTIALs and DATA traces through the models built with PARTIAL = 1 (build/p1 at 256
-# and 512 bits; the 4-engine one, in Verilator and Icarus)
-partial: deps $(PLAIN_TOOLS) $(if $(WS_MODELS_BUILT),,$(WS_P1) $(WS_E4) $(WS_E4_IV))
+# and 512 bits, and at 256 in Icarus; the 4-engine one)
+partial: deps $(PLAIN_TOOLS) $(if $(WS_MODELS_BUILT),,$(WS_P1) $(WS_P1_IV) $(WS_E4))
 	@sh tests/run_partial.sh $(WS_P1) $(WS_E4)
 
 # RTL stage testbenches, the quick Icarus set; `make hwtest`: the full scripts, both simulators

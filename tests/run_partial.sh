@@ -1,7 +1,7 @@
 #!/bin/sh
 # run_partial.sh WIRESUM [WIRESUM-E4] - the RTL's parent side of PARTIAL frames (docs/protocol.md
 # section 9), WIRESUM built with WS_VFLAGS=-GPARTIAL=1 at 256 and 512 bits (build/p1/wiresum),
-# WIRESUM-E4 with four engines too (build/e4/wiresum, its Icarus build beside it):
+# WIRESUM-E4 with four engines too (build/e4/wiresum); WIRESUM's Icarus build beside it:
 #   - the roots of recorded trees (`wiresum run --tree ... --record DIR`, the reference as every
 #     device, with loss, duplication, reordering and corruption on every link): the root's trace
 #     DIR/s0 replayed through the model (`wiresum sim`) at 256 bits plain, with ingress idle
@@ -15,8 +15,8 @@
 #     bad_header, result_to_device): against the reference at 256 and 512 bits;
 #   - DATA frames on the same device (gen's traces with malformed frames of every reason and
 #     special values): the reference takes PARTIALs too (sim follows PARAM_PARTIAL);
-#   - the roots and the edited roots through the 4-engine model, plain, idle and backpressure,
-#     and a small root under Icarus (the same RTL, its own simulator);
+#   - the roots and the edited roots through the 4-engine model, plain, idle and backpressure;
+#   - a small root under Icarus (the same RTL at 256 bits, its own simulator);
 #   - a child's trace (a job with a parent) is refused with a message.
 # Appends "partial <case> <passed> <failed>" lines to the results (tests/lib.sh).
 set -u
@@ -110,8 +110,10 @@ if [ -n "$e4" ]; then
     sim4 e4-special-bp     "$tmp/special/s0" --width 256 --backpressure 30 --seed 11
     sim4 e4-mixed-edited   "$tmp/mixed-edited" --width 256
     sim4 e4-special-edited "$tmp/special-edited" --width 256 --idle 20 --backpressure 20 --seed 12
-    sim4 e4-icarus-small   "$tmp/small/s0" --width 256 --sim icarus
 fi
+
+# the same RTL under Icarus (build/p1/icarus/ws256.vvp beside the model): a small root
+sim icarus-small "$tmp/small/s0" --width 256 --sim icarus
 
 # DATA frames on the device that takes PARTIALs
 d=$tmp/data
