@@ -1081,6 +1081,7 @@ typedef struct {
     uint32_t job_ctrl[8];
     uint32_t status;    /* returned for STATUS */
     int refuse_commit;  /* STATUS code after an enabling commit */
+    uint32_t partial;   /* returned for PARAM_PARTIAL */
 } fake_bus;
 
 static int fb_write(void *ctx, uint32_t addr, uint32_t data)
@@ -1114,6 +1115,10 @@ static int fb_read(void *ctx, uint32_t addr, uint32_t *data)
         }
     if (addr == WS_REG_STATUS) {
         *data = b->status;
+        return 0;
+    }
+    if (addr == WS_REG_PARAM_PARTIAL) {
+        *data = b->partial;
         return 0;
     }
     for (unsigned j = 0; j < 8; j++)
@@ -1195,6 +1200,40 @@ static void test_dev_job_setup_teardown(void **state)
     free(b);
 }
 
+/* partial = 1 needs PARAM_PARTIAL; a job with a parent is refused on every RTL device (it takes
+ * PARTIALs as a parent, it sends none), before any write */
+static void test_dev_partial(void **state)
+{
+    (void)state;
+    fake_bus *b = calloc(1, sizeof *b);
+    assert_non_null(b);
+    ws_regbus bus = {fb_write, fb_read, b};
+    ws_dev_params p;
+    char err[256];
+    assert_int_equal(ws_dev_open(&bus, &p, err, sizeof err), 0);
+    assert_int_equal(p.partial, 0);
+    ws_config cfg;
+    make_cfg(&cfg, 3, 4, 16);
+    cfg.partial = true;
+    b->n = 0;
+    assert_int_equal(ws_dev_configure(&bus, &cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "PARAM_PARTIAL = 0"));
+    assert_int_equal(b->n, 0);
+
+    b->partial = 1;
+    assert_int_equal(ws_dev_open(&bus, &p, err, sizeof err), 0);
+    assert_int_equal(p.partial, 1);
+    assert_int_equal(ws_dev_configure(&bus, &cfg, err, sizeof err), 0);
+    assert_int_not_equal(find_write(b, WS_REG_JOB_CTRL(0), 0), UINT32_MAX);
+
+    cfg.job[0].has_parent = true;
+    b->n = 0;
+    assert_int_equal(ws_dev_configure(&bus, &cfg, err, sizeof err), -1);
+    assert_non_null(strstr(err, "has a parent"));
+    assert_int_equal(b->n, 0);
+    free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1211,6 +1250,7 @@ int main(void)
         cmocka_unit_test(test_bad_use),
         cmocka_unit_test(test_blocking_allreduce),
         cmocka_unit_test(test_dev_job_setup_teardown),
+        cmocka_unit_test(test_dev_partial),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
