@@ -6,9 +6,9 @@
         stress fuzz fuzz-short dissector ux docs-check bench-tools fresh-build lib json
 
 # the suites, in the order make test starts them: the longest first (seconds alone on the 2-core
-# machine of 2026-11-26: engines 130, fuzz-short 100, rtl 85, hw 70, lint 40, unit-asan 25,
+# machine of 2026-11-26: engines 130, fuzz-short 100, rtl 85, hw 70, lint 40, partial 25, unit-asan 25,
 # stress 25, unit 20, the others under 15), so that two at a time end together
-TEST_SUITES := $(if $(WS_HAVE_TOP),engines fuzz-short rtl hw partial lint) unit-asan $(if $(WS_HAVE_TOP),stress) \
+TEST_SUITES := $(if $(WS_HAVE_TOP),engines fuzz-short rtl hw lint partial) unit-asan $(if $(WS_HAVE_TOP),stress) \
                unit $(if $(WS_HAVE_TOP),runloop tree) fresh-build dissector $(if $(WS_HAVE_TOP),ux) bench-tools \
                $(if $(WS_HAVE_TOP),json lib) cluster e2e numerics $(if $(WS_HAVE_TOP),wave-check regmap-check) docs-check
 # the suites that build no model: make test runs them beside the build
