@@ -138,7 +138,7 @@ WS_IV_INC  := $(filter -I%,$(shell sed 's://.*::' $(WS_TOP_F)))
 # asked when a recipe needs it, as WS_VROOT
 WS_IV_CINC  = $(eval WS_IV_CINC := $(filter -I%,$(shell iverilog-vpi --cflags)))$(WS_IV_CINC)
 WS_ICARUS  := $(foreach w,$(WS_SIM_WIDTHS),$(IVB)/ws$(w).vvp) $(IVB)/ws_vpi.vpi
-WS_IV_PAR  := $(patsubst -G%,-P TOP.%,$(filter -GENGINES=% -GMAX_COUNT=% -GPARTIAL=%,$(WS_VFLAGS)))
+WS_IV_PAR  := $(patsubst -G%,-P TOP.%,$(filter -GENGINES=% -GMAX_COUNT=% -GPARTIAL=% -GMAX_FRAME=%,$(WS_VFLAGS)))
 
 # the headers of the filelist's include directories too (Verilator's models follow its own
 # dependency files)
@@ -180,17 +180,20 @@ sim-none:
 # The device with four engines (docs/architecture.md section 9): its own 256-bit model, traced
 # only (the tools fall back to it), at -O1, which halves its compile time for a suite of small
 # traces. It takes PARTIAL frames too (-GPARTIAL=1): a device of four engines is the root a tree
-# would have, and one model serves both suites (engines: DATA traces; partial: tree roots).
+# would have, and one model serves both suites (engines: DATA traces; partial: tree roots). A
+# device that takes PARTIALs must take its jobs' longest (docs/protocol.md section 9: 64 + 48 x
+# max_count bytes), so that jobs of MAX_COUNT = 256 run on it its MAX_FRAME is 12352.
+WS_E4_FLAGS   := -GENGINES=4 -GPARTIAL=1 -GMAX_FRAME=12352
 # traced only to the top's ports (--trace-depth 1): the suites trace no 4-engine waveform, and
 # the four banks of lanes' trace code was half its build (a full one: make WS_VFLAGS=-GENGINES=4)
 $(WS_E4): FORCE
 	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/e4 WS_SIM_WIDTHS=256 WS_SIM_FAST_WIDTHS= \
-	  WS_SIM_OPT=-O1 WS_VFLAGS='-GENGINES=4 -GPARTIAL=1 --trace-depth 1' $@
+	  WS_SIM_OPT=-O1 WS_VFLAGS='$(WS_E4_FLAGS) --trace-depth 1' $@
 
 # ... and the same in Icarus (WS_E4_IV, build/e4/icarus: the 4-engine model finds it beside itself)
 $(WS_E4_IV): FORCE
 	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/e4 WS_SIM_WIDTHS=256 WS_SIM_FAST_WIDTHS= \
-	  WS_SIM_OPT=-O1 WS_VFLAGS='-GENGINES=4 -GPARTIAL=1' icarus
+	  WS_SIM_OPT=-O1 WS_VFLAGS='$(WS_E4_FLAGS)' icarus
 
 # The device that takes PARTIAL frames as a parent (-GPARTIAL=1, docs/protocol.md section 9) at
 # 256 and 512 bits, as the 4-engine one: traced to the top's ports only, -O1 (tests/run_partial.sh)

@@ -20,6 +20,7 @@ parameter N_PORTS    = 4;
 parameter MAX_COUNT  = 256;
 parameter ENGINES    = 1;
 parameter PARTIAL    = 0;
+parameter MAX_FRAME  = 9216;
 
 localparam TUSER_W = 16 + 2*N_PORTS;
 
@@ -60,7 +61,8 @@ wiresum_top #(
     .N_PORTS(N_PORTS),
     .MAX_COUNT(MAX_COUNT),
     .ENGINES(ENGINES),
-    .PARTIAL(PARTIAL)
+    .PARTIAL(PARTIAL),
+    .MAX_FRAME(MAX_FRAME)
 ) wiresum_top (
     .clk(clk), .rst(rst),
     .s_axis_tdata(s_axis_tdata), .s_axis_tkeep(s_axis_tkeep), .s_axis_tvalid(s_axis_tvalid),

@@ -1042,7 +1042,7 @@ initial begin
     check_counters;
     wr_err(16'h0028, 32'h1);
     wr_err(16'h2000, 32'h1);
-    rd_err(16'h002C);
+    rd_err(16'h0104);
     rd_err(16'h0100);
     rd_err(16'h2000);
     rd_err(WS_CNT_DEV_BASE + 16'd8 * WS_CNT_DEV_COUNT);
@@ -1054,7 +1054,7 @@ initial begin
     end
     max_delay = 0;                              // back to back
     for (k = 0; k < 8 * rt; k = k + 1) begin
-        rd_err(16'h002C);
+        rd_err(16'h0104);
         rd_expect("ID back to back", WS_REG_ID, WS_ID_VALUE);
         wr_err(WS_REG_ID, 0);
     end
