@@ -1,8 +1,8 @@
 #!/bin/sh
 # run_engines.sh WIRESUM - the device with several engines (ENGINES = 4, one port each,
-# docs/architecture.md section 9), WIRESUM built with WS_VFLAGS="-GENGINES=4 -GPARTIAL=1" at 256 bits and
-# -GMAX_FRAME=12352 (it takes PARTIAL frames too, so it carries the longest PARTIAL of 256
-# elements; these traces hold DATA frames, tests/run_partial.sh the others):
+# docs/architecture.md section 9), WIRESUM built at 256 bits with WS_VFLAGS="-GENGINES=4
+# -GPARTIAL=1 -GMAX_FRAME=12352" (it takes PARTIAL frames too, so it carries the longest PARTIAL
+# of 256 elements; these traces hold DATA frames, tests/run_partial.sh the others):
 #   - RTL regression cases (tests/run_rtl.sh: traces through the model, bit for bit against the
 #     software reference and its counters, then against the exact sums), without stalls and
 #     with ingress idle insertion and with egress backpressure;
