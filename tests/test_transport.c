@@ -1140,9 +1140,7 @@ static unsigned find_write(const fake_bus *b, uint32_t addr, unsigned from)
 
 static void test_dev_job_setup_teardown(void **state)
 {
-    (void)state;
-    fake_bus *b = calloc(1, sizeof *b);
-    assert_non_null(b);
+    fake_bus *b = *state;
     ws_regbus bus = {fb_write, fb_read, b};
     ws_dev_params p;
     char err[256];
@@ -1197,16 +1195,13 @@ static void test_dev_job_setup_teardown(void **state)
     m.port = 4;
     assert_int_equal(ws_dev_set_member(&bus, &p, 0, 0, &m, err, sizeof err), -1);
     assert_non_null(strstr(err, "port 4"));
-    free(b);
 }
 
 /* partial = 1 needs PARAM_PARTIAL; a job with a parent is refused on every RTL device (it takes
  * PARTIALs as a parent, it sends none), before any write */
 static void test_dev_partial(void **state)
 {
-    (void)state;
-    fake_bus *b = calloc(1, sizeof *b);
-    assert_non_null(b);
+    fake_bus *b = *state;
     ws_regbus bus = {fb_write, fb_read, b};
     ws_dev_params p;
     char err[256];
@@ -1231,7 +1226,18 @@ static void test_dev_partial(void **state)
     assert_int_equal(ws_dev_configure(&bus, &cfg, err, sizeof err), -1);
     assert_non_null(strstr(err, "has a parent"));
     assert_int_equal(b->n, 0);
-    free(b);
+}
+
+/* the fake device bus of the ws_dev tests, zeroed for each */
+static int fake_bus_new(void **state)
+{
+    return (*state = calloc(1, sizeof(fake_bus))) ? 0 : -1;
+}
+
+static int fake_bus_free(void **state)
+{
+    free(*state);
+    return 0;
 }
 
 int main(void)
@@ -1249,8 +1255,8 @@ int main(void)
         cmocka_unit_test(test_cc_closed_loop),
         cmocka_unit_test(test_bad_use),
         cmocka_unit_test(test_blocking_allreduce),
-        cmocka_unit_test(test_dev_job_setup_teardown),
-        cmocka_unit_test(test_dev_partial),
+        cmocka_unit_test_setup_teardown(test_dev_job_setup_teardown, fake_bus_new, fake_bus_free),
+        cmocka_unit_test_setup_teardown(test_dev_partial, fake_bus_new, fake_bus_free),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
