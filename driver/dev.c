@@ -111,8 +111,11 @@ int ws_dev_configure(const ws_regbus *bus, const ws_config *cfg, char *err, size
                  "(PARAM_PARTIAL = 0: a build with PARTIAL = 1 does)");
         return -1;
     }
+    /* The child side (PARTIALs sent, the parent's RESULTs taken) is not in the RTL yet: a job
+     * with a parent is refused here. ws_dev_job_setup programs the parent's registers (JOB_PARENT
+     * .. JOB_PAR_RANK) already; drop this refusal when the RTL's child side is there. */
     for (unsigned j = 0; j < cfg->n_jobs; j++)
-        if (cfg->job[j].has_parent) { /* the child side: PARTIALs sent, RESULTs taken */
+        if (cfg->job[j].has_parent) {
             snprintf(err, errlen, "job %u has a parent (docs/protocol.md section 9): this device "
                      "takes PARTIAL frames as a parent or root only, it sends none and takes no "
                      "parent's RESULT", cfg->job[j].id);
@@ -283,7 +286,8 @@ int ws_dev_job_setup(const ws_regbus *bus, const ws_dev_params *p, unsigned reco
                  p->jobs);
         return -1;
     }
-    /* what the commit would refuse, refused before any write, by the code it would give */
+    /* what the commit would refuse, refused before any write, by the code it would give (a
+     * parent's IPv4 address equal to the device's, BAD_PARENT_ADDR too, is the device's to see) */
     uint32_t code = jb->workers < 1 || jb->workers > p->workers ? WS_COMMIT_BAD_WORKERS
                     : jb->slots < 1 || jb->slots > p->pool      ? WS_COMMIT_BAD_SLOTS
                     : jb->max_count < 1 || jb->max_count > p->count ? WS_COMMIT_BAD_MAX_COUNT
@@ -296,6 +300,20 @@ int ws_dev_job_setup(const ws_regbus *bus, const ws_dev_params *p, unsigned reco
                  p->workers, p->pool, p->count, status_name(code));
         return -1;
     }
+    const ws_member *par = &jb->parent;
+    code = !jb->has_parent                                ? WS_COMMIT_OK
+           : !p->partial                                  ? WS_COMMIT_PARENT_NOT_PARTIAL
+           : (par->mac[0] & 1) || par->udp_port == 0      ? WS_COMMIT_BAD_PARENT_ADDR
+           : par->port >= p->ports                        ? WS_COMMIT_BAD_PARENT_PORT
+           : jb->parent_rank >= WS_LIMIT_WORKERS          ? WS_COMMIT_BAD_PARENT_RANK
+                                                          : WS_COMMIT_OK;
+    if (code != WS_COMMIT_OK) {
+        snprintf(err, errlen, "job %u (table record %u): its parent (device port %u, UDP port %u, "
+                 "rank %u) does not fit the device (%u ports, PARAM_PARTIAL = %u): %s", jb->id,
+                 record, par->port, par->udp_port, jb->parent_rank, p->ports, p->partial,
+                 status_name(code));
+        return -1;
+    }
     if (ws_dev_job_disable(bus, record, err, errlen))
         return -1;
     for (unsigned w = 0; w < jb->workers; w++)
@@ -306,7 +324,22 @@ int ws_dev_job_setup(const ws_regbus *bus, const ws_dev_params *p, unsigned reco
         wr(bus, WS_REG_JOB_SLOTS(record), jb->slots, "JOB_SLOTS", err, errlen) ||
         wr(bus, WS_REG_JOB_SLOT_BASE(record), jb->slot_base, "JOB_SLOT_BASE", err, errlen) ||
         wr(bus, WS_REG_JOB_MAX_COUNT(record), jb->max_count, "JOB_MAX_COUNT", err, errlen) ||
-        wr(bus, WS_REG_JOB_CTRL(record), jb->enable ? 1 : 0, "JOB_CTRL", err, errlen))
+        wr(bus, WS_REG_JOB_PARENT(record), jb->has_parent ? WS_JOB_PARENT_ENABLE_MASK : 0,
+           "JOB_PARENT", err, errlen))
+        return -1;
+    /* the parent's registers: only a job with a parent reads them */
+    if (jb->has_parent &&
+        (wr(bus, WS_REG_JOB_PAR_MAC_HI(record), mac_hi(par->mac), "JOB_PAR_MAC_HI", err, errlen) ||
+         wr(bus, WS_REG_JOB_PAR_MAC_LO(record), mac_lo(par->mac), "JOB_PAR_MAC_LO", err, errlen) ||
+         wr(bus, WS_REG_JOB_PAR_IP(record), par->ip, "JOB_PAR_IP", err, errlen) ||
+         wr(bus, WS_REG_JOB_PAR_PORT(record),
+            (uint32_t)par->port << WS_JOB_PAR_PORT_DEV_PORT_LSB |
+                (uint32_t)par->udp_port << WS_JOB_PAR_PORT_UDP_PORT_LSB,
+            "JOB_PAR_PORT", err, errlen) ||
+         wr(bus, WS_REG_JOB_PAR_JOB(record), jb->parent_job, "JOB_PAR_JOB", err, errlen) ||
+         wr(bus, WS_REG_JOB_PAR_RANK(record), jb->parent_rank, "JOB_PAR_RANK", err, errlen)))
+        return -1;
+    if (wr(bus, WS_REG_JOB_CTRL(record), jb->enable ? 1 : 0, "JOB_CTRL", err, errlen))
         return -1;
     uint32_t st;
     if (rd(bus, WS_REG_STATUS, &st, "STATUS", err, errlen))

@@ -97,6 +97,16 @@ wire [MAX_JOBS*WC_W-1:0] cfg_job_workers;
 wire [MAX_JOBS*SL_W-1:0] cfg_job_slots;
 wire [MAX_JOBS*SL_W-1:0] cfg_job_base;
 wire [MAX_JOBS*CN_W-1:0] cfg_job_maxcount;
+// the jobs' parents (PARTIAL = 1)
+/* verilator lint_off UNUSEDSIGNAL */  // used by the child side (ws_result_gen, ws_parser)
+wire [MAX_JOBS-1:0]      cfg_job_par_en;
+wire [MAX_JOBS*48-1:0]   cfg_job_par_mac;
+wire [MAX_JOBS*32-1:0]   cfg_job_par_ip;
+wire [MAX_JOBS*16-1:0]   cfg_job_par_udp;
+wire [MAX_JOBS*16-1:0]   cfg_job_par_job;
+wire [MAX_JOBS*16-1:0]   cfg_job_par_rank;
+wire [MAX_JOBS*PORT_W-1:0] cfg_job_par_port;
+/* verilator lint_on UNUSEDSIGNAL */
 wire                     job_clear;
 /* verilator lint_off UNUSEDSIGNAL */  // for the waveform: the job a clear belongs to
 wire [JI_W-1:0]          job_clear_idx;
@@ -127,7 +137,11 @@ ws_regs #(
     .cfg_dev_mac(cfg_dev_mac), .cfg_dev_ip(cfg_dev_ip), .cfg_dev_udp(cfg_dev_udp),
     .cfg_bypass(cfg_bypass), .cfg_job_en(cfg_job_en), .cfg_job_id(cfg_job_id),
     .cfg_job_workers(cfg_job_workers), .cfg_job_slots(cfg_job_slots), .cfg_job_base(cfg_job_base),
-    .cfg_job_maxcount(cfg_job_maxcount), .job_clear(job_clear), .job_clear_idx(job_clear_idx),
+    .cfg_job_maxcount(cfg_job_maxcount),
+    .cfg_job_par_en(cfg_job_par_en), .cfg_job_par_mac(cfg_job_par_mac), .cfg_job_par_ip(cfg_job_par_ip),
+    .cfg_job_par_udp(cfg_job_par_udp), .cfg_job_par_port(cfg_job_par_port),
+    .cfg_job_par_job(cfg_job_par_job), .cfg_job_par_rank(cfg_job_par_rank),
+    .job_clear(job_clear), .job_clear_idx(job_clear_idx),
     .job_clear_base(job_clear_base), .job_clear_end(job_clear_end),
     .mem_rda_addr(mem_rda_addr), .mem_rda_data(mem_rda_data),
     .mem_rdb_addr(mem_rdb_addr), .mem_rdb_data(mem_rdb_data),

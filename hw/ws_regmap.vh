@@ -75,7 +75,7 @@ localparam integer WS_BYPASS_EGRESS_WIDTH = 8;
 
 // Job table
 localparam [15:0] WS_TBL_JOB_BASE = 16'h1000; // job j
-localparam [15:0] WS_TBL_JOB_STRIDE = 16'h0020;
+localparam [15:0] WS_TBL_JOB_STRIDE = 16'h0040;
 localparam integer WS_TBL_JOB_LIMIT = 64; // room for MAX_JOBS
 localparam [15:0] WS_REG_JOB_ID_OFF = 16'h0000; // RW
 localparam integer WS_JOB_ID_ID_LSB = 0;
@@ -95,6 +95,25 @@ localparam integer WS_JOB_MAX_COUNT_MAX_COUNT_WIDTH = 16;
 localparam [15:0] WS_REG_JOB_CTRL_OFF = 16'h0014; // RW
 localparam integer WS_JOB_CTRL_ENABLE_LSB = 0;
 localparam integer WS_JOB_CTRL_ENABLE_WIDTH = 1;
+localparam [15:0] WS_REG_JOB_PARENT_OFF = 16'h0018; // RW
+localparam integer WS_JOB_PARENT_ENABLE_LSB = 0;
+localparam integer WS_JOB_PARENT_ENABLE_WIDTH = 1;
+localparam [15:0] WS_REG_JOB_PAR_MAC_HI_OFF = 16'h001C; // RW
+localparam integer WS_JOB_PAR_MAC_HI_MAC_LSB = 0;
+localparam integer WS_JOB_PAR_MAC_HI_MAC_WIDTH = 16;
+localparam [15:0] WS_REG_JOB_PAR_MAC_LO_OFF = 16'h0020; // RW
+localparam [15:0] WS_REG_JOB_PAR_IP_OFF = 16'h0024; // RW
+localparam [15:0] WS_REG_JOB_PAR_PORT_OFF = 16'h0028; // RW
+localparam integer WS_JOB_PAR_PORT_UDP_PORT_LSB = 0;
+localparam integer WS_JOB_PAR_PORT_UDP_PORT_WIDTH = 16;
+localparam integer WS_JOB_PAR_PORT_DEV_PORT_LSB = 16;
+localparam integer WS_JOB_PAR_PORT_DEV_PORT_WIDTH = 8;
+localparam [15:0] WS_REG_JOB_PAR_JOB_OFF = 16'h002C; // RW
+localparam integer WS_JOB_PAR_JOB_JOB_LSB = 0;
+localparam integer WS_JOB_PAR_JOB_JOB_WIDTH = 16;
+localparam [15:0] WS_REG_JOB_PAR_RANK_OFF = 16'h0030; // RW
+localparam integer WS_JOB_PAR_RANK_RANK_LSB = 0;
+localparam integer WS_JOB_PAR_RANK_RANK_WIDTH = 16;
 
 // Member table
 localparam [15:0] WS_TBL_MEMBER_BASE = 16'h8000; // member of rank w of job j
@@ -149,6 +168,10 @@ localparam [7:0] WS_COMMIT_SLOTS_OUTSIDE_POOL = 8'd4;
 localparam [7:0] WS_COMMIT_DUP_JOB_ID = 8'd5;
 localparam [7:0] WS_COMMIT_SLOT_OVERLAP = 8'd6;
 localparam [7:0] WS_COMMIT_BAD_MEMBER_PORT = 8'd7;
+localparam [7:0] WS_COMMIT_PARENT_NOT_PARTIAL = 8'd8;
+localparam [7:0] WS_COMMIT_BAD_PARENT_ADDR = 8'd9;
+localparam [7:0] WS_COMMIT_BAD_PARENT_PORT = 8'd10;
+localparam [7:0] WS_COMMIT_BAD_PARENT_RANK = 8'd11;
 
 // Drop reasons (driver/wiresum/reasons.h): the codes of stat_drop_reason
 localparam integer WS_N_DROPS = 13;

@@ -13,7 +13,7 @@
 //
 // Job commit (a write of JOB_CTRL of job j with byte 0 enabled): the written values of job j are
 // checked in the order of the STATUS codes; if valid and ENABLE is 1 they become the active
-// configuration of job j (cfg_job_*), and job_clear pulses with job_clear_idx = j in the same
+// configuration of job j (cfg_job_*, its parent's cfg_job_par_* with them), and job_clear pulses with job_clear_idx = j in the same
 // cycle as the new values appear, so the engine clears the job's slot range. The range comes
 // with the pulse, registered (job_clear_base, job_clear_end = base + slots): the engine compares
 // it with its set numbers and takes no mux over the job table or adder in front of the clear.
@@ -76,6 +76,15 @@ module ws_regs #(
     output reg  [MAX_JOBS*SL_W-1:0]   cfg_job_slots,
     output reg  [MAX_JOBS*SL_W-1:0]   cfg_job_base,
     output reg  [MAX_JOBS*CN_W-1:0]   cfg_job_maxcount,
+    // the job's parent (docs/protocol.md section 9; a device built with PARTIAL = 1 only: without
+    // it a commit with JOB_PARENT.ENABLE fails), job j at [j*W +: W], valid while cfg_job_en[j]
+    output reg  [MAX_JOBS-1:0]        cfg_job_par_en,   // the job has a parent
+    output reg  [MAX_JOBS*48-1:0]     cfg_job_par_mac,  // byte 0 (first on the wire) in 47:40
+    output reg  [MAX_JOBS*32-1:0]     cfg_job_par_ip,
+    output reg  [MAX_JOBS*16-1:0]     cfg_job_par_udp,
+    output reg  [MAX_JOBS*PORT_W-1:0] cfg_job_par_port, // the device port towards the parent
+    output reg  [MAX_JOBS*16-1:0]     cfg_job_par_job,  // the job's id at the parent
+    output reg  [MAX_JOBS*16-1:0]     cfg_job_par_rank, // this device's rank in that job
     output reg                        job_clear,       // 1-cycle pulse: clear the slot state of job_clear_idx
     output reg  [JI_W-1:0]            job_clear_idx,
     output reg  [SL_W-1:0]            job_clear_base,  // the job's first slot, with the pulse
@@ -312,7 +321,11 @@ function [DEC_W-1:0] decode_b(input [DA_W-1:0] d);
             off = o_job;
             if ({8'd0, off} == WS_REG_JOB_ID_OFF || {8'd0, off} == WS_REG_JOB_WORKERS_OFF ||
                 {8'd0, off} == WS_REG_JOB_SLOTS_OFF || {8'd0, off} == WS_REG_JOB_SLOT_BASE_OFF ||
-                {8'd0, off} == WS_REG_JOB_MAX_COUNT_OFF || {8'd0, off} == WS_REG_JOB_CTRL_OFF)
+                {8'd0, off} == WS_REG_JOB_MAX_COUNT_OFF || {8'd0, off} == WS_REG_JOB_CTRL_OFF ||
+                {8'd0, off} == WS_REG_JOB_PARENT_OFF || {8'd0, off} == WS_REG_JOB_PAR_MAC_HI_OFF ||
+                {8'd0, off} == WS_REG_JOB_PAR_MAC_LO_OFF || {8'd0, off} == WS_REG_JOB_PAR_IP_OFF ||
+                {8'd0, off} == WS_REG_JOB_PAR_PORT_OFF || {8'd0, off} == WS_REG_JOB_PAR_JOB_OFF ||
+                {8'd0, off} == WS_REG_JOB_PAR_RANK_OFF)
                 k = K_JOB;
         end
         if (h_mem) begin
@@ -397,8 +410,52 @@ reg  [JI_W-1:0] status_job;
 reg             clr_cnt;      // clear the counters (CTRL.CLEAR_COUNTERS), a pulse
 
 // values written to the job table, committed by JOB_CTRL
-// (job j at [j*16 +: 16])
+// (job j at [j*16 +: 16], [j*32 +: 32], ...)
 reg  [MAX_JOBS*16-1:0] st_id, st_wk, st_sl, st_base, st_mc;
+// and the parent's: JOB_PARENT.ENABLE, MAC, IP, {device port, UDP port}, job, rank
+reg  [MAX_JOBS-1:0]    st_pen;
+reg  [MAX_JOBS*48-1:0] st_pmac;
+reg  [MAX_JOBS*32-1:0] st_pip;
+reg  [MAX_JOBS*24-1:0] st_pport;
+reg  [MAX_JOBS*16-1:0] st_pjob, st_prank;
+
+// Job j's record as it reads, word k (byte offset 4k) at [k*32 +: 32]: the staged values in
+// their fields, JOB_CTRL and the unmapped words 0 (constants, which synthesis drops)
+localparam J_WORDS = WS_TBL_JOB_STRIDE / 4;
+localparam J_BITS  = 32 * J_WORDS;
+localparam JW_ID   = WS_REG_JOB_ID_OFF / 4;
+localparam JW_WK   = WS_REG_JOB_WORKERS_OFF / 4;
+localparam JW_SL   = WS_REG_JOB_SLOTS_OFF / 4;
+localparam JW_BASE = WS_REG_JOB_SLOT_BASE_OFF / 4;
+localparam JW_MC   = WS_REG_JOB_MAX_COUNT_OFF / 4;
+localparam JW_PEN  = WS_REG_JOB_PARENT_OFF / 4;
+localparam JW_PMH  = WS_REG_JOB_PAR_MAC_HI_OFF / 4;
+localparam JW_PML  = WS_REG_JOB_PAR_MAC_LO_OFF / 4;
+localparam JW_PIP  = WS_REG_JOB_PAR_IP_OFF / 4;
+localparam JW_PPT  = WS_REG_JOB_PAR_PORT_OFF / 4;
+localparam JW_PJOB = WS_REG_JOB_PAR_JOB_OFF / 4;
+localparam JW_PRK  = WS_REG_JOB_PAR_RANK_OFF / 4;
+localparam JW_W    = $clog2(J_WORDS);
+reg  [MAX_JOBS*J_BITS-1:0] st_rec;
+integer jr;
+always @(*) begin
+    st_rec = {MAX_JOBS*J_BITS{1'b0}};
+    for (jr = 0; jr < MAX_JOBS; jr = jr + 1) begin
+        st_rec[jr*J_BITS + JW_ID*32 +: 16]   = st_id[jr*16 +: 16];
+        st_rec[jr*J_BITS + JW_WK*32 +: 16]   = st_wk[jr*16 +: 16];
+        st_rec[jr*J_BITS + JW_SL*32 +: 16]   = st_sl[jr*16 +: 16];
+        st_rec[jr*J_BITS + JW_BASE*32 +: 16] = st_base[jr*16 +: 16];
+        st_rec[jr*J_BITS + JW_MC*32 +: 16]   = st_mc[jr*16 +: 16];
+        st_rec[jr*J_BITS + JW_PEN*32 + WS_JOB_PARENT_ENABLE_LSB] = st_pen[jr];
+        st_rec[jr*J_BITS + JW_PMH*32 + WS_JOB_PAR_MAC_HI_MAC_LSB +: 16] = st_pmac[jr*48 + 32 +: 16];
+        st_rec[jr*J_BITS + JW_PML*32 +: 32]  = st_pmac[jr*48 +: 32];
+        st_rec[jr*J_BITS + JW_PIP*32 +: 32]  = st_pip[jr*32 +: 32];
+        st_rec[jr*J_BITS + JW_PPT*32 + WS_JOB_PAR_PORT_UDP_PORT_LSB +: 16] = st_pport[jr*24 +: 16];
+        st_rec[jr*J_BITS + JW_PPT*32 + WS_JOB_PAR_PORT_DEV_PORT_LSB +: 8]  = st_pport[jr*24 + 16 +: 8];
+        st_rec[jr*J_BITS + JW_PJOB*32 + WS_JOB_PAR_JOB_JOB_LSB +: 16]  = st_pjob[jr*16 +: 16];
+        st_rec[jr*J_BITS + JW_PRK*32 + WS_JOB_PAR_RANK_RANK_LSB +: 16] = st_prank[jr*16 +: 16];
+    end
+end
 
 // member table: three copies, written together
 reg  [M_BITS-1:0]   mem_r [0:N_MEM-1];
@@ -453,24 +510,28 @@ function [15:0] job16(input [MAX_JOBS*16-1:0] t, input [JI_W-1:0] j);
     end
 endfunction
 
-// the staged 16-bit field of job j at record offset off (0 for JOB_CTRL): the old value of a
-// write and the value of a read
-function [15:0] job_field(input [7:0] off, input [JI_W-1:0] j, input [MAX_JOBS*16-1:0] id,
-                          input [MAX_JOBS*16-1:0] wk, input [MAX_JOBS*16-1:0] sl,
-                          input [MAX_JOBS*16-1:0] base, input [MAX_JOBS*16-1:0] mc);
+// job j's 32-bit word of a table of words (an AND-OR over the jobs)
+function [31:0] job32(input [MAX_JOBS*32-1:0] t, input [JI_W-1:0] j);
+    integer i;
     begin
-        if ({8'd0, off} == WS_REG_JOB_ID_OFF)
-            job_field = job16(id, j);
-        else if ({8'd0, off} == WS_REG_JOB_WORKERS_OFF)
-            job_field = job16(wk, j);
-        else if ({8'd0, off} == WS_REG_JOB_SLOTS_OFF)
-            job_field = job16(sl, j);
-        else if ({8'd0, off} == WS_REG_JOB_SLOT_BASE_OFF)
-            job_field = job16(base, j);
-        else if ({8'd0, off} == WS_REG_JOB_MAX_COUNT_OFF)
-            job_field = job16(mc, j);
-        else
-            job_field = 16'd0;
+        job32 = 32'd0;
+        for (i = 0; i < MAX_JOBS; i = i + 1)
+            if (j == i[JI_W-1:0])
+                job32 = t[i*32 +: 32];
+    end
+endfunction
+
+// the staged word of job j at record offset off (0 for JOB_CTRL): the old value of a write and
+// the value of a read
+/* verilator lint_off UNUSEDSIGNAL */  // the offset's byte bits; the record's unmapped words
+function [31:0] job_field(input [7:0] off, input [JI_W-1:0] j, input [MAX_JOBS*J_BITS-1:0] rec);
+/* verilator lint_on UNUSEDSIGNAL */
+    integer i;
+    begin
+        job_field = 32'd0;
+        for (i = 0; i < MAX_JOBS; i = i + 1)
+            if (j == i[JI_W-1:0])
+                job_field = rec[i*J_BITS + off[2 +: JW_W]*32 +: 32];
     end
 endfunction
 
@@ -483,7 +544,7 @@ always @(*) begin
     K_MAC_LO: w_old = cfg_dev_mac[31:0];
     K_IP:     w_old = cfg_dev_ip;
     K_UDP:    w_old = {16'd0, cfg_dev_udp};
-    K_JOB:    w_old = {16'd0, job_field(wd_off, wd_job, st_id, st_wk, st_sl, st_base, st_mc)};
+    K_JOB:    w_old = job_field(wd_off, wd_job, st_rec);
     default:  w_old = 32'd0;
     endcase
 end
@@ -507,6 +568,13 @@ reg  [MAX_WORKERS-1:0] cm_need;      // the ranks below the job's workers (W_CHE
 reg  [MAX_JOBS-1:0]    ck_id_j;      // job j is another enabled job with the same ID (W_CHECK)
 reg  [MAX_JOBS-1:0]    ck_lo_j;      // job j is another enabled job that ends after our base (W_CHECK)
 reg                    cf_wk, cf_sl, cf_mc, cf_pool, cf_id, cf_ovl, cf_mem;
+// the parent's values (W_IDLE) and their checks (W_CHECK)
+reg                    cm_pen;
+reg  [47:0]            cm_pmac;
+reg  [31:0]            cm_pip;
+reg  [23:0]            cm_pport;     // {device port, UDP port}
+reg  [15:0]            cm_pjob, cm_prank;
+reg                    cf_pnp, cf_paddr, cf_pport, cf_prank;
 
 // each active job's end, registered: the configuration it is computed from changes only in
 // W_APPLY, at least four cycles before the next commit's W_CHECK reads it
@@ -531,8 +599,13 @@ wire [7:0] cm_code = cf_wk   ? WS_COMMIT_BAD_WORKERS :
                      cf_pool ? WS_COMMIT_SLOTS_OUTSIDE_POOL :
                      cf_id   ? WS_COMMIT_DUP_JOB_ID :
                      cf_ovl  ? WS_COMMIT_SLOT_OVERLAP :
-                     cf_mem  ? WS_COMMIT_BAD_MEMBER_PORT : WS_COMMIT_OK;
-wire cm_ok = cm_en && !(cf_wk || cf_sl || cf_mc || cf_pool || cf_id || cf_ovl || cf_mem);
+                     cf_mem  ? WS_COMMIT_BAD_MEMBER_PORT :
+                     cf_pnp  ? WS_COMMIT_PARENT_NOT_PARTIAL :
+                     cf_paddr ? WS_COMMIT_BAD_PARENT_ADDR :
+                     cf_pport ? WS_COMMIT_BAD_PARENT_PORT :
+                     cf_prank ? WS_COMMIT_BAD_PARENT_RANK : WS_COMMIT_OK;
+wire cm_ok = cm_en && !(cf_wk || cf_sl || cf_mc || cf_pool || cf_id || cf_ovl || cf_mem ||
+                        cf_pnp || cf_paddr || cf_pport || cf_prank);
 
 integer wp;
 always @(posedge clk) begin
@@ -595,6 +668,15 @@ always @(posedge clk) begin
                     cm_base <= job16(st_base, wd_job);
                     cm_mc <= job16(st_mc, wd_job);
                     for (wp = 0; wp < MAX_JOBS; wp = wp + 1)
+                        if (wd_job == wp[JI_W-1:0]) begin
+                            cm_pen <= st_pen[wp];
+                            cm_pmac <= st_pmac[wp*48 +: 48];
+                            cm_pip <= st_pip[wp*32 +: 32];
+                            cm_pport <= st_pport[wp*24 +: 24];
+                            cm_pjob <= st_pjob[wp*16 +: 16];
+                            cm_prank <= st_prank[wp*16 +: 16];
+                        end
+                    for (wp = 0; wp < MAX_JOBS; wp = wp + 1)
                         if (wd_job == wp[JI_W-1:0])
                             cm_mok <= mem_ok[wp*MAX_WORKERS +: MAX_WORKERS];
                 end
@@ -611,6 +693,21 @@ always @(posedge clk) begin
                             st_base[wp*16 +: 16] <= w_new[15:0];
                         if ({8'd0, wd_off} == WS_REG_JOB_MAX_COUNT_OFF)
                             st_mc[wp*16 +: 16] <= w_new[15:0];
+                        if ({8'd0, wd_off} == WS_REG_JOB_PARENT_OFF)
+                            st_pen[wp] <= w_new[WS_JOB_PARENT_ENABLE_LSB];
+                        if ({8'd0, wd_off} == WS_REG_JOB_PAR_MAC_HI_OFF)
+                            st_pmac[wp*48 + 32 +: 16] <= w_new[WS_JOB_PAR_MAC_HI_MAC_LSB +: 16];
+                        if ({8'd0, wd_off} == WS_REG_JOB_PAR_MAC_LO_OFF)
+                            st_pmac[wp*48 +: 32] <= w_new;
+                        if ({8'd0, wd_off} == WS_REG_JOB_PAR_IP_OFF)
+                            st_pip[wp*32 +: 32] <= w_new;
+                        if ({8'd0, wd_off} == WS_REG_JOB_PAR_PORT_OFF)
+                            st_pport[wp*24 +: 24] <= {w_new[WS_JOB_PAR_PORT_DEV_PORT_LSB +: 8],
+                                                      w_new[WS_JOB_PAR_PORT_UDP_PORT_LSB +: 16]};
+                        if ({8'd0, wd_off} == WS_REG_JOB_PAR_JOB_OFF)
+                            st_pjob[wp*16 +: 16] <= w_new[WS_JOB_PAR_JOB_JOB_LSB +: 16];
+                        if ({8'd0, wd_off} == WS_REG_JOB_PAR_RANK_OFF)
+                            st_prank[wp*16 +: 16] <= w_new[WS_JOB_PAR_RANK_RANK_LSB +: 16];
                     end
                 end
             end
@@ -641,6 +738,11 @@ always @(posedge clk) begin
         cf_mc <= cm_mc == 16'd0 || {16'd0, cm_mc} > P_COUNT;
         /* verilator lint_on CMPCONST */
         cm_end <= {1'b0, cm_base} + {1'b0, cm_sl};
+        // the parent, as driver/config.c checks it (the multicast bit is byte 0's bit 0)
+        cf_pnp <= cm_pen && PARTIAL == 0;
+        cf_paddr <= cm_pen && (cm_pmac[40] || cm_pport[15:0] == 16'd0 || cm_pip == cfg_dev_ip);
+        cf_pport <= cm_pen && {24'd0, cm_pport[23:16]} >= P_PORTS;
+        cf_prank <= cm_pen && {16'd0, cm_prank} >= WS_LIMIT_WORKERS;
         for (wp = 0; wp < MAX_WORKERS; wp = wp + 1)
             cm_need[wp] <= wp < {16'd0, cm_wk};
         for (wp = 0; wp < MAX_JOBS; wp = wp + 1) begin
@@ -671,6 +773,13 @@ always @(posedge clk) begin
                     cfg_job_slots[wp*SL_W +: SL_W] <= cm_sl[SL_W-1:0];
                     cfg_job_base[wp*SL_W +: SL_W] <= cm_base[SL_W-1:0];
                     cfg_job_maxcount[wp*CN_W +: CN_W] <= cm_mc[CN_W-1:0];
+                    cfg_job_par_en[wp] <= cm_pen;
+                    cfg_job_par_mac[wp*48 +: 48] <= cm_pmac;
+                    cfg_job_par_ip[wp*32 +: 32] <= cm_pip;
+                    cfg_job_par_udp[wp*16 +: 16] <= cm_pport[15:0];
+                    cfg_job_par_port[wp*PORT_W +: PORT_W] <= cm_pport[16 +: PORT_W];
+                    cfg_job_par_job[wp*16 +: 16] <= cm_pjob;
+                    cfg_job_par_rank[wp*16 +: 16] <= cm_prank;
                 end else begin
                     cfg_job_en[wp] <= 1'b0;
                 end
@@ -718,11 +827,24 @@ always @(posedge clk) begin
         cfg_job_slots <= {MAX_JOBS*SL_W{1'b0}};
         cfg_job_base <= {MAX_JOBS*SL_W{1'b0}};
         cfg_job_maxcount <= {MAX_JOBS*CN_W{1'b0}};
+        cfg_job_par_en <= {MAX_JOBS{1'b0}};
+        cfg_job_par_mac <= {MAX_JOBS*48{1'b0}};
+        cfg_job_par_ip <= {MAX_JOBS*32{1'b0}};
+        cfg_job_par_udp <= {MAX_JOBS*16{1'b0}};
+        cfg_job_par_port <= {MAX_JOBS*PORT_W{1'b0}};
+        cfg_job_par_job <= {MAX_JOBS*16{1'b0}};
+        cfg_job_par_rank <= {MAX_JOBS*16{1'b0}};
         st_id <= {MAX_JOBS*16{1'b0}};
         st_wk <= {MAX_JOBS*16{1'b0}};
         st_sl <= {MAX_JOBS*16{1'b0}};
         st_base <= {MAX_JOBS*16{1'b0}};
         st_mc <= {MAX_JOBS*16{1'b0}};
+        st_pen <= {MAX_JOBS{1'b0}};
+        st_pmac <= {MAX_JOBS*48{1'b0}};
+        st_pip <= {MAX_JOBS*32{1'b0}};
+        st_pport <= {MAX_JOBS*24{1'b0}};
+        st_pjob <= {MAX_JOBS*16{1'b0}};
+        st_prank <= {MAX_JOBS*16{1'b0}};
         mem_ok <= {N_MEM{1'b0}};
     end
 end
@@ -887,15 +1009,15 @@ reg             rq_hi_hit;    // hi_idx is the counter read (R_FETCH)
 wire [JI_W-1:0] rdec_job = rdec_idx[JI_W-1:0];
 wire [7:0]      rdec_off = rdec[7:0];
 wire [7:0]      rdec_a_off = rdec_a[DA_O_JOB +: 8];   // decode_a's o_job
-reg  [MAX_JOBS*16-1:0] rd_jf;
+reg  [MAX_JOBS*32-1:0] rd_jf;
 reg  [31:0]     rd_job;
 integer         rp;
 always @(posedge clk) begin
     for (rp = 0; rp < MAX_JOBS; rp = rp + 1)
-        rd_jf[rp*16 +: 16] <= job_field(rdec_a_off, rp[JI_W-1:0], st_id, st_wk, st_sl, st_base, st_mc);
+        rd_jf[rp*32 +: 32] <= job_field(rdec_a_off, rp[JI_W-1:0], st_rec);
 end
 always @(*) begin
-    rd_job = {16'd0, job16(rd_jf, rdec_job)};
+    rd_job = job32(rd_jf, rdec_job);
     if ({8'd0, rdec_off} == WS_REG_JOB_CTRL_OFF)
         for (rp = 0; rp < MAX_JOBS; rp = rp + 1)
             if (rdec_job == rp[JI_W-1:0])

@@ -31,6 +31,7 @@ for w in 256 512 1024; do
         tb "result-gen-$w" tb_ws_result_gen icarus -GDATA_WIDTH="$w"
 done
 tb regs tb_ws_regs icarus
+tb regs-p1 tb_ws_regs icarus -GPARTIAL=1
 tb judge tb_ws_judge icarus
 tb judge-e4 tb_ws_judge icarus -GENGINES=4
 for w in 256 1024; do

@@ -1228,6 +1228,70 @@ static void test_dev_partial(void **state)
     assert_int_equal(b->n, 0);
 }
 
+/* a job's parent goes to JOB_PARENT .. JOB_PAR_RANK before the commit; what the commit would
+ * refuse of it is refused before any write, by its STATUS code */
+static void test_dev_parent_registers(void **state)
+{
+    fake_bus *b = *state;
+    ws_regbus bus = {fb_write, fb_read, b};
+    ws_dev_params p;
+    char err[256];
+    b->partial = 1;
+    assert_int_equal(ws_dev_open(&bus, &p, err, sizeof err), 0);
+    ws_config cfg;
+    make_cfg(&cfg, 3, 4, 16);
+    ws_job jb = cfg.job[0];
+    jb.has_parent = true;
+    static const uint8_t pmac[6] = {0x02, 0x00, 0x00, 0x00, 0x0a, 0x01};
+    memcpy(jb.parent.mac, pmac, 6);
+    jb.parent.ip = 0x0a010001u;
+    jb.parent.udp_port = 48901;
+    jb.parent.port = 3;
+    jb.parent_job = 300;
+    jb.parent_rank = 5;
+    b->n = 0;
+    assert_int_equal(ws_dev_job_setup(&bus, &p, 2, &jb, err, sizeof err), 0);
+    static const struct {
+        uint32_t addr, v;
+    } want[] = {{WS_REG_JOB_PARENT(2), 1},           {WS_REG_JOB_PAR_MAC_HI(2), 0x0200},
+                {WS_REG_JOB_PAR_MAC_LO(2), 0x00000a01u}, {WS_REG_JOB_PAR_IP(2), 0x0a010001u},
+                {WS_REG_JOB_PAR_PORT(2), 3u << 16 | 48901}, {WS_REG_JOB_PAR_JOB(2), 300},
+                {WS_REG_JOB_PAR_RANK(2), 5}};
+    unsigned en = find_write(b, WS_REG_JOB_CTRL(2), find_write(b, WS_REG_JOB_CTRL(2), 0) + 1);
+    assert_int_not_equal(en, UINT32_MAX);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        unsigned k = find_write(b, want[i].addr, 0);
+        assert_true(k != UINT32_MAX && k < en);
+        assert_int_equal(b->data[k], want[i].v);
+    }
+    /* no parent: JOB_PARENT written 0, the others left alone */
+    b->n = 0;
+    assert_int_equal(ws_dev_job_setup(&bus, &p, 2, &cfg.job[0], err, sizeof err), 0);
+    assert_int_equal(b->data[find_write(b, WS_REG_JOB_PARENT(2), 0)], 0);
+    assert_int_equal(find_write(b, WS_REG_JOB_PAR_IP(2), 0), UINT32_MAX);
+    /* refused before any write */
+    static const struct {
+        int field;
+        const char *code;
+    } bad[] = {{0, "BAD_PARENT_ADDR"}, {1, "BAD_PARENT_ADDR"}, {2, "BAD_PARENT_PORT"},
+               {3, "BAD_PARENT_RANK"}, {4, "PARENT_NOT_PARTIAL"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ws_job x = jb;
+        ws_dev_params q = p;
+        switch (bad[i].field) {
+        case 0: x.parent.mac[0] = 0x03; break;
+        case 1: x.parent.udp_port = 0; break;
+        case 2: x.parent.port = 4; break;
+        case 3: x.parent_rank = WS_LIMIT_WORKERS; break;
+        default: q.partial = 0; break;
+        }
+        b->n = 0;
+        assert_int_equal(ws_dev_job_setup(&bus, &q, 2, &x, err, sizeof err), -1);
+        assert_non_null(strstr(err, bad[i].code));
+        assert_int_equal(b->n, 0);
+    }
+}
+
 /* the fake device bus of the ws_dev tests, zeroed for each */
 static int fake_bus_new(void **state)
 {
@@ -1257,6 +1321,7 @@ int main(void)
         cmocka_unit_test(test_blocking_allreduce),
         cmocka_unit_test_setup_teardown(test_dev_job_setup_teardown, fake_bus_new, fake_bus_free),
         cmocka_unit_test_setup_teardown(test_dev_partial, fake_bus_new, fake_bus_free),
+        cmocka_unit_test_setup_teardown(test_dev_parent_registers, fake_bus_new, fake_bus_free),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

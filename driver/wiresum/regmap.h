@@ -75,7 +75,7 @@
 
 /* Job table */
 #define WS_TBL_JOB_BASE 0x1000u /* record i = j < MAX_JOBS: job j */
-#define WS_TBL_JOB_STRIDE 0x20u
+#define WS_TBL_JOB_STRIDE 0x40u
 #define WS_TBL_JOB_LIMIT 64u /* room for MAX_JOBS */
 #define WS_REG_JOB_ID_OFF 0x0u /* RW: job id of the aggregation header */
 #define WS_REG_JOB_ID(i) (WS_TBL_JOB_BASE + WS_TBL_JOB_STRIDE * (uint32_t)(i) + WS_REG_JOB_ID_OFF)
@@ -107,6 +107,38 @@
 #define WS_JOB_CTRL_ENABLE_LSB 0u
 #define WS_JOB_CTRL_ENABLE_WIDTH 1u
 #define WS_JOB_CTRL_ENABLE_MASK 0x00000001u
+#define WS_REG_JOB_PARENT_OFF 0x18u /* RW: the job's parent device (docs/protocol.md section 9), JOB_PARENT .. JOB_PAR_RANK: only a device built with PARTIAL = 1 takes a job with a parent (else the commit answers PARENT_NOT_PARTIAL) */
+#define WS_REG_JOB_PARENT(i) (WS_TBL_JOB_BASE + WS_TBL_JOB_STRIDE * (uint32_t)(i) + WS_REG_JOB_PARENT_OFF)
+#define WS_JOB_PARENT_ENABLE_LSB 0u
+#define WS_JOB_PARENT_ENABLE_WIDTH 1u
+#define WS_JOB_PARENT_ENABLE_MASK 0x00000001u
+#define WS_REG_JOB_PAR_MAC_HI_OFF 0x1Cu /* RW: the parent's MAC address, bytes 0 and 1 */
+#define WS_REG_JOB_PAR_MAC_HI(i) (WS_TBL_JOB_BASE + WS_TBL_JOB_STRIDE * (uint32_t)(i) + WS_REG_JOB_PAR_MAC_HI_OFF)
+#define WS_JOB_PAR_MAC_HI_MAC_LSB 0u
+#define WS_JOB_PAR_MAC_HI_MAC_WIDTH 16u
+#define WS_JOB_PAR_MAC_HI_MAC_MASK 0x0000FFFFu
+#define WS_REG_JOB_PAR_MAC_LO_OFF 0x20u /* RW: the parent's MAC address, bytes 2..5: byte 2 in bits 31:24, byte 5 in bits 7:0 */
+#define WS_REG_JOB_PAR_MAC_LO(i) (WS_TBL_JOB_BASE + WS_TBL_JOB_STRIDE * (uint32_t)(i) + WS_REG_JOB_PAR_MAC_LO_OFF)
+#define WS_REG_JOB_PAR_IP_OFF 0x24u /* RW: the parent's IPv4 address, first octet in bits 31:24 */
+#define WS_REG_JOB_PAR_IP(i) (WS_TBL_JOB_BASE + WS_TBL_JOB_STRIDE * (uint32_t)(i) + WS_REG_JOB_PAR_IP_OFF)
+#define WS_REG_JOB_PAR_PORT_OFF 0x28u /* RW: the parent's UDP port and the device port towards it */
+#define WS_REG_JOB_PAR_PORT(i) (WS_TBL_JOB_BASE + WS_TBL_JOB_STRIDE * (uint32_t)(i) + WS_REG_JOB_PAR_PORT_OFF)
+#define WS_JOB_PAR_PORT_UDP_PORT_LSB 0u
+#define WS_JOB_PAR_PORT_UDP_PORT_WIDTH 16u
+#define WS_JOB_PAR_PORT_UDP_PORT_MASK 0x0000FFFFu
+#define WS_JOB_PAR_PORT_DEV_PORT_LSB 16u
+#define WS_JOB_PAR_PORT_DEV_PORT_WIDTH 8u
+#define WS_JOB_PAR_PORT_DEV_PORT_MASK 0x00FF0000u
+#define WS_REG_JOB_PAR_JOB_OFF 0x2Cu /* RW: the job's id at the parent */
+#define WS_REG_JOB_PAR_JOB(i) (WS_TBL_JOB_BASE + WS_TBL_JOB_STRIDE * (uint32_t)(i) + WS_REG_JOB_PAR_JOB_OFF)
+#define WS_JOB_PAR_JOB_JOB_LSB 0u
+#define WS_JOB_PAR_JOB_JOB_WIDTH 16u
+#define WS_JOB_PAR_JOB_JOB_MASK 0x0000FFFFu
+#define WS_REG_JOB_PAR_RANK_OFF 0x30u /* RW: this device's rank in the parent's job */
+#define WS_REG_JOB_PAR_RANK(i) (WS_TBL_JOB_BASE + WS_TBL_JOB_STRIDE * (uint32_t)(i) + WS_REG_JOB_PAR_RANK_OFF)
+#define WS_JOB_PAR_RANK_RANK_LSB 0u
+#define WS_JOB_PAR_RANK_RANK_WIDTH 16u
+#define WS_JOB_PAR_RANK_RANK_MASK 0x0000FFFFu
 
 /* Member table */
 #define WS_TBL_MEMBER_BASE 0x8000u /* record i = j*MAX_WORKERS + w < MAX_JOBS*MAX_WORKERS: member of rank w of job j */
@@ -176,6 +208,10 @@ typedef enum {
     WS_COMMIT_DUP_JOB_ID = 5, /* JOB_ID is the id of another enabled job */
     WS_COMMIT_SLOT_OVERLAP = 6, /* the slot range overlaps the range of another enabled job */
     WS_COMMIT_BAD_MEMBER_PORT = 7, /* a member of rank below JOB_WORKERS has no valid device port: its MEMBER_PORT was not written since reset (a write of a device port >= N_PORTS is refused) */
+    WS_COMMIT_PARENT_NOT_PARTIAL = 8, /* JOB_PARENT.ENABLE is 1 (the job has a parent) on a device built without PARTIAL (PARAM_PARTIAL = 0) */
+    WS_COMMIT_BAD_PARENT_ADDR = 9, /* the parent's MAC is multicast (JOB_PAR_MAC_HI bit 8), its UDP port is 0, or its IPv4 address is the device's own (DEV_IP) */
+    WS_COMMIT_BAD_PARENT_PORT = 10, /* JOB_PAR_PORT.DEV_PORT, the device port towards the parent, >= N_PORTS */
+    WS_COMMIT_BAD_PARENT_RANK = 11, /* JOB_PAR_RANK.RANK, this device's rank in the parent's job, >= WS_LIMIT_WORKERS (64) */
 } ws_commit_status;
 
 #endif

@@ -11,7 +11,8 @@
 //   2 device MAC/IP/UDP and bypass round trips (byte strobes, reserved bits, refused values)
 //   3 member table: AXI round trips, both datapath read ports, refused device ports
 //   4 job commits: a valid one (cfg outputs, one job_clear pulse with the new values), every
-//     refused one with its STATUS code, check priority, disable, self-exclusion, adjacency
+//     refused one with its STATUS code, check priority, disable, self-exclusion, adjacency; the
+//     parent's registers (fields, commit checks, cfg_job_par_* outputs; PARTIAL = 0: refused)
 //   5 random RW traffic against a model
 //   6 counters: random pulses on every input (each every cycle at times, simultaneous drops of
 //     the same reason, invalid reasons), read as 64-bit pairs; a byte counter crossing 2^32 read
@@ -27,6 +28,7 @@ module tb_ws_regs #(
     parameter integer MAX_WORKERS = 64,
     parameter integer POOL_SLOTS  = 64,
     parameter integer MAX_COUNT   = 256,
+    parameter integer PARTIAL     = 0,
     parameter integer SEED        = 1,    // seed of the random timing and data
     parameter integer N_RANDOM    = 400   // random RW operations of phase 5
 );
@@ -79,6 +81,13 @@ wire [MAX_JOBS*WC_W-1:0]  cfg_job_workers;
 wire [MAX_JOBS*SL_W-1:0]  cfg_job_slots;
 wire [MAX_JOBS*SL_W-1:0]  cfg_job_base;
 wire [MAX_JOBS*CN_W-1:0]  cfg_job_maxcount;
+wire [MAX_JOBS-1:0]       cfg_job_par_en;
+wire [MAX_JOBS*48-1:0]    cfg_job_par_mac;
+wire [MAX_JOBS*32-1:0]    cfg_job_par_ip;
+wire [MAX_JOBS*16-1:0]    cfg_job_par_udp;
+wire [MAX_JOBS*PORT_W-1:0] cfg_job_par_port;
+wire [MAX_JOBS*16-1:0]    cfg_job_par_job;
+wire [MAX_JOBS*16-1:0]    cfg_job_par_rank;
 wire                      job_clear;
 wire [JI_W-1:0]           job_clear_idx;
 wire [SL_W-1:0]           job_clear_base;
@@ -101,7 +110,7 @@ reg  [WS_REASON_W-1:0]    stat_drop_b_reason = {WS_REASON_W{1'b0}};
 
 ws_regs #(
     .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS), .MAX_WORKERS(MAX_WORKERS),
-    .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT)
+    .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT), .PARTIAL(PARTIAL)
 ) dut (
     .clk(clk), .rst(rst),
     .s_axil_awaddr(awaddr), .s_axil_awvalid(awvalid), .s_axil_awready(awready),
@@ -112,7 +121,11 @@ ws_regs #(
     .cfg_dev_mac(cfg_dev_mac), .cfg_dev_ip(cfg_dev_ip), .cfg_dev_udp(cfg_dev_udp),
     .cfg_bypass(cfg_bypass), .cfg_job_en(cfg_job_en), .cfg_job_id(cfg_job_id),
     .cfg_job_workers(cfg_job_workers), .cfg_job_slots(cfg_job_slots), .cfg_job_base(cfg_job_base),
-    .cfg_job_maxcount(cfg_job_maxcount), .job_clear(job_clear), .job_clear_idx(job_clear_idx),
+    .cfg_job_maxcount(cfg_job_maxcount),
+    .cfg_job_par_en(cfg_job_par_en), .cfg_job_par_mac(cfg_job_par_mac), .cfg_job_par_ip(cfg_job_par_ip),
+    .cfg_job_par_udp(cfg_job_par_udp), .cfg_job_par_port(cfg_job_par_port),
+    .cfg_job_par_job(cfg_job_par_job), .cfg_job_par_rank(cfg_job_par_rank),
+    .job_clear(job_clear), .job_clear_idx(job_clear_idx),
     .job_clear_base(job_clear_base), .job_clear_end(job_clear_end),
     .mem_rda_addr(mem_rda_addr), .mem_rda_data(mem_rda_data),
     .mem_rdb_addr(mem_rdb_addr), .mem_rdb_data(mem_rdb_data),
@@ -586,6 +599,51 @@ task automatic check_cfg_job(input integer j, input [15:0] id, input [15:0] wk, 
     end
 endtask
 
+// the parent's registers of job j
+task automatic set_parent(input integer j, input en, input [47:0] pmac, input [31:0] ip,
+                          input [15:0] udp, input [7:0] dport, input [15:0] pjob, input [15:0] rank);
+    begin
+        wr(job_reg(j, WS_REG_JOB_PARENT_OFF), {31'd0, en});
+        wr(job_reg(j, WS_REG_JOB_PAR_MAC_HI_OFF), {16'd0, pmac[47:32]});
+        wr(job_reg(j, WS_REG_JOB_PAR_MAC_LO_OFF), pmac[31:0]);
+        wr(job_reg(j, WS_REG_JOB_PAR_IP_OFF), ip);
+        wr(job_reg(j, WS_REG_JOB_PAR_PORT_OFF), {8'd0, dport, udp});
+        wr(job_reg(j, WS_REG_JOB_PAR_JOB_OFF), {16'd0, pjob});
+        wr(job_reg(j, WS_REG_JOB_PAR_RANK_OFF), {16'd0, rank});
+    end
+endtask
+
+task automatic check_cfg_parent(input integer j, input en, input [47:0] pmac, input [31:0] ip,
+                                input [15:0] udp, input [7:0] dport, input [15:0] pjob,
+                                input [15:0] rank);
+    begin
+        expect_eq("cfg_job_par_en", cfg_job_par_en[j], en);
+        expect_eq("cfg_job_par_mac", cfg_job_par_mac[j*48 +: 48], pmac);
+        expect_eq("cfg_job_par_ip", cfg_job_par_ip[j*32 +: 32], ip);
+        expect_eq("cfg_job_par_udp", cfg_job_par_udp[j*16 +: 16], udp);
+        expect_eq("cfg_job_par_port", cfg_job_par_port[j*PORT_W +: PORT_W], dport[PORT_W-1:0]);
+        expect_eq("cfg_job_par_job", cfg_job_par_job[j*16 +: 16], pjob);
+        expect_eq("cfg_job_par_rank", cfg_job_par_rank[j*16 +: 16], rank);
+    end
+endtask
+
+// the job record's words that read back what is written (JOB_CTRL, word 5, commits), their
+// bits: word k of job j is model_job[J_WORDS*j + k]
+localparam integer J_WORDS = WS_TBL_JOB_STRIDE / 4;
+localparam integer J_RW    = 12;                 // JOB_ID .. JOB_MAX_COUNT, JOB_PARENT .. JOB_PAR_RANK
+function integer job_word(input integer r);      // the r-th of them, 0..J_RW-1
+    job_word = r < 5 ? r : r + 1;
+endfunction
+function [31:0] job_mask(input integer word);
+    case (word * 4)
+    WS_REG_JOB_PARENT_OFF:     job_mask = 32'd1 << WS_JOB_PARENT_ENABLE_LSB;
+    WS_REG_JOB_PAR_MAC_LO_OFF: job_mask = 32'hFFFF_FFFF;
+    WS_REG_JOB_PAR_IP_OFF:     job_mask = 32'hFFFF_FFFF;
+    WS_REG_JOB_PAR_PORT_OFF:   job_mask = 32'h00FF_FFFF;      // UDP_PORT, DEV_PORT
+    default:                   job_mask = 32'h0000_FFFF;
+    endcase
+endfunction
+
 // ---------------------------------------------------------------------------------------------
 // the test
 
@@ -596,7 +654,7 @@ reg  [47:0] mac;
 reg  [31:0] mw [0:4*N_MEM-1];     // model of the member words (valid once written)
 reg  [31:0] model_ip, model_mlo, model_mhi, model_udp;
 reg  [7:0]  model_byp [0:N_PORTS-1];
-reg  [15:0] model_job [0:5*MAX_JOBS-1];
+reg  [31:0] model_job [0:J_WORDS*MAX_JOBS-1];
 integer     i, j, k, p, w, n, t;
 integer     t_start;
 reg  [15:0] a;
@@ -633,7 +691,7 @@ initial begin
     rd_expect("PARAM_COUNT", WS_REG_PARAM_COUNT, MAX_COUNT);
     rd_expect("PARAM_ENGINES", WS_REG_PARAM_ENGINES, 1);  // ws_regs built with its default ENGINES
     rd_expect("PARAM_MAX_FRAME", WS_REG_PARAM_MAX_FRAME, 9216);  // and its default MAX_FRAME
-    rd_expect("PARAM_PARTIAL", WS_REG_PARAM_PARTIAL, 0);  // and its default PARTIAL
+    rd_expect("PARAM_PARTIAL", WS_REG_PARAM_PARTIAL, PARTIAL);
     rd_expect("STATUS after reset", WS_REG_STATUS, 32'd0);
     rd_expect("CTRL reads 0", WS_REG_CTRL, 32'd0);
     rd_expect("DEV_MAC_HI reset", WS_REG_DEV_MAC_HI, 32'h0000_0200);
@@ -644,6 +702,9 @@ initial begin
     expect_eq("cfg_dev_ip reset", cfg_dev_ip, 32'h0A00_00FE);
     expect_eq("cfg_dev_udp reset", cfg_dev_udp, 16'd48900);
     expect_eq("cfg_job_en reset", cfg_job_en, 0);
+    expect_eq("cfg_job_par_en reset", cfg_job_par_en, 0);
+    expect_eq("WS_TBL_JOB_STRIDE", WS_TBL_JOB_STRIDE, 16'h0040);
+    expect_eq("WS_REG_JOB_PAR_RANK(1)", job_reg(1, WS_REG_JOB_PAR_RANK_OFF), 16'h1070);
     for (p = 0; p < N_PORTS * rt; p = p + 1) begin
         k = (p ^ 1) < N_PORTS ? (p ^ 1) : p;
         rd_expect("BYPASS reset", byp_reg(p), k);
@@ -877,8 +938,73 @@ initial begin
             commit(j, 1'b0, WS_COMMIT_OK);
         end
     end
-    rd_err(job_reg(0, 16'h0018));               // no register at +0x18 of a job record
-    wr_err(job_reg(0, 16'h001C), 0);
+    // the parent's registers: their fields read back, the rest reads 0
+    wr(job_reg(0, WS_REG_JOB_PARENT_OFF), 32'hFFFF_FFFF);
+    rd_expect("JOB_PARENT: ENABLE alone", job_reg(0, WS_REG_JOB_PARENT_OFF), 1);
+    wr(job_reg(0, WS_REG_JOB_PAR_MAC_HI_OFF), 32'hFFFF_FFFF);
+    rd_expect("JOB_PAR_MAC_HI: 16 bits", job_reg(0, WS_REG_JOB_PAR_MAC_HI_OFF), 32'h0000_FFFF);
+    wr(job_reg(0, WS_REG_JOB_PAR_PORT_OFF), 32'hFFFF_FFFF);
+    rd_expect("JOB_PAR_PORT: UDP and device port", job_reg(0, WS_REG_JOB_PAR_PORT_OFF), 32'h00FF_FFFF);
+    wr(job_reg(0, WS_REG_JOB_PAR_RANK_OFF), 32'hFFFF_FFFF);
+    rd_expect("JOB_PAR_RANK: 16 bits", job_reg(0, WS_REG_JOB_PAR_RANK_OFF), 32'h0000_FFFF);
+    // job 0 (id 7, k workers, slots 0..t-1) with a parent
+    set_job(0, 16'd7, k, t, 0, MAX_COUNT);
+    set_parent(0, 1'b1, 48'h0200_0000_0A01, 32'h0A01_0001, 16'd48901, N_PORTS - 1, 16'd300, 16'd5);
+    rd_expect("JOB_PAR_MAC_HI", job_reg(0, WS_REG_JOB_PAR_MAC_HI_OFF), 32'h0000_0200);
+    rd_expect("JOB_PAR_MAC_LO", job_reg(0, WS_REG_JOB_PAR_MAC_LO_OFF), 32'h0000_0A01);
+    rd_expect("JOB_PAR_IP", job_reg(0, WS_REG_JOB_PAR_IP_OFF), 32'h0A01_0001);
+    rd_expect("JOB_PAR_PORT", job_reg(0, WS_REG_JOB_PAR_PORT_OFF), {8'd0, NP8 - 8'd1, 16'd48901});
+    rd_expect("JOB_PAR_JOB", job_reg(0, WS_REG_JOB_PAR_JOB_OFF), 300);
+    rd_expect("JOB_PAR_RANK", job_reg(0, WS_REG_JOB_PAR_RANK_OFF), 5);
+    if (PARTIAL == 0) begin
+        // a device without PARTIAL takes no parent, whatever its values
+        commit(0, 1'b1, WS_COMMIT_PARENT_NOT_PARTIAL);
+        wr(job_reg(0, WS_REG_JOB_PAR_RANK_OFF), WS_LIMIT_WORKERS);
+        commit(0, 1'b1, WS_COMMIT_PARENT_NOT_PARTIAL);
+        wr(job_reg(0, WS_REG_JOB_PAR_RANK_OFF), 5);
+    end else begin
+        commit(0, 1'b1, WS_COMMIT_OK);
+        check_cfg_parent(0, 1'b1, 48'h0200_0000_0A01, 32'h0A01_0001, 16'd48901, N_PORTS - 1, 16'd300, 16'd5);
+        // values written after a commit do not change the active ones
+        set_parent(0, 1'b1, 48'h0200_0000_0B02, 32'h0A01_0002, 16'd7, 0, 16'd301, 16'd63);
+        check_cfg_parent(0, 1'b1, 48'h0200_0000_0A01, 32'h0A01_0001, 16'd48901, N_PORTS - 1, 16'd300, 16'd5);
+        commit(0, 1'b1, WS_COMMIT_OK);
+        check_cfg_parent(0, 1'b1, 48'h0200_0000_0B02, 32'h0A01_0002, 16'd7, 0, 16'd301, 16'd63);
+        // refused parents, one per code, and the priority among them
+        wr(job_reg(0, WS_REG_JOB_PAR_MAC_HI_OFF), 32'h0000_0100);      // multicast
+        commit(0, 1'b1, WS_COMMIT_BAD_PARENT_ADDR);
+        wr(job_reg(0, WS_REG_JOB_PAR_MAC_HI_OFF), 32'h0000_0200);
+        wr(job_reg(0, WS_REG_JOB_PAR_PORT_OFF), 32'd0);                // UDP port 0
+        commit(0, 1'b1, WS_COMMIT_BAD_PARENT_ADDR);
+        wr(job_reg(0, WS_REG_JOB_PAR_PORT_OFF), 32'd7);
+        wr(job_reg(0, WS_REG_JOB_PAR_IP_OFF), cfg_dev_ip);             // the device's own
+        commit(0, 1'b1, WS_COMMIT_BAD_PARENT_ADDR);
+        wr(job_reg(0, WS_REG_JOB_PAR_IP_OFF), 32'h0A01_0002);
+        if (N_PORTS < 256) begin
+            wr(job_reg(0, WS_REG_JOB_PAR_PORT_OFF), {8'd0, NP8, 16'd7});
+            commit(0, 1'b1, WS_COMMIT_BAD_PARENT_PORT);
+            wr(job_reg(0, WS_REG_JOB_PAR_PORT_OFF), {8'd0, 8'hFF, 16'd7});
+            commit(0, 1'b1, WS_COMMIT_BAD_PARENT_PORT);
+            wr(job_reg(0, WS_REG_JOB_PAR_RANK_OFF), WS_LIMIT_WORKERS);
+            commit(0, 1'b1, WS_COMMIT_BAD_PARENT_PORT);                 // the port first
+            wr(job_reg(0, WS_REG_JOB_PAR_PORT_OFF), {8'd0, NP8 - 8'd1, 16'd7});
+        end
+        wr(job_reg(0, WS_REG_JOB_PAR_RANK_OFF), WS_LIMIT_WORKERS);
+        commit(0, 1'b1, WS_COMMIT_BAD_PARENT_RANK);
+        wr(job_reg(0, WS_REG_JOB_PAR_RANK_OFF), 32'hFFFF);
+        commit(0, 1'b1, WS_COMMIT_BAD_PARENT_RANK);
+    end
+    // the job's own checks come first; a parent's values are not checked without ENABLE
+    wr(job_reg(0, WS_REG_JOB_PAR_MAC_HI_OFF), 32'h0000_0100);
+    wr(job_reg(0, WS_REG_JOB_WORKERS_OFF), 0);
+    commit(0, 1'b1, WS_COMMIT_BAD_WORKERS);
+    wr(job_reg(0, WS_REG_JOB_WORKERS_OFF), k);
+    wr(job_reg(0, WS_REG_JOB_PARENT_OFF), 0);
+    commit(0, 1'b1, WS_COMMIT_OK);
+    expect_eq("cfg_job_par_en without JOB_PARENT.ENABLE", cfg_job_par_en[0], 0);
+    commit(0, 1'b0, WS_COMMIT_OK);
+    rd_err(job_reg(0, 16'h0034));               // no register at +0x34 .. 0x3C of a job record
+    wr_err(job_reg(0, 16'h003C), 0);
     if (MAX_JOBS < WS_TBL_JOB_LIMIT) begin
         rd_err(job_reg(MAX_JOBS, WS_REG_JOB_ID_OFF));
         wr_err(job_reg(MAX_JOBS, WS_REG_JOB_CTRL_OFF), 1);
@@ -890,9 +1016,9 @@ end
 initial begin
     wait (phase == 5);
     for (j = 0; j < MAX_JOBS * rt; j = j + 1)
-        for (k = 0; k < 5 * rt; k = k + 1) begin
-            rd(job_reg(j, 4 * k), d);
-            model_job[5*j+k] = d[15:0];
+        for (k = 0; k < J_RW * rt; k = k + 1) begin
+            rd(job_reg(j, 4 * job_word(k)), d);
+            model_job[J_WORDS*j + job_word(k)] = d;
         end
     for (n = 0; n < N_RANDOM; n = n + 1) begin
         k = rnd(7);
@@ -900,7 +1026,7 @@ initial begin
         s = rnd(16);
         p = rnd(N_PORTS);
         j = rnd(MAX_JOBS);
-        t = rnd(5);
+        t = job_word(rnd(J_RW));
         case (k)
         0: a = WS_REG_DEV_IP;
         1: a = WS_REG_DEV_MAC_LO;
@@ -921,7 +1047,7 @@ initial begin
                     2: if (i < 2) model_mhi[i*8 +: 8] = d[i*8 +: 8];
                     3: if (i < 2) model_udp[i*8 +: 8] = d[i*8 +: 8];
                     4: if (i == 0) model_byp[p] = d[7:0];
-                    default: if (i < 2) model_job[5*j+t][i*8 +: 8] = d[i*8 +: 8];
+                    default: model_job[J_WORDS*j + t][i*8 +: 8] = d[i*8 +: 8] & job_mask(t) >> (i*8);
                     endcase
                 end
         end else begin
@@ -931,7 +1057,7 @@ initial begin
             2: rd_expect("random: DEV_MAC_HI", a, model_mhi);
             3: rd_expect("random: DEV_UDP_PORT", a, model_udp);
             4: rd_expect("random: BYPASS", a, model_byp[p]);
-            default: rd_expect("random: job value", a, {16'd0, model_job[5*j+t]});
+            default: rd_expect("random: job value", a, model_job[J_WORDS*j + t]);
             endcase
         end
     end
