@@ -97,14 +97,14 @@ wire [MAX_JOBS*WC_W-1:0] cfg_job_workers;
 wire [MAX_JOBS*SL_W-1:0] cfg_job_slots;
 wire [MAX_JOBS*SL_W-1:0] cfg_job_base;
 wire [MAX_JOBS*CN_W-1:0] cfg_job_maxcount;
-// the jobs' parents (PARTIAL = 1)
-/* verilator lint_off UNUSEDSIGNAL */  // used by the child side (ws_result_gen, ws_parser)
+// the jobs' parents (PARTIAL = 1): the parser finds a parent's RESULT by them
 wire [MAX_JOBS-1:0]      cfg_job_par_en;
 wire [MAX_JOBS*48-1:0]   cfg_job_par_mac;
 wire [MAX_JOBS*32-1:0]   cfg_job_par_ip;
 wire [MAX_JOBS*16-1:0]   cfg_job_par_udp;
 wire [MAX_JOBS*16-1:0]   cfg_job_par_job;
 wire [MAX_JOBS*16-1:0]   cfg_job_par_rank;
+/* verilator lint_off UNUSEDSIGNAL */  // used by the child side (ws_result_gen: the port towards the parent)
 wire [MAX_JOBS*PORT_W-1:0] cfg_job_par_port;
 /* verilator lint_on UNUSEDSIGNAL */
 wire                     job_clear;
@@ -246,6 +246,9 @@ generate
             .cfg_job_en(cfg_job_en), .cfg_job_id(cfg_job_id), .cfg_job_workers(cfg_job_workers),
             .cfg_job_slots(cfg_job_slots), .cfg_job_base(cfg_job_base),
             .cfg_job_maxcount(cfg_job_maxcount),
+            .cfg_job_par_en(cfg_job_par_en), .cfg_job_par_mac(cfg_job_par_mac),
+            .cfg_job_par_ip(cfg_job_par_ip), .cfg_job_par_udp(cfg_job_par_udp),
+            .cfg_job_par_job(cfg_job_par_job), .cfg_job_par_rank(cfg_job_par_rank),
             .mem_rd_addr(mem_rda_addr[e*MA_W +: MA_W]), .mem_rd_data(mem_rda_data[e*MEM_W +: MEM_W]),
             .m_byp_tdata(byp_tdata[e*DATA_WIDTH +: DATA_WIDTH]), .m_byp_tkeep(byp_tkeep[e*BYTES +: BYTES]),
             .m_byp_tvalid(byp_tvalid[e]), .m_byp_tready(byp_tready[e]), .m_byp_tlast(byp_tlast[e]),

@@ -11,4 +11,9 @@ localparam H_OFFSET  = H_COUNT + CN_W;          // round offset
 localparam H_TENSOR  = H_OFFSET + 32;           // round tensor
 localparam H_ECN     = H_TENSOR + 32;           // IPv4 ECN bits
 localparam H_WORKERS = H_ECN + 2;               // workers of the job
-localparam HDR_W     = H_WORKERS + WC_W;
+// PARTIAL = 1 (0 otherwise): the frame is the parent's RESULT for the job (whose own index and id
+// are H_JOBIDX and H_JOBID, H_WORKER 0), to be fanned out to its members; the job has a parent
+// (on every token of such a job: DATA, PARTIAL or the parent's RESULT)
+localparam H_FANOUT  = H_WORKERS + WC_W;
+localparam H_PARENT  = H_FANOUT + 1;
+localparam HDR_W     = H_PARENT + 1;

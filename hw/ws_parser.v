@@ -6,6 +6,9 @@
 
 // Frames wait in a beat FIFO while a fixed-latency pipeline judges their first 64 bytes
 // (docs/protocol.md sections 3 and 4, checks 1..12; the stateful checks are the engine's).
+// PARTIAL = 1: a RESULT is a parent's answer when an enabled job has a parent with its source
+// IPv4 address, UDP port and job id (driver/wire.c validate_parent_result), and goes on as that
+// job's aggregation frame (H_FANOUT), else it is result_to_device.
 // The verdict FIFO and the beat FIFO are popped together, so the output runs at one beat
 // per cycle: bypass frames to m_byp (tuser destination = bypass map of the source port),
 // valid aggregation frames to m_agg with the decoded header held for the whole frame, and
@@ -44,6 +47,13 @@ module ws_parser #(
     input  wire [MAX_JOBS*SL_W-1:0]        cfg_job_slots,
     input  wire [MAX_JOBS*SL_W-1:0]        cfg_job_base,
     input  wire [MAX_JOBS*CN_W-1:0]        cfg_job_maxcount,
+    // the jobs' parents (ws_regs; PARTIAL = 1 only, else unused)
+    input  wire [MAX_JOBS-1:0]             cfg_job_par_en,
+    input  wire [MAX_JOBS*48-1:0]          cfg_job_par_mac,
+    input  wire [MAX_JOBS*32-1:0]          cfg_job_par_ip,
+    input  wire [MAX_JOBS*16-1:0]          cfg_job_par_udp,
+    input  wire [MAX_JOBS*16-1:0]          cfg_job_par_job,
+    input  wire [MAX_JOBS*16-1:0]          cfg_job_par_rank,
     output wire [MA_W-1:0]                 mem_rd_addr,
     /* verilator lint_off UNUSEDSIGNAL */  // the member's device port is the result generator's business
     input  wire [MEM_W-1:0]                mem_rd_data,
@@ -229,6 +239,7 @@ reg          v0_ge34, v0_ge42, v0_ge64;
 reg  [N_PORTS-1:0] v0_src;
 reg  [18:0]  v0_meta;
 reg  [MAX_JOBS-1:0] v0_hits;   // the enabled jobs whose id is the frame's (bytes 46..47)
+reg  [MAX_JOBS-1:0] v0_phits;  // PARTIAL = 1: the enabled jobs whose parent sent a RESULT like it
 
 // the job id compared as the header is registered, so that only an OR of the hits is behind v0
 reg  [MAX_JOBS-1:0] hits_now;
@@ -236,6 +247,18 @@ integer jn;
 always @(*)
     for (jn = 0; jn < MAX_JOBS; jn = jn + 1)
         hits_now[jn] = cfg_job_en[jn] && cfg_job_id[jn*16 +: 16] == {hdr_now[46*8 +: 8], hdr_now[47*8 +: 8]};
+
+// and the parents (PARTIAL = 1): the enabled jobs with a parent whose job id, IPv4 address and UDP
+// port are the frame's job (bytes 46..47), source address (26..29) and source port (34..35)
+reg  [MAX_JOBS-1:0] phits_now;
+integer jp;
+always @(*)
+    for (jp = 0; jp < MAX_JOBS; jp = jp + 1)
+        phits_now[jp] = PARTIAL != 0 && cfg_job_en[jp] && cfg_job_par_en[jp] &&
+                        cfg_job_par_job[jp*16 +: 16] == {hdr_now[46*8 +: 8], hdr_now[47*8 +: 8]} &&
+                        cfg_job_par_ip[jp*32 +: 32] == {hdr_now[26*8 +: 8], hdr_now[27*8 +: 8],
+                                                        hdr_now[28*8 +: 8], hdr_now[29*8 +: 8]} &&
+                        cfg_job_par_udp[jp*16 +: 16] == {hdr_now[34*8 +: 8], hdr_now[35*8 +: 8]};
 
 wire [15:0] in_len = in_first ? s_axis_tuser[TUSER_LEN_LSB +: TUSER_LEN_W] :
                                  in_user[TUSER_LEN_LSB +: TUSER_LEN_W];
@@ -253,6 +276,7 @@ always @(posedge clk) begin
         v0_src     <= in_first ? s_axis_tuser[TUSER_SRC_LSB +: N_PORTS] : in_user[TUSER_SRC_LSB +: N_PORTS];
         v0_meta    <= in_first ? s_axis_tmeta : in_meta;
         v0_hits    <= hits_now;
+        v0_phits   <= phits_now;
     end
 end
 
@@ -308,8 +332,7 @@ wire c_short  = !v0_ge64;
 wire c_ver    = f_vertype[7:4] != 4'(WS_PROTO_VERSION);
 wire c_result = f_vertype[3:0] == 4'(WS_PROTO_RESULT);
 // PARTIAL = 1: a PARTIAL is a type of its own, with ext in bytes 62..63; a RESULT that passes
-// the header checks is a parent's answer to a job with a parent, and this device has none: it
-// is result_to_device after them (docs/protocol.md section 4)
+// the header checks is looked up among the jobs' parents (docs/protocol.md section 4)
 wire c_ptype  = PARTIAL != 0 && f_vertype[3:0] == 4'(WS_PROTO_PARTIAL);
 wire c_rsvd   = (f_vertype[3:0] != 4'(WS_PROTO_DATA) && !(PARTIAL != 0 && c_result) && !c_ptype) ||
                 f_dtype != 8'd0 || f_flags_rsv != 6'd0 || f_rsvd3 != 8'd0 ||
@@ -331,6 +354,19 @@ end
 
 assign mem_rd_addr = {job_idx, f_worker[WK_W-1:0]};  // job*MAX_WORKERS + rank
 
+// PARTIAL = 1, a RESULT: its job is the first (lowest index) whose parent it matches, as
+// validate_parent_result takes the first in the configuration's order (nothing keeps two jobs
+// from one parent's job); the member read above is not used for it
+wire               res_now = PARTIAL != 0 && c_result;
+reg [JI_W-1:0]     pjob_idx;
+integer jq;
+always @(*) begin
+    pjob_idx = {JI_W{1'b0}};
+    for (jq = MAX_JOBS - 1; jq >= 0; jq = jq - 1)
+        if (v0_phits[jq])
+            pjob_idx = jq[JI_W-1:0];
+end
+
 // source port index (one-hot to binary)
 reg [PORT_W-1:0] src_idx;
 integer p;
@@ -346,6 +382,7 @@ reg              v1_valid;
 reg              v1_to_dev, v1_not_other;
 reg              v1_ipv4, v1_udp, v1_short, v1_ver, v1_result, v1_rsvd, v1_len_bad;
 reg              v1_hit;
+reg              v1_res;      // PARTIAL = 1: a RESULT (a parent's, if v1_hit)
 reg  [JI_W-1:0]  v1_job_idx;
 reg  [15:0]      v1_job, v1_worker, v1_slot, v1_count;
 reg  [31:0]      v1_offset, v1_tensor, v1_src_ip;
@@ -366,8 +403,9 @@ always @(posedge clk) begin
     v1_result <= c_result;
     v1_rsvd <= c_rsvd;
     v1_len_bad <= c_len;
-    v1_hit <= job_hit;
-    v1_job_idx <= job_idx;
+    v1_hit <= res_now ? |v0_phits : job_hit;
+    v1_res <= res_now;
+    v1_job_idx <= res_now ? pjob_idx : job_idx;
     v1_job <= f_job;
     v1_worker <= f_worker;
     v1_slot <= f_slot;
@@ -392,6 +430,11 @@ wire [SL_W-1:0] j_slots    = cfg_job_slots[v1_job_idx*SL_W +: SL_W];
 wire [SL_W-1:0] j_base     = cfg_job_base[v1_job_idx*SL_W +: SL_W];
 /* verilator lint_on UNUSEDSIGNAL */
 wire [CN_W-1:0] j_maxcount = cfg_job_maxcount[v1_job_idx*CN_W +: CN_W];
+// the job's own id and its parent's MAC and our rank there, for a parent's RESULT
+wire [15:0]     j_id       = cfg_job_id[v1_job_idx*16 +: 16];
+wire            j_par      = PARTIAL != 0 && cfg_job_par_en[v1_job_idx];
+wire [47:0]     j_par_mac  = cfg_job_par_mac[v1_job_idx*48 +: 48];
+wire [15:0]     j_par_rank = cfg_job_par_rank[v1_job_idx*16 +: 16];
 
 wire v1_agg = v1_to_dev && v1_not_other;
 
@@ -410,8 +453,6 @@ always @(*) begin
         pre_reason = WS_DROP_RESULT_TO_DEVICE;
     else if (v1_rsvd)
         pre_reason = WS_DROP_BAD_HEADER;
-    else if (v1_result)
-        pre_reason = WS_DROP_RESULT_TO_DEVICE;
     else
         pre_reason = WS_OK;
 end
@@ -422,6 +463,7 @@ reg              v2_valid;
 reg              v2_agg;
 reg  [WS_REASON_W-1:0] v2_pre;
 reg              v2_hit, v2_rank_bad, v2_spoofed, v2_slot_bad, v2_count_bad, v2_len_bad;
+reg              v2_res, v2_parent;   // a parent's RESULT (H_FANOUT); the job has a parent (H_PARENT)
 reg  [JI_W-1:0]  v2_job_idx;
 reg  [15:0]      v2_job, v2_slot;
 reg  [WK_W-1:0]  v2_worker;
@@ -438,14 +480,20 @@ always @(posedge clk) begin
     v2_agg <= v1_agg;
     v2_pre <= pre_reason;
     v2_hit <= v1_hit;
-    v2_rank_bad <= {1'b0, v1_worker} >= {{(17-WC_W){1'b0}}, j_workers};
-    v2_spoofed <= v1_src_mac != mem_mac || v1_src_ip != mem_ip || v1_src_port != mem_udp;
+    // a parent's RESULT: our rank at the parent, the parent's MAC (its IPv4 address and UDP port
+    // found the job); else the rank among the job's workers and the member's addresses
+    v2_rank_bad <= v1_res ? v1_worker != j_par_rank
+                          : {1'b0, v1_worker} >= {{(17-WC_W){1'b0}}, j_workers};
+    v2_spoofed <= v1_res ? v1_src_mac != j_par_mac
+                         : v1_src_mac != mem_mac || v1_src_ip != mem_ip || v1_src_port != mem_udp;
+    v2_res <= v1_res;
+    v2_parent <= j_par;
     v2_slot_bad <= {1'b0, v1_slot} >= {{(17-SL_W){1'b0}}, j_slots};
     v2_count_bad <= v1_count == 16'd0 || {1'b0, v1_count} > {{(17-CN_W){1'b0}}, j_maxcount};
     v2_len_bad <= v1_len_bad;
     v2_job_idx <= v1_job_idx;
-    v2_job <= v1_job;
-    v2_worker <= v1_worker[WK_W-1:0];
+    v2_job <= v1_res ? j_id : v1_job;                             // the token names our job
+    v2_worker <= v1_res ? {WK_W{1'b0}} : v1_worker[WK_W-1:0];
     v2_slot <= v1_slot;
     v2_count <= v1_count[CN_W-1:0];
     v2_offset <= v1_offset;
@@ -463,7 +511,7 @@ always @(*) begin
     if (v2_pre != WS_OK)
         reason = v2_pre;
     else if (!v2_hit)
-        reason = WS_DROP_UNKNOWN_JOB;
+        reason = v2_res ? WS_DROP_RESULT_TO_DEVICE : WS_DROP_UNKNOWN_JOB;
     else if (v2_rank_bad)
         reason = WS_DROP_BAD_RANK;
     else if (v2_spoofed)
@@ -492,6 +540,8 @@ assign v2_hdr[H_OFFSET +: 32]    = v2_offset;
 assign v2_hdr[H_TENSOR +: 32]    = v2_tensor;
 assign v2_hdr[H_ECN +: 2]        = v2_ecn;
 assign v2_hdr[H_WORKERS +: WC_W] = v2_workers;
+assign v2_hdr[H_FANOUT]          = v2_res;
+assign v2_hdr[H_PARENT]          = v2_parent;
 
 assign tok_valid = v2_valid;
 assign tok_agg   = verdict == V_AGG;
