@@ -21,6 +21,9 @@ static const char usage_ref[] =
     "\n"
     "  --in PREFIX      input files PREFIX<P>.pcap (default in)\n"
     "  --out PREFIX     output files PREFIX<P>.pcap (default expected)\n"
+    "  --counters       also write the counters to DIR/counters.txt (its [device] section,\n"
+    "                   as `wiresum run --record` writes a device's): a trace whose inputs\n"
+    "                   were edited gets the counters of its new expected<P>.pcap\n"
     "  -q, --quiet      no counters\n"
     "  --json           the summary as one JSON object on stdout (docs/traces.md)\n";
 
@@ -34,15 +37,17 @@ int ws_cmd_ref(int argc, char **argv)
 {
     static const struct option opts[] = {{"in", 1, 0, 'i'},    {"out", 1, 0, 'o'},
                                          {"quiet", 0, 0, 'q'}, {"help", 0, 0, 'h'},
-                                         {"json", 0, 0, 'J'},  {0, 0, 0, 0}};
+                                         {"json", 0, 0, 'J'},  {"counters", 0, 0, 'C'},
+                                         {0, 0, 0, 0}};
     const char *in_prefix = "in", *out_prefix = "expected";
-    int quiet = 0, json = 0, c;
+    int quiet = 0, json = 0, save = 0, c;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         switch (c) {
         case 'i': in_prefix = optarg; break;
         case 'o': out_prefix = optarg; break;
         case 'q': quiet = 1; break;
         case 'J': json = 1; break;
+        case 'C': save = 1; break;
         case 'h': fputs(usage_ref, stdout); return 0;
         default: return 2;
         }
@@ -107,6 +112,20 @@ int ws_cmd_ref(int argc, char **argv)
     if (ws_trace_finish(rc.out, rc.err, sizeof rc.err) != 0 && !status) {
         fprintf(stderr, "wiresum ref: %s\n", rc.err);
         status = 1;
+    }
+    if (!status && save) {
+        ws_counters_file cf;
+        memset(&cf, 0, sizeof cf);
+        cf.device.present = 1;
+        cf.device.ports = cfg.n_ports;
+        cf.device.c = ctr;
+        snprintf(cf.device.source, sizeof cf.device.source,
+                 "wiresum ref: software reference sim/refdev.c, inputs %s<P>.pcap", in_prefix);
+        snprintf(path, sizeof path, "%s/%s", dir, WS_COUNTERS_FILE);
+        if (ws_counters_save(path, &cf, rc.err, sizeof rc.err)) {
+            fprintf(stderr, "wiresum ref: %s\n", rc.err);
+            status = 1;
+        }
     }
     if (!status && json &&
         ws_json_print(json_pack("{s:s, s:s, s:I, s:s, s:o}", "command", "ref", "dir", dir,
