@@ -28,6 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define TOOL_NAME "tool_partial_edit"
+#include "tool_pcap.h"
+
 #define MAX_LEN 65536
 
 static uint64_t rng_state;
@@ -41,18 +44,6 @@ static uint64_t rnd(void) /* splitmix64 */
 }
 
 static unsigned below(unsigned n) { return (unsigned)(rnd() % n); }
-
-static uint32_t get32le(const uint8_t *b, int swap)
-{
-    return swap ? (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]
-                : (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
-}
-
-static void put32le(uint8_t *b, uint32_t v, int swap)
-{
-    for (int i = 0; i < 4; i++)
-        b[swap ? 3 - i : i] = (uint8_t)(v >> (8 * i));
-}
 
 static unsigned get16(const uint8_t *b) { return (unsigned)b[0] << 8 | b[1]; }
 static void put16(uint8_t *b, unsigned v)
@@ -166,19 +157,6 @@ static size_t edit(uint8_t *f, size_t len)
     return fix_lengths(f, len);
 }
 
-static int die(FILE *a, FILE *b, const char *file, unsigned long n, const char *what)
-{
-    if (a)
-        fclose(a);
-    if (b)
-        fclose(b);
-    if (n)
-        fprintf(stderr, "tool_partial_edit: %s: frame %lu: %s\n", file, n, what);
-    else
-        fprintf(stderr, "tool_partial_edit: %s: %s\n", file, what);
-    return 1;
-}
-
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -200,39 +178,39 @@ int main(int argc, char **argv)
     uint8_t gh[24], rh[16];
     static uint8_t f[MAX_LEN];
     if (fread(gh, 1, 24, in) != 24)
-        return die(in, out, argv[1], 0, "no pcap header");
-    uint32_t magic = get32le(gh, 0);
+        return tool_die(in, out, argv[1], 0, "no pcap header");
+    uint32_t magic = pcap_get32(gh, 0);
     int swap = magic == 0xd4c3b2a1u || magic == 0x4d3cb2a1u;
     if (!swap && magic != 0xa1b2c3d4u && magic != 0xa1b23c4du)
-        return die(in, out, argv[1], 0, "not a classic pcap file (magic)");
-    if (get32le(gh + 16, swap) < MAX_LEN)
-        put32le(gh + 16, MAX_LEN, swap);
+        return tool_die(in, out, argv[1], 0, "not a classic pcap file (magic)");
+    if (pcap_get32(gh + 16, swap) < MAX_LEN)
+        pcap_put32(gh + 16, MAX_LEN, swap);
     if (fwrite(gh, 1, 24, out) != 24)
-        return die(in, out, argv[2], 0, "could not write");
+        return tool_die(in, out, argv[2], 0, "could not write");
     unsigned long n = 0, kept = 0, changed = 0;
     while (fread(rh, 1, 16, in) == 16) {
         n++;
-        uint32_t incl = get32le(rh + 8, swap);
+        uint32_t incl = pcap_get32(rh + 8, swap);
         if (incl > MAX_LEN || fread(f, 1, incl, in) != incl)
-            return die(in, out, argv[1], n, "cut short or longer than 64 KiB");
+            return tool_die(in, out, argv[1], n, "cut short or longer than 64 KiB");
         size_t len = incl;
         int partial = len >= 64 && get16(f + 12) == 0x0800 && f[14] == 0x45 && f[23] == 17 &&
                       f[42] == 0x22;
         size_t nl = partial ? edit(f, len) : 0;
         if (nl) {
             len = nl;
-            put32le(rh + 8, (uint32_t)len, swap);
-            put32le(rh + 12, (uint32_t)len, swap);
+            pcap_put32(rh + 8, (uint32_t)len, swap);
+            pcap_put32(rh + 12, (uint32_t)len, swap);
             changed++;
         } else if (partial) {
             kept++;
         }
         if (fwrite(rh, 1, 16, out) != 16 || fwrite(f, 1, len, out) != len)
-            return die(in, out, argv[2], n, "could not write");
+            return tool_die(in, out, argv[2], n, "could not write");
     }
     fclose(in);
     if (fclose(out))
-        return die(NULL, NULL, argv[2], 0, "could not write");
+        return tool_die(NULL, NULL, argv[2], 0, "could not write");
     printf("kept %lu, changed %lu\n", kept, changed);
     return 0;
 }

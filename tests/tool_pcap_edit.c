@@ -22,34 +22,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t get32(const uint8_t *b, int swap)
-{
-    return swap ? (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]
-                : (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
-}
+#define TOOL_NAME "tool_pcap_edit"
+#include "tool_pcap.h"
 
-/* "tool_pcap_edit: FILE: frame N: what" (frame 0: the file as a whole) */
-static int die(FILE *f, const char *file, unsigned long n, const char *what)
-{
-    if (f)
-        fclose(f);
-    if (n)
-        fprintf(stderr, "tool_pcap_edit: %s: frame %lu: %s\n", file, n, what);
-    else
-        fprintf(stderr, "tool_pcap_edit: %s: %s\n", file, what);
-    return 1;
-}
-
-static void put32(uint8_t *b, uint32_t v, int swap)
-{
-    for (int i = 0; i < 4; i++)
-        b[swap ? 3 - i : i] = (uint8_t)(v >> (8 * i));
-}
 
 /* The byte order and timestamp unit of a classic pcap header: 0, or -1 if its magic is none */
 static int pcap_magic(const uint8_t *gh, int *swap, int *nano)
 {
-    uint32_t magic = get32(gh, 0);
+    uint32_t magic = pcap_get32(gh, 0);
     *swap = magic == 0xd4c3b2a1u || magic == 0x4d3cb2a1u;
     *nano = magic == 0xa1b23c4du || magic == 0x4d3cb2a1u;
     return *swap || *nano || magic == 0xa1b2c3d4u ? 0 : -1;
@@ -64,11 +44,11 @@ static FILE *pcap_open(const char *file, const char *fmode, uint8_t *gh, int *sw
         return NULL;
     }
     if (fread(gh, 1, 24, f) != 24) {
-        die(f, file, 0, "no pcap header");
+        tool_die(f, NULL, file, 0, "no pcap header");
         return NULL;
     }
     if (pcap_magic(gh, swap, nano)) {
-        die(f, file, 0, "not a classic pcap file (magic)");
+        tool_die(f, NULL, file, 0, "not a classic pcap file (magic)");
         return NULL;
     }
     return f;
@@ -78,24 +58,25 @@ static FILE *pcap_open(const char *file, const char *fmode, uint8_t *gh, int *sw
 static int append_frame(const char *file, unsigned long len)
 {
     if (len < 54 || len > 262144)
-        return die(NULL, file, 0, "append LEN: LEN must be 54..262144");
+        return tool_die(NULL, NULL, file, 0, "append LEN: LEN must be 54..262144");
     uint8_t gh[24], rh[16];
     int swap, nano;
     FILE *f = pcap_open(file, "r+b", gh, &swap, &nano);
     if (!f)
         return 1;
-    if (get32(gh + 16, swap) < len)
-        put32(gh + 16, 262144, swap); /* the snapshot length must cover the frame */
+    if (pcap_get32(gh + 16, swap) < len)
+        pcap_put32(gh + 16, 262144, swap); /* the snapshot length must cover the frame */
     uint64_t t = 0;
     while (fread(rh, 1, 16, f) == 16) {
-        t = (uint64_t)get32(rh, swap) * (nano ? 1000000000u : 1000000u) + get32(rh + 4, swap);
-        if (fseek(f, (long)get32(rh + 8, swap), SEEK_CUR))
-            return die(f, file, 0, "cut short");
+        t = (uint64_t)pcap_get32(rh, swap) * (nano ? 1000000000u : 1000000u) +
+            pcap_get32(rh + 4, swap);
+        if (fseek(f, (long)pcap_get32(rh + 8, swap), SEEK_CUR))
+            return tool_die(f, NULL, file, 0, "cut short");
     }
     t += nano ? 1000 : 1;
     uint8_t *fr = calloc(1, len);
     if (!fr)
-        return die(f, file, 0, "out of memory");
+        return tool_die(f, NULL, file, 0, "out of memory");
     static const uint8_t eth[14] = {2, 0, 0, 0, 9, 9, 2, 0, 0, 0, 8, 8, 0x08, 0x00};
     memcpy(fr, eth, 14);
     size_t ip_len = len - 14 > 65535 ? 0 : len - 14; /* 0, as TSO captures show, above 64 KiB */
@@ -106,15 +87,15 @@ static int append_frame(const char *file, unsigned long len)
     fr[46] = 0x50, fr[47] = 0x10;                              /* data offset 5, ACK */
     for (unsigned long i = 54; i < len; i++)
         fr[i] = (uint8_t)(i * 7);
-    put32(rh, (uint32_t)(t / (nano ? 1000000000u : 1000000u)), swap);
-    put32(rh + 4, (uint32_t)(t % (nano ? 1000000000u : 1000000u)), swap);
-    put32(rh + 8, (uint32_t)len, swap);
-    put32(rh + 12, (uint32_t)len, swap);
+    pcap_put32(rh, (uint32_t)(t / (nano ? 1000000000u : 1000000u)), swap);
+    pcap_put32(rh + 4, (uint32_t)(t % (nano ? 1000000000u : 1000000u)), swap);
+    pcap_put32(rh + 8, (uint32_t)len, swap);
+    pcap_put32(rh + 12, (uint32_t)len, swap);
     int bad = fseek(f, 0, SEEK_SET) || fwrite(gh, 1, 24, f) != 24 || fseek(f, 0, SEEK_END) ||
               fwrite(rh, 1, 16, f) != 16 || fwrite(fr, 1, len, f) != len;
     free(fr);
     if (fclose(f) || bad)
-        return die(NULL, file, 0, "could not append");
+        return tool_die(NULL, NULL, file, 0, "could not append");
     return 0;
 }
 
@@ -137,15 +118,16 @@ static int swap_frames(const char *file, unsigned long a, unsigned long b)
         }
     fclose(f);
     if (!buf)
-        return die(NULL, file, 0, "out of memory");
+        return tool_die(NULL, NULL, file, 0, "out of memory");
     int swap, nano;
     if (len < 24 || a == 0 || b <= a || pcap_magic(buf, &swap, &nano)) {
         free(buf);
-        return die(NULL, file, 0, "swap N M: needs 1 <= N < M and a classic pcap header");
+        return tool_die(NULL, NULL, file, 0,
+                        "swap N M: needs 1 <= N < M and a classic pcap header");
     }
     size_t off = 24, at[2] = {0, 0}, sz[2] = {0, 0};
     for (unsigned long n = 1; off + 16 <= len && n <= b; n++) {
-        size_t rec = 16 + get32(buf + off + 8, swap);
+        size_t rec = 16 + pcap_get32(buf + off + 8, swap);
         if (off + rec > len)
             break;
         if (n == a || n == b)
@@ -154,13 +136,13 @@ static int swap_frames(const char *file, unsigned long a, unsigned long b)
     }
     if (!sz[0] || !sz[1]) {
         free(buf);
-        return die(NULL, file, sz[0] ? b : a, "no such frame");
+        return tool_die(NULL, NULL, file, sz[0] ? b : a, "no such frame");
     }
     /* A B C -> C B A: the bytes between the records stay */
     uint8_t *out = malloc(len);
     if (!out) {
         free(buf);
-        return die(NULL, file, 0, "out of memory");
+        return tool_die(NULL, NULL, file, 0, "out of memory");
     }
     size_t o = 0, mid = at[0] + sz[0];
     memcpy(out, buf, at[0]), o = at[0];
@@ -174,7 +156,7 @@ static int swap_frames(const char *file, unsigned long a, unsigned long b)
     if (f && fclose(f))
         bad = 1;
     free(out);
-    return bad ? die(NULL, file, 0, "could not write") : 0;
+    return bad ? tool_die(NULL, NULL, file, 0, "could not write") : 0;
 }
 
 int main(int argc, char **argv)
@@ -200,14 +182,15 @@ int main(int argc, char **argv)
     unsigned long n = 0;
     while (fread(rh, 1, 16, f) == 16) {
         n++;
-        uint32_t sec = get32(rh, swap), frac = get32(rh + 4, swap), incl = get32(rh + 8, swap);
+        uint32_t sec = pcap_get32(rh, swap), frac = pcap_get32(rh + 4, swap),
+                 incl = pcap_get32(rh + 8, swap);
         long data = ftell(f);
         if (!strcmp(mode, "list")) {
             uint64_t h = 0xcbf29ce484222325ull;
             for (uint32_t i = 0; i < incl; i++) {
                 int c = fgetc(f);
                 if (c == EOF)
-                    return die(f, file, n, "cut short");
+                    return tool_die(f, NULL, file, n, "cut short");
                 h = (h ^ (uint8_t)c) * 0x100000001b3ull;
             }
             printf("%lu %lu %016llx\n", n, (unsigned long)incl, (unsigned long long)h);
@@ -220,17 +203,17 @@ int main(int argc, char **argv)
         }
         if (n == want && !strcmp(mode, "flip")) {
             if (byte >= incl)
-                return die(f, file, n, "shorter than the byte to flip");
+                return tool_die(f, NULL, file, n, "shorter than the byte to flip");
             int c;
             if (fseek(f, data + (long)byte, SEEK_SET) || (c = fgetc(f)) == EOF ||
                 fseek(f, data + (long)byte, SEEK_SET) || fputc(c ^ 1, f) == EOF)
-                return die(f, file, n, "could not rewrite the byte");
+                return tool_die(f, NULL, file, n, "could not rewrite the byte");
             if (fclose(f))
-                return die(NULL, file, n, "could not rewrite the byte");
+                return tool_die(NULL, NULL, file, n, "could not rewrite the byte");
             return 0;
         }
         if (fseek(f, data + (long)incl, SEEK_SET))
-            return die(f, file, n, "cut short");
+            return tool_die(f, NULL, file, n, "cut short");
     }
     fclose(f);
     if (!strcmp(mode, "list"))
@@ -239,5 +222,5 @@ int main(int argc, char **argv)
         printf("%lu\n", n);
         return 0;
     }
-    return die(NULL, file, want, "no such frame");
+    return tool_die(NULL, NULL, file, want, "no such frame");
 }
