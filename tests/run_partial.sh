@@ -17,7 +17,10 @@
 #     special values): the reference takes PARTIALs too (sim follows PARAM_PARTIAL);
 #   - the roots and the edited roots through the 4-engine model, plain, idle and backpressure;
 #   - a small edited root under Icarus (the same RTL at 256 bits, its own simulator);
-#   - a child's trace (a job with a parent) is refused with a message.
+#   - a child's trace (a job with a parent) is refused with a message;
+#   - a recorded child's trace with its parent's RESULTs broken mode by mode, on the reference
+#     (tests/run_child_edit.sh): each mode's drop reason counted, the traces kept for the RTL's
+#     child side.
 # Appends "partial <case> <passed> <failed>" lines to the results (tests/lib.sh).
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -136,5 +139,8 @@ else
     cat "$tmp/child.log"
     ws_record partial child-refused 1
 fi
+
+# a child's parent's RESULTs broken (the reference alone: the traces the child side will replay)
+sh "$(dirname "$0")/run_child_edit.sh" "$ws" || ws_failed=$((ws_failed + 1))
 
 [ "$ws_failed" -eq 0 ]

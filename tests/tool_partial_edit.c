@@ -1,7 +1,9 @@
 /* tool_partial_edit.c - PARTIAL frames made malformed or unusual on purpose, for the RTL's parent
- * side against the reference (tests/run_partial.sh).
+ * side against the reference, and a parent's RESULT frames broken, for its child side
+ * (tests/run_partial.sh).
  *
  *   tool_partial_edit IN.pcap OUT.pcap SEED
+ *   tool_partial_edit --result MODE IN.pcap OUT.pcap SEED
  *
  * Copies every frame of IN.pcap to OUT.pcap; each PARTIAL frame (docs/protocol.md section 9:
  * IPv4, UDP, aggregation header version 2 type 2) is, by a draw of SEED's generator, kept as
@@ -20,6 +22,27 @@
  *   rsvd     byte 45 (reserved) set                                 (bad_header)
  * The IPv4 total length, the IPv4 checksum and the UDP length are made right for the new frame
  * and the UDP checksum 0 ("none", accepted), so that the check that fails is the one named.
+ *
+ * With --result, IN.pcap is a child device's input (`wiresum run --tree ... --record`: the port
+ * towards its parent), and its RESULT frames (type 1: the parent's, no worker sends one) are
+ * edited instead, each by a draw of SEED's generator kept or changed by MODE (docs/protocol.md
+ * section 4, the parent's RESULT; section 9, its verdicts):
+ *   rank     worker + 1, not our rank at the parent                  (bad_rank)
+ *   mac      the source MAC's last byte XOR 1                        (spoofed)
+ *   slot     slot with bit 15 set, beyond any job's slots            (bad_slot)
+ *   count    count 0 or 65535, the length kept                       (bad_count)
+ *   length   4 bytes more, count kept                                (bad_length)
+ *   job      job XOR 0x8000: no job has that parent job              (result_to_device)
+ *   ip       the source IPv4 address's last byte XOR 1               (result_to_device)
+ *   port     the source UDP port XOR 1                               (result_to_device)
+ *   offset   offset + count, another round                           (mismatch, or duplicate
+ *   tensor   tensor XOR 1                                             for a set complete by then)
+ *   short    count - 1 and its last element cut off (count > 1)      (mismatch, or duplicate)
+ *   dup      the frame twice                                         (duplicate)
+ *   mixed    each changed frame by one of the above, drawn
+ * Lengths, the IPv4 checksum and the UDP checksum (over the pseudo-header) are made right, so
+ * that only the check named fails.
+ *
  * Prints "kept N, changed M" and exits 0, or 1 with a message naming the file and the frame.
  */
 #include <errno.h>
@@ -157,10 +180,85 @@ static size_t edit(uint8_t *f, size_t len)
     return fix_lengths(f, len);
 }
 
+/* ---- a parent's RESULTs (--result) ---------------------------------------------------- */
+
+static const char *const result_modes[] = {"rank", "mac",    "slot",   "count", "length",
+                                           "job",  "ip",     "port",   "offset", "tensor",
+                                           "short", "dup",   "mixed"};
+enum { R_MIXED = sizeof result_modes / sizeof result_modes[0] - 1 };
+
+static uint32_t get32(const uint8_t *b)
+{
+    return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+static void put32(uint8_t *b, uint32_t v)
+{
+    put16(b, v >> 16);
+    put16(b + 2, v & 0xffff);
+}
+
+/* lengths, the IPv4 checksum and the UDP checksum over the pseudo-header, for len bytes */
+static size_t fix_all(uint8_t *f, size_t len)
+{
+    fix_lengths(f, len);
+    uint32_t sum = get16(f + 26) + get16(f + 28) + get16(f + 30) + get16(f + 32) + 17 +
+                   (uint32_t)(len - 34);
+    for (size_t i = 34; i < len; i += 2)
+        sum += i + 1 < len ? get16(f + i) : (unsigned)f[i] << 8;
+    while (sum >> 16)
+        sum = (sum & 0xffff) + (sum >> 16);
+    put16(f + 40, ~sum & 0xffff ? ~sum & 0xffff : 0xffff);
+    return len;
+}
+
+/* one RESULT f of len bytes edited in place by mode (room for 4 bytes more); returns the new
+ * length (0: kept), *copies 2 for "dup" */
+static size_t edit_result(uint8_t *f, size_t len, unsigned mode, int *copies)
+{
+    unsigned count = get16(f + 52);
+    if (len != 64 + 4 * (size_t)count || count == 0 || below(2))
+        return 0; /* malformed already, or kept */
+    if (mode == R_MIXED)
+        mode = below(R_MIXED);
+    switch (mode) {
+    case 0: put16(f + 48, get16(f + 48) + 1); break;
+    case 1: f[11] ^= 1; break;
+    case 2: put16(f + 50, get16(f + 50) | 0x8000); break;
+    case 3: put16(f + 52, below(2) ? 0 : 0xffff); break;
+    case 4: memset(f + len, 0, 4); len += 4; break;
+    case 5: put16(f + 46, get16(f + 46) ^ 0x8000); break;
+    case 6: f[29] ^= 1; break;
+    case 7: f[35] ^= 1; break;
+    case 8: put32(f + 54, get32(f + 54) + count); break;
+    case 9: put32(f + 58, get32(f + 58) ^ 1); break;
+    case 10:
+        if (count < 2)
+            return 0;
+        put16(f + 52, count - 1);
+        len -= 4;
+        break;
+    default: *copies = 2; return len;
+    }
+    return fix_all(f, len);
+}
+
 int main(int argc, char **argv)
 {
+    int rmode = -1; /* --result MODE: its index in result_modes */
+    if (argc == 6 && !strcmp(argv[1], "--result")) {
+        for (unsigned i = 0; i <= R_MIXED; i++)
+            if (!strcmp(argv[2], result_modes[i]))
+                rmode = (int)i;
+        if (rmode < 0) {
+            fprintf(stderr, "tool_partial_edit: --result %s: not a mode (rank mac slot count "
+                    "length job ip port offset tensor short dup mixed)\n", argv[2]);
+            return 2;
+        }
+        argv += 2;
+        argc -= 2;
+    }
     if (argc != 4) {
-        fprintf(stderr, "usage: tool_partial_edit IN.pcap OUT.pcap SEED\n");
+        fprintf(stderr, "usage: tool_partial_edit [--result MODE] IN.pcap OUT.pcap SEED\n");
         return 2;
     }
     rng_state = strtoull(argv[3], NULL, 10);
@@ -176,7 +274,7 @@ int main(int argc, char **argv)
         return 1;
     }
     uint8_t gh[24], rh[16];
-    static uint8_t f[MAX_LEN];
+    static uint8_t f[MAX_LEN + 4]; /* + 4: a RESULT's "length" edit */
     if (fread(gh, 1, 24, in) != 24)
         return tool_die(in, out, argv[1], 0, "no pcap header");
     uint32_t magic = pcap_get32(gh, 0);
@@ -194,19 +292,23 @@ int main(int argc, char **argv)
         if (incl > MAX_LEN || fread(f, 1, incl, in) != incl)
             return tool_die(in, out, argv[1], n, "cut short or longer than 64 KiB");
         size_t len = incl;
-        int partial = len >= 64 && get16(f + 12) == 0x0800 && f[14] == 0x45 && f[23] == 17 &&
-                      f[42] == 0x22;
-        size_t nl = partial ? edit(f, len) : 0;
+        int ours = len >= 64 && get16(f + 12) == 0x0800 && f[14] == 0x45 && f[23] == 17 &&
+                   f[42] == (rmode < 0 ? 0x22 : 0x21);
+        int copies = 1;
+        size_t nl = !ours      ? 0
+                    : rmode < 0 ? edit(f, len)
+                                : edit_result(f, len, (unsigned)rmode, &copies);
         if (nl) {
             len = nl;
             pcap_put32(rh + 8, (uint32_t)len, swap);
             pcap_put32(rh + 12, (uint32_t)len, swap);
             changed++;
-        } else if (partial) {
+        } else if (ours) {
             kept++;
         }
-        if (fwrite(rh, 1, 16, out) != 16 || fwrite(f, 1, len, out) != len)
-            return tool_die(in, out, argv[2], n, "could not write");
+        for (int k = 0; k < copies; k++)
+            if (fwrite(rh, 1, 16, out) != 16 || fwrite(f, 1, len, out) != len)
+                return tool_die(in, out, argv[2], n, "could not write");
     }
     fclose(in);
     if (fclose(out))
