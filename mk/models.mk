@@ -16,6 +16,10 @@ WS_SIM_FAST_WIDTHS ?= 256
 WS_VFLAGS     ?=
 WS_SIM_OPT    ?= -O2
 WS_LINT       ?= 512:256:4 256:256:2 512:256:4:1 1024:256 256:256 256:2048 256:256:1:1
+# WS_LINT_ENC: DATA_WIDTH:MAX_COUNT:READERS configurations of hw/ws_partial_enc.v (a child's PARTIAL
+# encoder, not under the top yet) that `make lint` checks alone, with the modules it instantiates
+WS_LINT_ENC   ?= 256:256:1 512:256:2 1024:256:1 256:2048:1 1024:1:2
+WS_ENC_SRC    := hw/ws_fifo.v hw/ws_round_csum.v hw/ws_partial_enc.v
 VERILATOR     ?= verilator
 # WS_E4: the 4-engine model that make test builds and tests (rule at the end); WS_P1: the device
 # that takes PARTIAL frames (-GPARTIAL=1) at 256 and 512 bits
@@ -160,7 +164,8 @@ icarus: $(if $(WS_HAVE_TOP),$(WS_ICARUS),sim-none)
 # `make sim`: the models and the plain libwssim.a alone.
 sim: $(if $(WS_HAVE_TOP),$(BUILD)/libwssim.a $(WS_SIM_LIBS),sim-none)
 
-# `make lint`: Verilator -Wall on the top in every WS_LINT configuration must print nothing. Two at
+# `make lint`: Verilator -Wall on the top in every WS_LINT configuration (and on hw/ws_partial_enc.v in
+# every WS_LINT_ENC one, after them) must print nothing. The top's two at
 # a time, the longest first (WS_LINT's order), which is faster than all at once on two cores.
 lint: $(if $(WS_HAVE_TOP),,sim-none)
 	@mkdir -p $(BUILD)/lint; rc=0; \
@@ -172,7 +177,15 @@ lint: $(if $(WS_HAVE_TOP),,sim-none)
 	for c in $(WS_LINT); do \
 	  if [ -s $(BUILD)/lint/$$c.log ]; then echo "lint: DATA_WIDTH:MAX_COUNT:ENGINES:PARTIAL $$c:"; \
 	    cat $(BUILD)/lint/$$c.log; rc=1; fi; \
-	done; echo "lint wiresum_top $$((1 - rc)) $$rc" >> $(BUILD)/results.txt; exit $$rc
+	done; echo "lint wiresum_top $$((1 - rc)) $$rc" >> $(BUILD)/results.txt; rce=0; \
+	for c in $(WS_LINT_ENC); do \
+	  set -- $$(echo $$c | tr : " "); \
+	  $(VERILATOR) --lint-only -Wall -Ihw $(WS_ENC_SRC) --top-module ws_partial_enc \
+	      -GDATA_WIDTH=$$1 -GMAX_COUNT=$$2 -GREADERS=$$3 > $(BUILD)/lint/enc-$$c.log 2>&1; \
+	  if [ -s $(BUILD)/lint/enc-$$c.log ]; then echo "lint: ws_partial_enc DATA_WIDTH:MAX_COUNT:READERS $$c:"; \
+	    cat $(BUILD)/lint/enc-$$c.log; rce=1; fi; \
+	done; echo "lint ws_partial_enc $$((1 - rce)) $$rce" >> $(BUILD)/results.txt; \
+	[ $$rc = 0 ] && [ $$rce = 0 ]
 
 sim-none:
 	@echo "$(WS_TOP_F) does not exist (yet): no model to build or lint" >&2; exit 1

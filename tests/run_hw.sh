@@ -30,6 +30,19 @@ for w in 256 512 1024; do
     build/tests/tool_result_gen_vectors "$w" "$d" 80 3 256 > /dev/null &&
         tb "result-gen-$w" tb_ws_result_gen icarus -GDATA_WIDTH="$w"
 done
+# the child's PARTIAL encoder: rounds of exact sums (records, specials, zeros, |v| >= 2^307)
+# against ws_build_partial, read back through either of two read ports
+for run in "256 30" "512 30" "1024 16"; do
+    set -- $run
+    d=$vec/partial_enc_w$1
+    mkdir -p "$d"
+    if build/tests/tool_partial_enc_vectors "$1" "$d" "$2" 5 > "build/hw/partial-enc-$1.gen" 2>&1; then
+        tb "partial-enc-$1" tb_ws_partial_enc icarus -GDATA_WIDTH="$1" -GVEC_DIR=\""$d"\"
+    else
+        cat "build/hw/partial-enc-$1.gen"; echo "FAIL hw partial-enc-$1 (vectors)"
+        echo "hw partial-enc-$1 0 1" >> "$results"; rc=1
+    fi
+done
 tb regs tb_ws_regs icarus
 tb regs-p1 tb_ws_regs icarus -GPARTIAL=1
 tb judge tb_ws_judge icarus

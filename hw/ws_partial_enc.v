@@ -1,0 +1,581 @@
+// ws_partial_enc - a child device's PARTIAL payload: a round's exact sums encoded into a frame buffer.
+`resetall
+`include "ws_regmap.vh"
+`timescale 1ns / 1ps
+`default_nettype none
+
+// The combine presents a round's exact sums a result-RAM row at a time (row r = DATA frame beat
+// PAY_BEAT0 + r, lane l = element (PAY_BEAT0 + r)*LANES + l - 16, each {nan, pinf, ninf,
+// notnegzero, fx}, fx ACC_W-bit two's complement in units of 2^-149). This module encodes every
+// element as docs/protocol.md section 9 says (driver/xsum.c ws_xsum_encode, bit for bit) into the
+// payload of the PARTIAL frame (driver/wire.c ws_build_partial: element j's first word at frame
+// word 8 + j, then the record words in element order), pulses `done` with the number of record
+// words and the payload's checksum, and holds the payload for the result generators' read ports
+// until `buf_release`.
+//
+// Encoding of one element: a special (NaN or an Inf flag) is one word E = 255, M bits 2, 1, 0 =
+// nan, ninf, pinf. Else mag = |fx|, S = fx < 0; mag = 0 is one word, S = !notnegzero (the "all -0"
+// zero; every element of a round has a contribution). Else word k = {X, S, E, M}: p the top set bit
+// of what is left, E = max(0, p - 53), M = its bits E + 53 .. E, X = bits below E are left.
+// A magnitude >= 2^308 (p >= 308, E >= 255), which no sum of fewer than 2^31 binary32 values
+// reaches and which the reference refuses to encode (ws_xsum_encode returns -1), is sent here as
+// a special, +Inf or -Inf by its sign (binary32's own overflow), one word, no records; so E <= 254
+// in every other word and at most 6 words an element.
+//
+// Datapath: rows enter an input FIFO (ws_fifo, FIFO_DEPTH rows of LANES sums). A row is popped
+// (one a cycle) into five stages, LANES extractors side by side, stalled together by `go`:
+//   1 (A) mag = |fx| without a carry chain: bit i of -x is x[i] ^ (x[i-1:0] != 0), a prefix OR
+//   2 (B) per 16-bit segment of mag: any bit set, index of the top and of the lowest set bit
+//   3 (C) p = top set bit, lo = lowest set bit (a priority over the 20 segments and a select)
+//   4 (D) E = max(0, p - 53); X = p - lo >= 54 (a set bit below E); the coarse window
+//         mag[16*E[7:4] +: 69]; overflow p >= 308
+//   5 (G) M = the window's bits E[3:0] .. E[3:0] + 53 (fine shift); the first word assembled
+// Stage G's row writes its LANES first words into the frame buffer in one cycle (the cycle after
+// it enters G). The elements of the row whose first word has X set are marked pending; while any
+// is, `go` is low (the rows behind wait; rows keep arriving into the FIFO, see s_room) and one
+// record engine takes them in element order: it loads the element's magnitude and E from stage G,
+// clears the bits the first word took, then per record word runs the same steps B, C, D, G on
+// what is left, one step a cycle (4 cycles a record word, 2 more per element: records are rare,
+// real gradients need none, docs/performance.md section 7; a row without records goes through
+// at one row a cycle). Record words are written at frame word 8 + count + k, k counting the
+// round's records (done_ext at the end).
+//
+// Frame buffer: frame beat PAY_BEAT0 + k is row k. A row's LANES first words are 2*WPB consecutive
+// frame words (WPB = DATA_WIDTH/64 words a row), which hit every word column twice, in two
+// consecutive rows: so per word column there are two RAMs, the even and the odd rows (bank
+// address row/2), and each of the LANES RAMs takes exactly one lane's first word (a fixed lane,
+// at bank address r + 0 or r - 1) or the record word of the moment, one write a cycle. The
+// writes are registered (wr_*) before the RAMs. The word is stored in result-RAM order: 32-bit
+// lane 2c of the row = word[63:32], lane 2c + 1 = word[31:0] (host order, ws_result_gen swaps
+// the bytes of each 32-bit lane onto the wire). Header positions (row 0 below byte 64 at 1024
+// bits) and the words past the payload's end are never written (stale). READERS copies of the
+// RAMs, written alike, one read port each; a read is registered: the banks' read and the select
+// of the row's parity (synthesis moves the register into the RAMs and registers the parity).
+//
+// Checksum: every write's words go through ws_round_csum (2*LANES 32-bit words a beat, the
+// payload's ones-complement sum folded to 16 bits, as a RESULT's C_CSUM); the round's final write
+// carries `last`, and `done` follows its checksum (about clog2(4*LANES) + 4 cycles later).
+//
+// Flow control: s_room is registered, high while the FIFO will have room for FILL_SLACK more rows
+// whatever arrives: the combine issues a row only in a cycle with s_room high, and that row must
+// reach s_valid at most FILL_SLACK - 1 cycles later. One buffer: after the round's last row has
+// been popped, no row (the next round's s_first) is popped until `buf_release` (the frame has been
+// read); the next rounds' rows wait in the FIFO, and s_room falls when it fills. (Double
+// buffering would overlap the encoding of round n+1 with the sending of round n, at twice the
+// buffer RAM and a buffer select for the readers.) buf_release must come only after done.
+//
+// Latency: a row popped in cycle t writes its first words at t + 6 (the RAMs hold them from t + 7);
+// a round without records pulses done about clog2(4*LANES) + 10 cycles after its last row's pop.
+module ws_partial_enc #(
+    parameter integer DATA_WIDTH = 256,   // 256, 512, 1024
+    parameter integer MAX_COUNT  = 256,   // most elements of a round
+    parameter integer ACC_W      = ws_regmap::WS_XSUM_W,  // bits of fx (278 .. 320)
+    parameter integer READERS    = 1      // copies of the frame buffer, one read port each
+) (
+    input  wire                         clk,
+    input  wire                         rst,
+
+    // rows of one round, in order, from the combine: row r = result-RAM row r of the set
+    input  wire                         s_valid,    // a row this cycle (no backpressure: s_room)
+    input  wire                         s_first,    // the round's first row (with s_count)
+    input  wire                         s_last,     // the round's last row
+    input  wire [CN_W-1:0]              s_count,    // elements of the round (with s_first)
+    input  wire [LANES-1:0]             s_mask,     // lanes of the row that hold an element
+    input  wire [LANES*(ACC_W+4)-1:0]   s_sums,     // lane l: {nan, pinf, ninf, notnegzero, fx}
+    output reg                          s_room,     // registered: room for FILL_SLACK (16) more rows;
+                                                    // a row issued while high reaches s_valid
+                                                    // within FILL_SLACK - 1 cycles
+
+    // the finished payload
+    output reg                          done,       // pulse: the round's words are all in the buffer
+    output reg  [15:0]                  done_ext,   // record words
+    output reg  [15:0]                  done_csum,  // folded ones-complement sum of the payload's 16-bit words
+    input  wire                         buf_release,// the frame has been sent: the buffer may be refilled
+
+    // read ports, registered: row k = frame beat PAY_BEAT0 + k of the PARTIAL frame
+    input  wire [READERS*PR_W-1:0]      rd_addr,
+    output reg  [READERS*DATA_WIDTH-1:0] rd_data    // lane l at [l*32 +: 32], host order
+);
+
+import ws_regmap::*;  // WS_XSUM_W, WS_LIMIT_COUNT
+
+// ws_widths.vh derives every width from the device parameters; those this module does not take
+// are given their smallest values (the widths used here depend on DATA_WIDTH and MAX_COUNT alone)
+localparam integer MAX_JOBS    = 1;
+localparam integer MAX_WORKERS = 1;
+localparam integer POOL_SLOTS  = 1;
+`include "ws_widths.vh"   // BYTES, LANES, CN_W, PAY_BEAT0
+
+localparam integer WPB        = DATA_WIDTH / 64;                 // 64-bit words a row
+localparam integer COL_W       = $clog2(WPB);                     // a word column
+localparam integer EW         = ACC_W + 4;                       // a lane's sum and flags
+// rows of the longest PARTIAL: 64 + 48*MAX_COUNT bytes (6 words an element)
+localparam integer PR_ROWS    = (64 + 48*MAX_COUNT + BYTES - 1) / BYTES - PAY_BEAT0;
+localparam integer PR_W       = PR_ROWS > 1 ? $clog2(PR_ROWS) : 1;   // a buffer row
+localparam integer BANK_D     = (PR_ROWS + 1) / 2;               // rows of one parity
+localparam integer BK_W       = BANK_D > 1 ? $clog2(BANK_D) : 1; // a bank address
+localparam integer FILL_SLACK = 16;                              // rows s_room leaves room for
+localparam integer FIFO_DEPTH = 32;                              // input FIFO RAM rows (+1 register)
+localparam integer FIFO_CAP   = FIFO_DEPTH + 1;
+localparam integer IN_W       = 2 + CN_W + LANES + LANES*EW;     // a FIFO row
+localparam integer MW         = 320;                             // magnitude bits handled (>= ACC_W)
+localparam integer NSEG       = MW / 16;                         // 16-bit segments
+localparam integer LN_W       = $clog2(LANES);                   // a lane
+
+// ---------------------------------------------------------------- parameter checks
+generate
+    if (DATA_WIDTH != 256 && DATA_WIDTH != 512 && DATA_WIDTH != 1024) begin : g_bad_width
+        initial begin
+            $error("Error: ws_partial_enc %m: DATA_WIDTH must be 256, 512 or 1024 (DATA_WIDTH = %0d)",
+                   DATA_WIDTH);
+            $finish;
+        end
+    end
+    if (MAX_COUNT < 1 || MAX_COUNT > WS_LIMIT_COUNT) begin : g_bad_count
+        initial begin
+            $error("Error: ws_partial_enc %m: MAX_COUNT must be 1..WS_LIMIT_COUNT (MAX_COUNT = %0d, WS_LIMIT_COUNT = %0d)",
+                   MAX_COUNT, WS_LIMIT_COUNT);
+            $finish;
+        end
+    end
+    if (ACC_W < 278 || ACC_W > MW) begin : g_bad_acc_w
+        initial begin
+            $error("Error: ws_partial_enc %m: ACC_W must be 278..320 (ACC_W = %0d)", ACC_W);
+            $finish;
+        end
+    end
+    if (READERS < 1) begin : g_bad_readers
+        initial begin
+            $error("Error: ws_partial_enc %m: READERS must be >= 1 (READERS = %0d)", READERS);
+            $finish;
+        end
+    end
+endgenerate
+
+// ---------------------------------------------------------------- the steps of an extractor
+// per 16-bit segment of v: any bit set
+function [NSEG-1:0] seg_any(input [MW-1:0] v);
+    integer s;
+    begin
+        for (s = 0; s < NSEG; s = s + 1)
+            seg_any[s] = |v[16*s +: 16];
+    end
+endfunction
+
+// per segment: the index of its top set bit (hi = 1) or of its lowest (hi = 0); 0 when none
+function [NSEG*4-1:0] seg_idx(input [MW-1:0] v, input hi);
+    integer s, i;
+    reg [3:0] t;
+    begin
+        for (s = 0; s < NSEG; s = s + 1) begin
+            t = 4'd0;
+            if (hi) begin
+                for (i = 0; i < 16; i = i + 1)
+                    if (v[16*s + i]) t = 4'(i);
+            end else begin
+                for (i = 15; i >= 0; i = i - 1)
+                    if (v[16*s + i]) t = 4'(i);
+            end
+            seg_idx[4*s +: 4] = t;
+        end
+    end
+endfunction
+
+// the position of the top (hi = 1) or lowest (hi = 0) set bit from the segments' facts
+function [8:0] pos(input [NSEG-1:0] any, input [NSEG*4-1:0] idx, input hi);
+    integer s;
+    begin
+        pos = 9'd0;
+        if (hi) begin
+            for (s = 0; s < NSEG; s = s + 1)
+                if (any[s]) pos = {5'(s), idx[4*s +: 4]};
+        end else begin
+            for (s = NSEG - 1; s >= 0; s = s - 1)
+                if (any[s]) pos = {5'(s), idx[4*s +: 4]};
+        end
+    end
+endfunction
+
+// E = max(0, p - 53)
+function [8:0] exp_of(input [8:0] p);
+    exp_of = p >= 9'd54 ? p - 9'd53 : 9'd0;
+endfunction
+
+/* verilator lint_off UNUSEDSIGNAL */  // the shifts' temporaries: the window is their low bits
+// bits E + 53 .. E are in the coarse window mag[16*E[7:4] +: 69] at E[3:0]
+function [68:0] coarse(input [MW-1:0] v, input [3:0] e_hi);
+    reg [MW-1:0] t;
+    begin
+        t = v >> {e_hi, 4'd0};
+        coarse = t[68:0];
+    end
+endfunction
+
+function [53:0] fine(input [68:0] w, input [3:0] e_lo);
+    reg [68:0] t;
+    begin
+        t = w >> e_lo;
+        fine = t[53:0];
+    end
+endfunction
+/* verilator lint_on UNUSEDSIGNAL */
+
+// v's bits below position e
+function [MW-1:0] below(input [MW-1:0] v, input [8:0] e);
+    below = v & ~({MW{1'b1}} << e);
+endfunction
+
+// ---------------------------------------------------------------- input FIFO
+wire [IN_W-1:0]              f_data;
+wire                         f_valid;
+wire [$clog2(FIFO_DEPTH):0]  f_count;
+wire                         pop;
+ws_fifo #(.WIDTH(IN_W), .DEPTH(FIFO_DEPTH), .CREDIT(1)) in_fifo (
+    .clk(clk), .rst(rst),
+    .s_data({s_first, s_last, s_count, s_mask, s_sums}), .s_valid(s_valid),
+    /* verilator lint_off PINCONNECTEMPTY */  // credit mode: room is s_room
+    .s_ready(),
+    /* verilator lint_on PINCONNECTEMPTY */
+    .m_data(f_data), .m_valid(f_valid), .m_ready(pop),
+    .count(f_count)
+);
+wire                   f_first = f_data[IN_W-1];
+wire                   f_last  = f_data[IN_W-2];
+wire [CN_W-1:0]        f_cnt   = f_data[LANES + LANES*EW +: CN_W];
+wire [LANES-1:0]       f_mask  = f_data[LANES*EW +: LANES];
+wire [LANES*EW-1:0]    f_sums  = f_data[LANES*EW-1:0];
+
+// room for FILL_SLACK more rows whatever this cycle pops (counting this cycle's push)
+always @(posedge clk)
+    s_room <= !rst && ({{(31 - $clog2(FIFO_DEPTH)){1'b0}}, f_count} + {31'd0, s_valid}) <= FIFO_CAP - FILL_SLACK;
+
+// ---------------------------------------------------------------- stage control
+reg                 blocked;            // the round's last row popped: no pop until buf_release
+reg  [PR_W-1:0]     r_next;             // the row index of the next row of the round
+reg  [5:1]          v;                  // stage valid
+reg  [5:1]          c_first, c_last;
+reg  [CN_W-1:0]     c_cnt  [1:5];
+reg  [LANES-1:0]    c_mask [1:5];
+reg  [PR_W-1:0]     c_row  [1:5];
+reg                 g_new;              // stage G took a row at the last edge: write its first words
+reg  [LANES-1:0]    pend;               // G's elements whose records are still to go
+reg  [2:0]          rstate;             // the record engine
+localparam [2:0] R_IDLE = 3'd0, R_TRIM = 3'd1, R_B = 3'd2, R_C = 3'd3, R_D = 3'd4, R_G = 3'd5;
+wire                go  = !(v[5] && (pend != {LANES{1'b0}} || rstate != R_IDLE));
+assign              pop = f_valid && go && !blocked;
+
+integer k;
+always @(posedge clk) begin
+    if (go) begin
+        c_first[1] <= f_first;
+        c_last[1]  <= f_last;
+        c_cnt[1]   <= f_cnt;
+        c_mask[1]  <= f_mask;
+        c_row[1]   <= f_first ? {PR_W{1'b0}} : r_next;
+        for (k = 2; k <= 5; k = k + 1) begin
+            c_first[k] <= c_first[k-1];
+            c_last[k]  <= c_last[k-1];
+            c_cnt[k]   <= c_cnt[k-1];
+            c_mask[k]  <= c_mask[k-1];
+            c_row[k]   <= c_row[k-1];
+        end
+    end
+    if (rst) begin
+        v       <= 5'd0;
+        g_new   <= 1'b0;
+        blocked <= 1'b0;
+        r_next  <= {PR_W{1'b0}};
+    end else begin
+        if (go)
+            v <= {v[4:1], pop};
+        g_new <= go && v[4];
+        if (pop) begin
+            r_next <= (f_first ? {PR_W{1'b0}} : r_next) + 1'b1;
+            if (f_last)
+                blocked <= 1'b1;
+        end else if (buf_release) begin
+            blocked <= 1'b0;
+        end
+    end
+end
+
+// ---------------------------------------------------------------- the LANES extractors
+wire [LANES*64-1:0]  g_word;        // stage G: the first words
+wire [LANES-1:0]     d_xeff;        // stage D: the element goes on in records
+wire [LANES*MW-1:0]  g_mag;         // stage G: magnitudes, exponents, signs (for the records)
+wire [LANES*9-1:0]   g_exp;
+wire [LANES-1:0]     g_sign;
+
+genvar gl;
+generate
+    for (gl = 0; gl < LANES; gl = gl + 1) begin : g_lane
+        wire [ACC_W-1:0] fx = f_sums[gl*EW +: ACC_W];
+        wire [3:0]       fl = f_sums[gl*EW + ACC_W +: 4];   // nan, pinf, ninf, notnegzero
+        wire [MW-1:0]    fxe;
+        if (ACC_W < MW) begin : g_ext
+            assign fxe = {{(MW - ACC_W){fx[ACC_W-1]}}, fx};
+        end else begin : g_noext
+            assign fxe = fx;
+        end
+        // A: |fx|: bit i of -x is x[i] ^ (any bit of x below i)
+        reg [MW-1:0] nb;
+        integer sh;
+        always @(*) begin
+            nb = fxe << 1;
+            for (sh = 1; sh < MW; sh = sh * 2)
+                nb = nb | (nb << sh);
+        end
+        reg  [MW-1:0]     a_mag, b_mag, c_mag, d_mag, g_m;
+        reg  [3:0]        a_fl, b_fl, c_fl, d_fl;
+        reg               a_s, b_s, c_s, d_s, g_s;
+        reg  [NSEG-1:0]   b_any;
+        reg  [NSEG*4-1:0] b_top, b_low;
+        reg  [8:0]        c_p, c_lo;
+        /* verilator lint_off UNUSEDSIGNAL */  // bit 8 only when E >= 255 (d_ovf)
+        reg  [8:0]        d_e;
+        /* verilator lint_on UNUSEDSIGNAL */
+        reg               c_nz, d_nz, d_x, d_ovf;
+        reg  [68:0]       d_w;
+        reg  [63:0]       g_w;
+        reg  [7:0]        g_e;
+        wire [8:0]        c_e = exp_of(c_p);
+        wire [8:0]        c_span = c_p - c_lo;
+        wire              d_special = |d_fl[3:1];
+        always @(posedge clk) begin
+            // each stage loads only when a row enters it (its data is meaningless without v)
+            if (go && pop) begin    // A
+                a_mag <= fxe ^ ({MW{fxe[MW-1]}} & nb);
+                a_s   <= fxe[MW-1];
+                a_fl  <= fl;
+            end
+            if (go && v[1]) begin   // B
+                b_mag <= a_mag;  b_s <= a_s;  b_fl <= a_fl;
+                b_any <= seg_any(a_mag);
+                b_top <= seg_idx(a_mag, 1'b1);
+                b_low <= seg_idx(a_mag, 1'b0);
+            end
+            if (go && v[2]) begin   // C
+                c_mag <= b_mag;  c_s <= b_s;  c_fl <= b_fl;
+                c_p   <= pos(b_any, b_top, 1'b1);
+                c_lo  <= pos(b_any, b_low, 1'b0);
+                c_nz  <= |b_any;
+            end
+            if (go && v[3]) begin   // D
+                d_mag <= c_mag;  d_s <= c_s;  d_fl <= c_fl;  d_nz <= c_nz;
+                d_e   <= c_e;
+                d_x   <= c_span >= 9'd54;               // a set bit below E
+                d_ovf <= c_p >= 9'd308;                 // E >= 255: sent as +-Inf
+                d_w   <= coarse(c_mag, c_e[7:4]);
+            end
+            if (go && v[4]) begin   // G
+                g_m   <= d_mag;  g_s <= d_s;  g_e <= d_e[7:0];
+                if (d_special)
+                    g_w <= {2'b00, 8'hff, 51'd0, d_fl[3], d_fl[1], d_fl[2]};
+                else if (d_nz && d_ovf)
+                    g_w <= {2'b00, 8'hff, 51'd0, 1'b0, d_s, !d_s};
+                else if (!d_nz)
+                    g_w <= {1'b0, !d_fl[0], 62'd0};
+                else
+                    g_w <= {d_x, d_s, d_e[7:0], fine(d_w, d_e[3:0])};
+            end
+        end
+        assign d_xeff[gl] = !d_special && d_nz && !d_ovf && d_x;
+        assign g_word[gl*64 +: 64] = g_w;
+        assign g_mag[gl*MW +: MW] = g_m;
+        assign g_exp[gl*9 +: 9] = {1'b0, g_e};
+        assign g_sign[gl] = g_s;
+    end
+endgenerate
+
+// ---------------------------------------------------------------- the record engine
+// the lowest pending element (element order)
+reg [LN_W-1:0] pl;
+integer pi;
+always @(*) begin
+    pl = {LN_W{1'b0}};
+    for (pi = LANES - 1; pi >= 0; pi = pi - 1)
+        if (pend[pi]) pl = LN_W'(pi);
+end
+
+reg  [MW-1:0]     r_m;          // what is left of the element
+reg  [8:0]        r_e;          // E of the word before (TRIM), of the word being made (D on)
+reg               r_s, r_x;
+reg  [NSEG-1:0]   r_any;
+reg  [NSEG*4-1:0] r_top, r_low;
+reg  [8:0]        r_p, r_lo;
+reg  [68:0]       r_w;
+wire [8:0]        r_ce = exp_of(r_p);
+wire [8:0]        r_span = r_p - r_lo;
+wire [63:0]       r_word = {r_x, r_s, r_e[7:0], fine(r_w, r_e[3:0])};
+wire              r_emit = rstate == R_G;
+wire              r_more = pend != {LANES{1'b0}};
+wire              r_load = r_more && (rstate == R_IDLE || (rstate == R_G && !r_x));
+
+// record write position: frame word 8 + count + k as (row, column)
+reg  [PR_W-1:0]   rec_row;
+reg  [COL_W-1:0]   rec_col;
+reg  [15:0]       ext;
+wire [PR_W+COL_W:0] w0 = {{(PR_W+COL_W+1-CN_W){1'b0}}, c_cnt[5]} + 8;
+/* verilator lint_off UNUSEDSIGNAL */  // the row is below PR_ROWS
+wire [PR_W:0]      w0_row = w0[PR_W+COL_W:COL_W] - PAY_BEAT0[PR_W:0];
+/* verilator lint_on UNUSEDSIGNAL */
+
+always @(posedge clk) begin
+    if (r_load) begin      // the next pending element (in G: once this one has ended)
+        r_m <= g_mag[pl*MW +: MW];
+        r_e <= g_exp[pl*9 +: 9];
+        r_s <= g_sign[pl];
+    end
+    case (rstate)
+        R_TRIM: r_m <= below(r_m, r_e);
+        R_B: begin
+            r_any <= seg_any(r_m);
+            r_top <= seg_idx(r_m, 1'b1);
+            r_low <= seg_idx(r_m, 1'b0);
+        end
+        R_C: begin
+            r_p  <= pos(r_any, r_top, 1'b1);
+            r_lo <= pos(r_any, r_low, 1'b0);
+        end
+        R_D: begin
+            r_e <= r_ce;
+            r_x <= r_span >= 9'd54;
+            r_w <= coarse(r_m, r_ce[7:4]);
+        end
+        R_G: if (r_x) r_m <= below(r_m, r_e);
+        default: ;
+    endcase
+    if (rst) begin
+        rstate <= R_IDLE;
+        pend   <= {LANES{1'b0}};
+    end else begin
+        case (rstate)
+            R_IDLE:  rstate <= r_more ? R_TRIM : R_IDLE;
+            R_TRIM:  rstate <= R_B;
+            R_B:     rstate <= R_C;
+            R_C:     rstate <= R_D;
+            R_D:     rstate <= R_G;
+            default: rstate <= r_x ? R_B : r_more ? R_TRIM : R_IDLE;   // R_G
+        endcase
+        if (go && v[4])
+            pend <= c_mask[4] & d_xeff;
+        else if (r_load)
+            pend[pl] <= 1'b0;
+    end
+    // the round's record position, from its first row in G (before any record of it)
+    if (g_new && c_first[5]) begin
+        rec_row <= w0_row[PR_W-1:0];
+        rec_col <= w0[COL_W-1:0];
+        ext     <= 16'd0;
+    end else if (r_emit) begin
+        rec_col <= rec_col + 1'b1;
+        if (rec_col == COL_W'(WPB - 1))
+            rec_row <= rec_row + 1'b1;
+        ext <= ext + 1'b1;
+    end
+end
+
+// ---------------------------------------------------------------- the writes (registered)
+// RAM (c, p) of a reader: word column c of the rows of parity p. A row's first words: lane l is
+// frame word (PAY_BEAT0 + r)*LANES + l - 8, i.e. buffer row 2r + DR(l), DR(l) = PAY_BEAT0 +
+// floor((l - 8)/WPB) (-1, 0 or 1), column (l - 8) mod WPB: so RAM (c, p) takes one fixed lane,
+// at bank address r + floor(DR/2).
+function integer lane_dr(input integer l);   // DR(l)
+    lane_dr = PAY_BEAT0 + (l - 8 + 8*WPB) / WPB - 8;
+endfunction
+function integer lane_of(input integer c, input integer p);
+    integer l;
+    begin
+        lane_of = 0;
+        for (l = 0; l < LANES; l = l + 1)
+            if ((l - 8 + 8*WPB) % WPB == c && (lane_dr(l) + 2) % 2 == p)
+                lane_of = l;
+    end
+endfunction
+
+localparam integer NRAM = 2 * WPB;           // = LANES
+reg  [NRAM-1:0]      wr_en;
+reg  [NRAM*BK_W-1:0] wr_addr;
+reg  [NRAM*64-1:0]   wr_data;                // result-RAM order: {word[31:0], word[63:32]}
+reg                  wr_final;               // the round's last write
+wire                 fw = g_new;             // G's row writes its first words
+
+genvar gc, gp;
+generate
+    for (gc = 0; gc < WPB; gc = gc + 1) begin : g_col
+        for (gp = 0; gp < 2; gp = gp + 1) begin : g_par
+            localparam integer L  = lane_of(gc, gp);
+            localparam integer AO = (lane_dr(L) + 2) / 2 - 1;   // floor(DR/2): -1 or 0
+            localparam integer I  = 2*gc + gp;
+            wire rec_hit = r_emit && rec_col == COL_W'(gc) && rec_row[0] == (gp != 0);
+            wire [63:0] w = rec_hit ? r_word : g_word[L*64 +: 64];
+            always @(posedge clk) begin
+                // a record: its row / 2; a first word: input row r + floor(DR/2)
+                wr_addr[I*BK_W +: BK_W] <= BK_W'(rec_hit ? rec_row >> 1 : c_row[5] + PR_W'(AO));
+                wr_data[I*64 +: 64] <= {w[31:0], w[63:32]};
+                wr_en[I] <= !rst && ((fw && c_mask[5][L]) || rec_hit);
+            end
+        end
+    end
+endgenerate
+
+always @(posedge clk)
+    wr_final <= !rst && c_last[5] &&
+                ((fw && !r_more) || (r_emit && !r_x && !r_more));
+
+`ifndef SYNTHESIS
+always @(posedge clk)
+    if (!rst && fw && r_emit) begin
+        $error("Error: ws_partial_enc %m: a record and a row's first words in one cycle");
+        $finish;
+    end
+`endif
+
+// ---------------------------------------------------------------- the frame buffer
+genvar gr;
+generate
+    for (gr = 0; gr < READERS; gr = gr + 1) begin : g_rd
+        wire [PR_W-1:0] ra = rd_addr[gr*PR_W +: PR_W];
+        wire [BK_W-1:0] rb = BK_W'(ra >> 1);
+        for (gc = 0; gc < WPB; gc = gc + 1) begin : g_col
+            reg [63:0] bank0 [0:BANK_D-1];
+            reg [63:0] bank1 [0:BANK_D-1];
+            always @(posedge clk) begin
+                if (wr_en[2*gc])
+                    bank0[wr_addr[(2*gc)*BK_W +: BK_W]] <= wr_data[(2*gc)*64 +: 64];
+                if (wr_en[2*gc+1])
+                    bank1[wr_addr[(2*gc+1)*BK_W +: BK_W]] <= wr_data[(2*gc+1)*64 +: 64];
+                rd_data[gr*DATA_WIDTH + gc*64 +: 64] <= ra[0] ? bank1[rb] : bank0[rb];
+            end
+        end
+    end
+endgenerate
+
+// ---------------------------------------------------------------- the checksum, done
+wire        cs_valid;
+wire [15:0] cs_csum;
+reg  [2*NRAM-1:0] cs_mask;
+integer ci;
+always @(*)
+    for (ci = 0; ci < NRAM; ci = ci + 1)
+        cs_mask[2*ci +: 2] = {2{wr_en[ci]}};
+/* verilator lint_off UNUSEDSIGNAL */  // one round at a time: never full; no per-set read
+wire        cs_ready;
+wire [15:0] cs_rd;
+/* verilator lint_on UNUSEDSIGNAL */
+ws_round_csum #(.LANES(2*NRAM), .Q_N(2), .Q_W(1), .DEPTH(2)) round_csum (
+    .clk(clk), .rst(rst),
+    .beat(|wr_en), .mask(cs_mask), .words(wr_data), .last(wr_final), .q(1'b0),
+    .s_ready(cs_ready), .m_csum(cs_csum), .m_valid(cs_valid), .m_ready(1'b1),
+    .rd_q(1'b0), .rd_csum(cs_rd)
+);
+
+always @(posedge clk) begin
+    done      <= !rst && cs_valid;
+    done_csum <= cs_csum;
+    done_ext  <= ext;
+end
+
+endmodule
+
+`resetall
