@@ -111,16 +111,6 @@ int ws_dev_configure(const ws_regbus *bus, const ws_config *cfg, char *err, size
                  "(PARAM_PARTIAL = 0: a build with PARTIAL = 1 does)");
         return -1;
     }
-    /* The child side (PARTIALs sent, the parent's RESULTs taken) is not in the RTL yet: a job
-     * with a parent is refused here. ws_dev_job_setup programs the parent's registers (JOB_PARENT
-     * .. JOB_PAR_RANK) already; drop this refusal when the RTL's child side is there. */
-    for (unsigned j = 0; j < cfg->n_jobs; j++)
-        if (cfg->job[j].has_parent) {
-            snprintf(err, errlen, "job %u has a parent (docs/protocol.md section 9): this device "
-                     "takes PARTIAL frames as a parent or root only, it sends none and takes no "
-                     "parent's RESULT", cfg->job[j].id);
-            return -1;
-        }
     if (cfg->max_frame && cfg->max_frame != p.max_frame) {
         snprintf(err, errlen, "the configuration's max_frame is %u bytes; the device's MAX_FRAME "
                  "is %u (the ports decide which frames are oversize)", cfg->max_frame,

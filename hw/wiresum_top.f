@@ -11,6 +11,7 @@ hw/ws_f32_to_fx.v
 hw/ws_fx_to_f32.v
 hw/ws_acc_lane.v
 hw/ws_round_csum.v
+hw/ws_partial_enc.v
 hw/ws_judge.v
 hw/ws_engine.v
 hw/ws_result_gen.v

@@ -97,16 +97,15 @@ wire [MAX_JOBS*WC_W-1:0] cfg_job_workers;
 wire [MAX_JOBS*SL_W-1:0] cfg_job_slots;
 wire [MAX_JOBS*SL_W-1:0] cfg_job_base;
 wire [MAX_JOBS*CN_W-1:0] cfg_job_maxcount;
-// the jobs' parents (PARTIAL = 1): the parser finds a parent's RESULT by them
+// the jobs' parents (PARTIAL = 1): the parser finds a parent's RESULT by them, the result
+// generators send the PARTIAL to them
 wire [MAX_JOBS-1:0]      cfg_job_par_en;
 wire [MAX_JOBS*48-1:0]   cfg_job_par_mac;
 wire [MAX_JOBS*32-1:0]   cfg_job_par_ip;
 wire [MAX_JOBS*16-1:0]   cfg_job_par_udp;
 wire [MAX_JOBS*16-1:0]   cfg_job_par_job;
 wire [MAX_JOBS*16-1:0]   cfg_job_par_rank;
-/* verilator lint_off UNUSEDSIGNAL */  // used by the child side (ws_result_gen: the port towards the parent)
 wire [MAX_JOBS*PORT_W-1:0] cfg_job_par_port;
-/* verilator lint_on UNUSEDSIGNAL */
 wire                     job_clear;
 /* verilator lint_off UNUSEDSIGNAL */  // for the waveform: the job a clear belongs to
 wire [JI_W-1:0]          job_clear_idx;
@@ -205,6 +204,20 @@ wire [ENGINES*RA_W-1:0]       res_rd_addr;
 wire [ENGINES*DATA_WIDTH-1:0] res_rd_data;
 wire [ENGINES-1:0]            res_frame_done, res_skip_done;
 wire [ENGINES*Q_W-1:0]        res_frame_done_q, res_skip_done_q;
+wire [ENGINES*PR_W-1:0]       par_rd_addr;
+wire [ENGINES*DATA_WIDTH-1:0] par_rd_data;
+wire [ENGINES-1:0]            par_sent;
+// each job's parent as a member record (the result generators' PARTIAL goes to it)
+wire [MAX_JOBS*MEM_W-1:0]     cfg_par_mem;
+genvar pj;
+generate
+    for (pj = 0; pj < MAX_JOBS; pj = pj + 1) begin : g_par
+        assign cfg_par_mem[pj*MEM_W + MEM_MAC_LSB +: MEM_MAC_W] = cfg_job_par_mac[pj*48 +: 48];
+        assign cfg_par_mem[pj*MEM_W + MEM_IP_LSB +: MEM_IP_W] = cfg_job_par_ip[pj*32 +: 32];
+        assign cfg_par_mem[pj*MEM_W + MEM_UDP_LSB +: MEM_UDP_W] = cfg_job_par_udp[pj*16 +: 16];
+        assign cfg_par_mem[pj*MEM_W + MEM_PORT_LSB +: PORT_W] = cfg_job_par_port[pj*PORT_W +: PORT_W];
+    end
+endgenerate
 
 genvar e;
 generate
@@ -266,11 +279,14 @@ generate
         ws_result_gen #(
             .DATA_WIDTH(DATA_WIDTH), .N_PORTS(N_PORTS), .MAX_JOBS(MAX_JOBS),
             .MAX_WORKERS(MAX_WORKERS), .POOL_SLOTS(POOL_SLOTS), .MAX_COUNT(MAX_COUNT),
-            .FILTER(ENGINES > 1 ? 1 : 0), .PORT_MASK(MASK)
+            .FILTER(ENGINES > 1 ? 1 : 0), .PORT_MASK(MASK), .PARTIAL(PARTIAL)
         ) result_gen (
             .clk(clk), .rst(rst),
             .cmd_valid(cmd_valid[e]), .cmd_ready(cmd_ready[e]), .cmd_data(cmd_data),
             .cfg_dev_mac(cfg_dev_mac), .cfg_dev_ip(cfg_dev_ip), .cfg_dev_udp(cfg_dev_udp),
+            .cfg_par_mem(cfg_par_mem), .cfg_par_job(cfg_job_par_job), .cfg_par_rank(cfg_job_par_rank),
+            .par_rd_addr(par_rd_addr[e*PR_W +: PR_W]), .par_rd_data(par_rd_data[e*DATA_WIDTH +: DATA_WIDTH]),
+            .par_sent(par_sent[e]),
             .mem_rd_addr(mem_rdb_addr[e*MA_W +: MA_W]), .mem_rd_data(mem_rdb_data[e*MEM_W +: MEM_W]),
             .res_rd_addr(res_rd_addr[e*RA_W +: RA_W]),
             .res_rd_data(res_rd_data[e*DATA_WIDTH +: DATA_WIDTH]),
@@ -300,6 +316,7 @@ ws_engine #(
     .frame_done(res_frame_done), .frame_done_q(res_frame_done_q),
     .skip_done(res_skip_done), .skip_done_q(res_skip_done_q),
     .res_rd_addr(res_rd_addr), .res_rd_data(res_rd_data),
+    .par_rd_addr(par_rd_addr), .par_sent(par_sent), .par_rd_data(par_rd_data),
     .stat_accepted(stat_accepted), .stat_drop(stat_edrop), .stat_drop_reason(stat_edrop_reason)
 );
 

@@ -14,5 +14,7 @@ localparam C_SLOT    = C_OFFSET + 32;           // job-relative slot
 localparam C_JOBID   = C_SLOT + 16;             // job id
 localparam C_JOBIDX  = C_JOBID + 16;            // job table index (member table row block)
 localparam C_Q       = C_JOBIDX + JI_W;         // set: 2*pool slot + SET (its result RAM rows)
-localparam CMD_W     = C_Q + Q_W;
+localparam C_PART    = C_Q + Q_W;               // a PARTIAL to the job's parent (rank 0 only), not RESULTs
+localparam C_EXT     = C_PART + 1;              // its record words (the checksum is of all its words)
+localparam CMD_W     = C_EXT + 16;
 /* verilator lint_on UNUSEDPARAM */

@@ -72,6 +72,14 @@ module ws_engine #(
     input  wire [ENGINES*RA_W-1:0]       res_rd_addr,
     output reg  [ENGINES*DATA_WIDTH-1:0] res_rd_data,
 
+    // PARTIAL = 1: the PARTIAL frame buffer (ws_partial_enc), one read port per generator
+    // (registered), and the generators' pulse when a PARTIAL's last row has been read
+    /* verilator lint_off UNUSEDSIGNAL */  // PARTIAL = 0: no PARTIAL is sent
+    input  wire [ENGINES*PR_W-1:0]       par_rd_addr,
+    input  wire [ENGINES-1:0]            par_sent,
+    /* verilator lint_on UNUSEDSIGNAL */
+    output wire [ENGINES*DATA_WIDTH-1:0] par_rd_data,
+
     // one pulse per judged aggregation frame, per engine
     output wire [ENGINES-1:0]            stat_accepted,
     output wire [ENGINES-1:0]            stat_drop,
@@ -173,6 +181,7 @@ wire              k_cmd, k_comp;
 wire [CMD_W-1:0]  k_cmd_data;
 wire [CF_W-1:0]   k_comp_data;
 wire              w_valid, w_last;   // a beat of rounded sums (below), the round's last
+wire              w_rd;              // a round's read of the lanes is done (rounded or encoded)
 wire [Q_W-1:0]    w_q;
 
 ws_judge #(
@@ -187,7 +196,7 @@ ws_judge #(
     .dc_space(dc_space), .dc_push(dc_push), .dc_data(dc_data),
     .cmd_space(cmd_space), .k_cmd(k_cmd), .k_cmd_data(k_cmd_data),
     .k_comp(k_comp), .k_comp_data(k_comp_data),
-    .rd_o(w_valid && w_last), .rd_oq(w_q),
+    .rd_o(w_rd), .rd_oq(w_q),
     .frame_done(frame_done), .frame_done_q(frame_done_q),
     .skip_done(skip_done), .skip_done_q(skip_done_q),
     .stat_accepted(stat_accepted), .stat_drop(stat_drop), .stat_drop_reason(stat_drop_reason)
@@ -484,6 +493,11 @@ wire [E*FC_W-1:0] cf_fence   = cf_data[CF_FENCE +: E*FC_W];
 /* verilator lint_on UNUSEDSIGNAL */
 wire [BT_W-1:0]   cf_rows    = cf_data[CF_ROWS +: BT_W];   // the round's rows
 
+/* verilator lint_off UNUSEDSIGNAL */  // one engine without PARTIAL: no round is encoded
+wire                  enc_room, enc_done;   // the PARTIAL encoder: room for rows, a frame ready
+wire [15:0]           enc_ext, enc_csum;
+wire                  cf_part    = cf_data[CF_PART];
+/* verilator lint_on UNUSEDSIGNAL */
 wire [LANES-1:0]      w_mask;     // the beat's words that belong to the payload
 wire [LANES*RA_W-1:0] w_addr;     // per word, its row
 wire [LANES*32-1:0]   w_f;
@@ -514,6 +528,12 @@ if (COMB == 0) begin : g_pass
     end
     assign cf_pop = o_done;
     assign cb_rd_addr = {RA_W{1'b0}};
+    assign w_rd = out_beat && o_done;
+    assign enc_room = 1'b0;
+    assign enc_done = 1'b0;
+    assign enc_ext = 16'd0;
+    assign enc_csum = 16'd0;
+    assign par_rd_data = {E*DATA_WIDTH{1'b0}};
     assign w_valid = out_beat;
     assign w_last = o_done;
     assign w_q = cf_q;
@@ -541,7 +561,8 @@ end else begin : g_combine
         fence_ok_r <= fence_ok;
         cf_seen <= !rst && cf_valid && !cf_pop;
     end
-    wire            cb_issue = cb_run || (cf_valid && cf_seen && fence_ok_r);
+    // a round for the PARTIAL encoder goes a row at a time while it has room (records stall it)
+    wire            cb_issue = (cb_run || (cf_valid && cf_seen && fence_ok_r)) && (!cf_part || enc_room);
     wire            cb_last  = cb_issue && cb_row + 1'b1 == cf_rows;
     assign cf_pop = cb_last;
 
@@ -575,6 +596,9 @@ end else begin : g_combine
     localparam CP = 2 + CH + CR;
     reg [CP:1]       cp_valid;
     reg [CP:1]       cp_last;
+    reg [CP:1]       cp_part;     // the row goes to the PARTIAL encoder (at stage 2 + CH), not rounded
+    reg [CP:1]       cp_first;
+    reg [CN_W-1:0]   cp_cnt   [1:CP];
     reg [Q_W-1:0]    cp_q     [1:CP];
     reg [RA_W-1:0]   cp_addr  [1:CP];
     reg [LANES-1:0]  cp_mask  [1:CP];
@@ -586,11 +610,17 @@ end else begin : g_combine
         cp_mask[1] <= cb_mask;
         cp_touch <= cf_touched;
         cp_last[1] <= cb_last;
+        cp_part[1] <= cf_part;
+        cp_first[1] <= cb_row == {BT_W{1'b0}};
+        cp_cnt[1] <= cf_cnt;
         for (cs = 2; cs <= CP; cs = cs + 1) begin
             cp_q[cs] <= cp_q[cs-1];
             cp_addr[cs] <= cp_addr[cs-1];
             cp_mask[cs] <= cp_mask[cs-1];
             cp_last[cs] <= cp_last[cs-1];
+            cp_part[cs] <= cp_part[cs-1];
+            cp_first[cs] <= cp_first[cs-1];
+            cp_cnt[cs] <= cp_cnt[cs-1];
         end
         if (rst)
             cp_valid <= {CP{1'b0}};
@@ -599,6 +629,9 @@ end else begin : g_combine
     end
 
     wire [LANES*32-1:0] cb_f;
+    /* verilator lint_off UNUSEDSIGNAL */  // PARTIAL = 0: no round is encoded
+    wire [LANES*(ACC_W+4)-1:0] cb_sums;   // stage 2 + CH: the row's exact sums
+    /* verilator lint_on UNUSEDSIGNAL */
         for (gl = 0; gl < LANES; gl = gl + 1) begin : g_comb
             // the adder tree: the partials of the engines that took part in the round. Stage 2:
             // carry-save, E operands into two (full adders bit by bit, no carry chain), the flags
@@ -648,6 +681,7 @@ end else begin : g_combine
                 end
             end
             wire [ACC_W+3:0] sum_q = {vf[CH*4 +: 4], vr[(CH-1)*PW +: ACC_W]};   // stage 2 + CH
+            assign cb_sums[gl*(ACC_W+4) +: ACC_W+4] = sum_q;
             ws_fx_to_f32 #(.ACC_W(ACC_W), .PIPELINE(CR)) rnd (
                 .clk(clk), .fx(sum_q[ACC_W-1:0]),
                 .nan(sum_q[ACC_W+3]), .pinf(sum_q[ACC_W+2]), .ninf(sum_q[ACC_W+1]),
@@ -656,7 +690,9 @@ end else begin : g_combine
         end
 
     // stage CP + 1: the output register, written to the result RAMs and summed into the checksum
-    reg                 o_valid, o_last;
+    // (a PARTIAL's rows are not written; its last retires the lanes' read at this stage too, so
+    // that the judge sees at most one retirement a cycle)
+    reg                 o_valid, o_last, o_rd;
     reg  [Q_W-1:0]      o_q;
     reg  [RA_W-1:0]     o_addr;
     reg  [LANES-1:0]    o_mask;
@@ -667,7 +703,8 @@ end else begin : g_combine
         o_mask <= cp_mask[CP];
         o_f <= cb_f;
         o_last <= cp_last[CP];
-        o_valid <= !rst && cp_valid[CP];
+        o_valid <= !rst && cp_valid[CP] && !cp_part[CP];
+        o_rd <= !rst && cp_valid[CP] && cp_last[CP];
     end
     assign w_valid = o_valid;
     assign w_last = o_last;
@@ -675,6 +712,28 @@ end else begin : g_combine
     assign w_mask = o_mask;
     assign w_addr = {LANES{o_addr}};
     assign w_f = o_f;
+    assign w_rd = o_rd;
+
+    if (PARTIAL != 0) begin : g_enc
+        // The PARTIAL encoder: the exact sums of a waiting round, row by row, into the frame
+        // buffer the generators send from
+        ws_partial_enc #(.DATA_WIDTH(DATA_WIDTH), .MAX_COUNT(MAX_COUNT), .ACC_W(ACC_W),
+                         .READERS(E)) enc (
+            .clk(clk), .rst(rst),
+            .s_valid(cp_valid[2+CH] && cp_part[2+CH]), .s_first(cp_first[2+CH]),
+            .s_last(cp_last[2+CH]), .s_count(cp_cnt[2+CH]), .s_mask(cp_mask[2+CH]),
+            .s_sums(cb_sums), .s_room(enc_room),
+            .done(enc_done), .done_ext(enc_ext), .done_csum(enc_csum),
+            .buf_release(|par_sent),
+            .rd_addr(par_rd_addr), .rd_data(par_rd_data)
+        );
+    end else begin : g_no_enc
+        assign enc_room = 1'b0;
+        assign enc_done = 1'b0;
+        assign enc_ext = 16'd0;
+        assign enc_csum = 16'd0;
+        assign par_rd_data = {E*DATA_WIDTH{1'b0}};
+    end
 end
 endgenerate
 
@@ -723,22 +782,40 @@ ws_fifo #(.WIDTH(CMD_W), .DEPTH(PD_DEPTH)) pending_fifo (
     .count(pd_count)
 );
 
-wire p_resend = pd_m_data[C_RETX];
+// the PARTIAL encoder's frames, one at a time (its buffer is released once a generator sent it)
+reg          pq_valid;
+reg  [15:0]  pq_ext, pq_csum;
+wire p_part   = pd_m_data[C_PART];
+wire p_resend = pd_m_data[C_RETX] && !p_part;
 assign p_q = pd_m_data[C_Q +: Q_W];
-// a completion waits for its checksum, a re-send goes as it is
-wire p_ready = pd_m_valid && (p_resend || dq_m_valid);
+// a completion waits for its checksum, a PARTIAL for its frame, a re-send goes as it is
+wire p_ready = pd_m_valid && (p_part ? pq_valid : p_resend || dq_m_valid);
 reg  [E-1:0] taken;      // generators that have the head command already
 wire [E-1:0] take = cmd_valid & cmd_ready;
 assign cmd_valid = p_ready ? ~taken : {E{1'b0}};
 assign pd_pop = p_ready && (taken | take) == {E{1'b1}};
-assign dq_pop = pd_pop && !p_resend;
+assign dq_pop = pd_pop && !p_resend && !p_part;
 always @(posedge clk) begin
     if (rst || pd_pop)
         taken <= {E{1'b0}};
     else
         taken <= taken | take;
+    if (rst || (pd_pop && p_part))
+        pq_valid <= 1'b0;
+    else if (enc_done)
+        pq_valid <= 1'b1;
+    if (enc_done) begin
+        pq_ext <= enc_ext;
+        pq_csum <= enc_csum;
+    end
 end
-assign cmd_data = {pd_m_data[CMD_W-1:C_CSUM+16], p_resend ? rs_csum : dq_m_csum, pd_m_data[C_CSUM-1:0]};
+reg [CMD_W-1:0] cmd_out;
+always @(*) begin
+    cmd_out = pd_m_data;
+    cmd_out[C_CSUM +: 16] = p_part ? pq_csum : p_resend ? rs_csum : dq_m_csum;
+    cmd_out[C_EXT +: 16] = p_part ? pq_ext : 16'd0;
+end
+assign cmd_data = cmd_out;
 
 endmodule
 

@@ -413,25 +413,38 @@ wire [E-1:0]     bit_e     = {{(E-1){1'b0}}, 1'b1} << jb_e;
 wire jb_dup     = jb_fs ? jb_dup_s : jb_fo ? jb_dup_o : jb_dup_n;
 wire jb_empty   = !jb_fs && (jb_fo ? jb_emp_o : jb_emp_n);
 wire jb_full    = jb_fs ? jb_full_s : jb_fo ? jb_full_o : jb_full_n;
-wire d_dup      = jb_dup;
+// A job with a parent (docs/protocol.md section 9): the set whose every rank's bit is set is
+// complete here but not yet done: it is *waiting* for the parent's RESULT (complete bit clear,
+// row full), and its exact sums have gone up in a PARTIAL. b_fan: the frame is that RESULT.
+wire b_par      = jb_h[H_PARENT];
+wire b_fan      = jb_h[H_FANOUT];
+wire d_dup      = jb_dup;      // never for the parent's RESULT (no rank's bit)
 wire s_empty    = jb_empty;
-wire d_resend   = d_dup && jb_complete;
-wire d_early    = !d_dup && jb_complete && !s_empty;
+wire d_resend   = d_dup && jb_complete;                  // the RESULT again, to the rank
+wire d_presend  = d_dup && !jb_complete && jb_full;      // waiting: the PARTIAL again, to the parent
+wire d_early    = !b_fan && !d_dup && jb_complete && !s_empty;
 /* verilator lint_off UNUSEDSIGNAL */  // for the waveform: a drop that is neither of the two above
 wire d_mismatch = !d_dup && !jb_complete && !jb_match;
 /* verilator lint_on UNUSEDSIGNAL */
-wire d_accept   = jb_complete ? s_empty : !d_dup && jb_match;
-wire d_new      = jb_complete && s_empty;
+// the parent's RESULT is taken by the set waiting for it (its round's offset, tensor, count);
+// by a complete set it is a duplicate, by any other a mismatch
+wire d_fanout   = b_fan && !jb_complete && jb_full && jb_match;
+wire d_accept   = b_fan ? d_fanout : jb_complete ? s_empty : !d_dup && jb_match;
+wire d_new      = !b_fan && jb_complete && s_empty;
 // The round completes when every rank's bit is set, exactly as docs/protocol.md section 5 (and
 // host/refdev.c) say. Not a count of the contributions still missing: an accepted frame clears
 // its rank's bit in the other set even when that set is open, and the rank may then contribute
-// to it again, so a count would complete the round early (found by tests/fuzz).
-wire d_last     = d_accept && (d_new ? jb_one : jb_full);
+// to it again, so a count would complete the round early (found by tests/fuzz). The parent's
+// RESULT completes its round too: the lanes take its elements (as a first contribution: they
+// round back to the same values) and the combine sends them to every rank.
+wire d_last     = b_fan ? d_fanout : d_accept && (d_new ? jb_one : jb_full);
+wire d_part     = !b_fan && b_par && d_last;             // the round's PARTIAL goes up
+wire d_done     = d_last && !d_part;                     // the set's complete bit, written
 wire [MW-1:0] d_after   = jb_after;   // the set's row, written (a new round's row is empty)
 wire [MW-1:0] d_oth     = jb_oth;     // the other set's row
-wire [1:0]    d_ecn     = (d_new ? 2'b00 : jb_ecn) | b_ecn;
-wire          d_first   = d_new || !jb_touched[jb_e];
-wire [E-1:0]  d_touched = (d_new ? {E{1'b0}} : jb_touched) | bit_e;
+wire [1:0]    d_ecn     = (d_new || b_fan ? 2'b00 : jb_ecn) | b_ecn;
+wire          d_first   = b_fan || d_new || !jb_touched[jb_e];
+wire [E-1:0]  d_touched = (d_new || b_fan ? {E{1'b0}} : jb_touched) | bit_e;
 // The read guard, from registers: "reads owed" of the set as read in the cycle before (at JA's
 // set for JB loaded then, bz_new; at JB's own set for JB waiting, bz_hold), with the commands of
 // the last two cycles, which that read does not hold yet (section "Read guard" below). A
@@ -439,13 +452,18 @@ wire [E-1:0]  d_touched = (d_new ? {E{1'b0}} : jb_touched) | bit_e;
 // overwritten; a re-send or an early frame waits too, which keeps the wait off the verdict's
 // logic), and every judgment waits for room for a command.
 wire          b_busy    = bz_cmd || (jb_new ? bz_new : bz_hold);
-wire          b_ok      = dc_space[jb_e] && cmd_space && !(jb_complete && b_busy);
+// The parent's RESULT waits too: its elements overwrite the lanes that a PARTIAL still owed
+// (a re-send queued before it) reads.
+wire          b_ok      = dc_space[jb_e] && cmd_space && !((jb_complete || b_fan) && b_busy);
 wire          jb_fire   = jb_v && b_ok && !job_clear;
 wire          b_wr      = jb_v && d_accept;   // JB's writes, forwarded (taken only when it fires)
 assign advance = !job_clear && (!jb_v || b_ok);
-// a command (a completion or a re-send) goes with the judgment
+// a command goes with the judgment: a completion (the RESULTs to every rank), a re-send (the
+// RESULT to one), or a PARTIAL (the first or a re-send); all but the re-send of a RESULT go
+// through the combine (k_comp): a round to round, or exact sums to encode
 wire             j_resend = jb_fire && d_resend;
-wire             j_comp   = jb_fire && d_last;
+wire             c_part   = d_part || d_presend;
+wire             j_comp   = jb_fire && (d_last || d_presend);
 wire             j_cmd    = j_resend || j_comp;
 
 // forwarding: the rows entering JA and JB with JB's writes of this cycle, by the sets' equality
@@ -492,11 +510,14 @@ wire [FD_W-1:0] z_fields = st_fields[z_q];
 // J0 -> JA: the rank's bit and the job's ranks as masks, one compare per bit (no carry chain)
 wire [WK_W-1:0] z_worker  = j0_h[H_WORKER +: WK_W];
 wire [WC_W-1:0] z_workers = j0_h[H_WORKERS +: WC_W];
+// the parent's RESULT has no rank's bit: it finds the set waiting when every rank's bit is set
+// ("full"), and it writes neither row
+wire            z_fan     = j0_h[H_FANOUT];
 reg  [MW-1:0]   z_bit, z_all;
 integer jk;
 always @(*)
     for (jk = 0; jk < MW; jk = jk + 1) begin
-        z_bit[jk] = z_worker == jk[WK_W-1:0];
+        z_bit[jk] = !z_fan && z_worker == jk[WK_W-1:0];
         z_all[jk] = jk < z_workers;
     end
 
@@ -552,7 +573,7 @@ always @(posedge clk) begin
         ja_e <= j0_e;
         ja_h <= j0_h;
         ja_cmp_st   <= st_complete[z_q];
-        ja_cmp_wr   <= d_last;
+        ja_cmp_wr   <= d_done;
         ja_cmp_fw   <= z_same;
         ja_row      <= z_same ? d_after : z_oth ? d_oth : z_row;
         ja_row_oth  <= z_oth ? d_after : z_same ? d_oth : z_row_o;
@@ -567,7 +588,7 @@ always @(posedge clk) begin
         // JB: JA's rows, forwarded, and the facts about them
         jb_e <= ja_e;
         jb_h <= ja_h;
-        jb_complete <= a_same ? d_last : ja_complete;
+        jb_complete <= a_same ? d_done : ja_complete;
         jb_after    <= (a_same ? d_after : a_oth ? d_oth : ja_row) | ja_bit;
         jb_oth      <= (a_oth ? d_after : a_same ? d_oth : ja_row_oth) & ~ja_bit;
         jb_offset   <= a_same ? b_offset  : ja_offset;
@@ -643,7 +664,7 @@ always @(posedge clk) begin
             if (job_clear && clr_hit[q / 2])
                 st_complete[q] <= 1'b1;
             else if (b_fw && jq == q[Q_W-1:0])
-                st_complete[q] <= d_last;
+                st_complete[q] <= d_done;   // a PARTIAL sent: waiting
         end
         for (q = 0; q < P_N; q = q + 1) begin
             if (job_clear && clr_hit[q])
@@ -663,9 +684,10 @@ always @(posedge clk) begin
 end
 // commands and completions of JB: a completion sends the round to every rank, a re-send to the
 // rank that asked, with the round's fields as the set holds them
-// reads owed: per generator one per rank sent, and for a completion the round's write
+// reads owed: per generator one per rank sent, and for a completion the round's write; for a
+// PARTIAL the encoder's read of the lanes (the generators read the encoder's frame buffer)
 /* verilator lint_off UNUSEDSIGNAL */  // at most E * MW + 1, BZ_W bits
-wire [31:0]      j_busy32   = d_last ? E * {{(32-WC_W){1'b0}}, b_workers} + 1 : E;
+wire [31:0]      j_busy32   = c_part ? 32'd1 : d_last ? E * {{(32-WC_W){1'b0}}, b_workers} + 1 : E;
 /* verilator lint_on UNUSEDSIGNAL */
 wire [BZ_W-1:0]  j_busy_inc = j_busy32[BZ_W-1:0];
 reg  [CMD_W-1:0] j_cmd_data;
@@ -676,20 +698,21 @@ always @(*) begin
     j_cmd_data[C_JOBID +: 16]     = jb_h[H_JOBID +: 16];
     j_cmd_data[C_SLOT +: 16]      = jb_h[H_SLOT +: 16];
     j_cmd_data[C_RETX]            = !d_last;
+    j_cmd_data[C_PART]            = c_part;   // its ext and checksum: the encoder's (ws_engine)
     if (d_last) begin
         j_cmd_data[C_OFFSET +: 32]   = b_offset;
         j_cmd_data[C_TENSOR +: 32]   = b_tensor;
         j_cmd_data[C_COUNT +: CN_W]  = b_count;
         j_cmd_data[C_ECN +: 2]       = d_ecn;
         j_cmd_data[C_RANK_LO +: WK_W] = {WK_W{1'b0}};
-        j_cmd_data[C_RANK_HI +: WK_W] = b_workers[WK_W-1:0] - 1'b1;
+        j_cmd_data[C_RANK_HI +: WK_W] = c_part ? {WK_W{1'b0}} : b_workers[WK_W-1:0] - 1'b1;
     end else begin
         j_cmd_data[C_OFFSET +: 32]   = jb_offset;
         j_cmd_data[C_TENSOR +: 32]   = jb_tensor;
         j_cmd_data[C_COUNT +: CN_W]  = jb_count;
         j_cmd_data[C_ECN +: 2]       = jb_ecn;
-        j_cmd_data[C_RANK_LO +: WK_W] = b_worker;
-        j_cmd_data[C_RANK_HI +: WK_W] = b_worker;
+        j_cmd_data[C_RANK_LO +: WK_W] = c_part ? {WK_W{1'b0}} : b_worker;
+        j_cmd_data[C_RANK_HI +: WK_W] = c_part ? {WK_W{1'b0}} : b_worker;
     end
 end
 // the fence: every engine's decisions so far, this one included
@@ -703,8 +726,10 @@ always @(*) begin
 end
 
 // the round's result RAM rows (its payload beats), for the combine's end of round
+// (a PARTIAL re-sent: the round's count, not the duplicate's; and the engines of the round)
+wire [CN_W-1:0]  m_count  = d_presend ? jb_count : b_count;
 /* verilator lint_off UNUSEDSIGNAL */  // a frame has fewer than 2^BT_W beats
-wire [31:0]      b_rows32 = (64 + 4*{{(32-CN_W){1'b0}}, b_count} + BYTES - 1) / BYTES - PAY_BEAT0;
+wire [31:0]      b_rows32 = (64 + 4*{{(32-CN_W){1'b0}}, m_count} + BYTES - 1) / BYTES - PAY_BEAT0;
 /* verilator lint_on UNUSEDSIGNAL */
 wire [BT_W-1:0]  b_rows   = b_rows32[BT_W-1:0];
 
@@ -713,14 +738,15 @@ always @(posedge clk) begin
     k_cmd <= !rst && j_cmd;
     k_comp <= !rst && j_comp;
     k_cmd_data <= j_cmd_data;
-    k_comp_data <= {jq, b_count, b_rows, d_touched, j_fence};
+    k_comp_data <= {c_part, jq, m_count, b_rows, d_presend ? jb_touched : d_touched, j_fence};
 end
 
 integer se;
 always @(posedge clk) begin
     stat_accepted <= rst ? {E{1'b0}} : (jb_fire && d_accept ? bit_e : {E{1'b0}});
     stat_drop <= rst ? {E{1'b0}} : (jb_fire && !d_accept ? bit_e : {E{1'b0}});
-    stat_drop_reason <= {E{d_dup ? WS_DROP_DUPLICATE : (d_early ? WS_DROP_EARLY : WS_DROP_MISMATCH)}};
+    stat_drop_reason <= {E{d_dup || (b_fan && jb_complete) ? WS_DROP_DUPLICATE :
+                           (d_early ? WS_DROP_EARLY : WS_DROP_MISMATCH)}};
     if (rst) begin
         dec_cnt <= {E*FC_W{1'b0}};
     end else begin

@@ -16,5 +16,6 @@ localparam CF_TOUCH  = CF_FENCE + ENGINES * FC_W;
 localparam CF_ROWS   = CF_TOUCH + ENGINES;
 localparam CF_COUNT  = CF_ROWS + BT_W;
 localparam CF_Q      = CF_COUNT + CN_W;
-localparam CF_W      = CF_Q + Q_W;
+localparam CF_PART   = CF_Q + Q_W;          // the round's exact sums go to the PARTIAL encoder, not rounded
+localparam CF_W      = CF_PART + 1;
 /* verilator lint_on UNUSEDPARAM */

@@ -109,9 +109,6 @@ localparam integer POOL_SLOTS  = 1;
 localparam integer WPB        = DATA_WIDTH / 64;                 // 64-bit words a row
 localparam integer COL_W       = $clog2(WPB);                     // a word column
 localparam integer EW         = ACC_W + 4;                       // a lane's sum and flags
-// rows of the longest PARTIAL: 64 + 48*MAX_COUNT bytes (6 words an element)
-localparam integer PR_ROWS    = (64 + 48*MAX_COUNT + BYTES - 1) / BYTES - PAY_BEAT0;
-localparam integer PR_W       = PR_ROWS > 1 ? $clog2(PR_ROWS) : 1;   // a buffer row
 localparam integer BANK_D     = (PR_ROWS + 1) / 2;               // rows of one parity
 localparam integer BK_W       = BANK_D > 1 ? $clog2(BANK_D) : 1; // a bank address
 localparam integer FILL_SLACK = 16;                              // rows s_room leaves room for

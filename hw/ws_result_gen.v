@@ -33,6 +33,7 @@ module ws_result_gen #(
     parameter integer POOL_SLOTS  = 64,   // slots of the pool, two sets each
     parameter integer MAX_COUNT   = 256,  // most elements in one frame
     parameter integer FILTER      = 0,    // 1: send only to members whose device port is in PORT_MASK
+    parameter integer PARTIAL     = 0,    // 1: a command may be a PARTIAL to the job's parent (C_PART)
     parameter [N_PORTS-1:0] PORT_MASK = {N_PORTS{1'b1}}   // the ports this generator serves (FILTER = 1)
 ) (
     input  wire                   clk,
@@ -48,6 +49,17 @@ module ws_result_gen #(
     input  wire [47:0]            cfg_dev_mac,
     input  wire [31:0]            cfg_dev_ip,
     input  wire [15:0]            cfg_dev_udp,
+
+    // PARTIAL = 1: per job its parent, as a member record, the job's id there and its rank there
+    /* verilator lint_off UNUSEDSIGNAL */  // PARTIAL = 0: no parent
+    input  wire [MAX_JOBS*MEM_W-1:0] cfg_par_mem,
+    input  wire [MAX_JOBS*16-1:0] cfg_par_job,
+    input  wire [MAX_JOBS*16-1:0] cfg_par_rank,
+    // ... and the PARTIAL frame buffer (ws_partial_enc), registered read: row k = beat PAY_BEAT0 + k
+    input  wire [DATA_WIDTH-1:0]  par_rd_data,
+    /* verilator lint_on UNUSEDSIGNAL */
+    output reg  [PR_W-1:0]        par_rd_addr,
+    output reg                    par_sent,     // pulse: a PARTIAL's last row has been read (the buffer is free)
 
     // member table, registered read: data the cycle after the address
     output reg  [MA_W-1:0]        mem_rd_addr,  // job_idx*MAX_WORKERS + rank
@@ -82,9 +94,10 @@ import ws_regmap::*;  // WS_LIMIT_*, WS_PROTO_*
 `include "ws_cmd.vh"      // C_* positions of a command, CMD_W
 
 localparam integer BSH       = $clog2(BYTES);
-localparam integer NB_W      = FRAME_BEATS > 1 ? $clog2(FRAME_BEATS) : 1;
+localparam integer MAX_BEATS = PARTIAL != 0 ? PART_BEATS : FRAME_BEATS;   // the longest frame sent
+localparam integer NB_W      = MAX_BEATS > 1 ? $clog2(MAX_BEATS) : 1;
 localparam integer SUM_W     = 22;                        // unfolded checksum sums (< 2^21)
-localparam integer DESC_W    = 512 + TUSER_W + NB_W + RA_W + 1 + Q_W;
+localparam integer DESC_W    = 512 + TUSER_W + NB_W + RA_W + 1 + 1 + Q_W;
 localparam integer DESC_DEPTH = 5;                        // frames prepared ahead (credit)
 localparam integer OB_DEPTH  = 3;                         // beats issued, not yet in the output skid
 localparam integer OB_N      = OB_DEPTH + 1;              // output ring entries (a power of two)
@@ -202,6 +215,8 @@ assign c0_ecn     = c0_cmd[C_ECN - WK_W +: 2];
 assign c0_csum    = c0_cmd[C_CSUM - WK_W +: 16];
 assign c0_hi      = c0_cmd[C_RANK_HI - WK_W +: WK_W];
 assign c0_retx    = c0_cmd[C_RETX - WK_W];
+wire             c0_part    = PARTIAL != 0 && c0_cmd[C_PART - WK_W];
+wire [15:0]      c0_ext     = c0_cmd[C_EXT - WK_W +: 16];
 
 wire             prep_can;                     // a place in the descriptor FIFO is free
 wire             cmd_fire   = cmd_valid && cmd_ready;
@@ -247,6 +262,10 @@ reg  [CN_W-1:0]  p1_count;
 reg  [1:0]       p1_ecn;
 reg  [WK_W-1:0]  p1_rank;
 reg              p1_retx;
+reg              p1_part;
+reg  [15:0]      p1_ext, p1_pay;      // a PARTIAL's records; the payload's bytes
+reg  [MEM_W-1:0] p1_par;              // the job's parent, its job id and this device's rank there
+reg  [15:0]      p1_par_job, p1_par_rank;
 
 always @(posedge clk) begin
     mem_rd_addr <= MA_W'(c0_job_idx) * MA_W'(MAX_WORKERS) + MA_W'(c0_rank);
@@ -260,6 +279,12 @@ always @(posedge clk) begin
     p1_ecn    <= c0_ecn;
     p1_rank   <= c0_rank;
     p1_retx   <= c0_retx;
+    p1_part   <= c0_part;
+    p1_ext    <= c0_part ? c0_ext : 16'd0;
+    p1_pay    <= c0_part ? (16'(c0_count) + c0_ext) << 3 : 16'(c0_count) << 2;
+    p1_par      <= cfg_par_mem[c0_job_idx*MEM_W +: MEM_W];
+    p1_par_job  <= cfg_par_job[c0_job_idx*16 +: 16];
+    p1_par_rank <= cfg_par_rank[c0_job_idx*16 +: 16];
     p1_valid  <= c0_issue;
     if (rst)
         p1_valid <= 1'b0;
@@ -275,40 +300,54 @@ reg  [15:0]      p2_job_id, p2_slot;
 reg  [31:0]      p2_offset, p2_tensor;
 reg  [CN_W-1:0]  p2_count;
 reg  [1:0]       p2_ecn;
-reg  [WK_W-1:0]  p2_rank;
+reg  [15:0]      p2_rank;
 reg              p2_retx;
+reg              p2_part;
+reg  [15:0]      p2_ext, p2_pay;
+reg  [MEM_W-1:0] p2_par;
 reg  [47:0]      p2_dev_mac;
 reg  [31:0]      p2_dev_ip;
 reg  [15:0]      p2_dev_udp;
 
-// IPv4 header words without the member's: 0x4500|tos, total length 50+4c, id 0, 0x4000,
-// TTL/protocol 0x4011, source address.
+// IPv4 header words without the member's: 0x4500|tos, total length 50+P (P: the payload's
+// bytes, 4c in a RESULT, 8(c+ext) in a PARTIAL), id 0, 0x4000, TTL/protocol 0x4011, source
+// address.
 localparam [SUM_W-1:0] IP_CONST  = SUM_W'('h4500 + 'h4000 + 'h4011 + 50);
-// UDP: pseudo-header protocol 0x0011 and length 30+4c, UDP length 30+4c, agg ver_type/dtype
-// (RESULT of WS_PROTO_VERSION, binary32); the count field adds c: 9c in all.
+// UDP: pseudo-header protocol 0x0011 and length 30+P, UDP length 30+P, agg ver_type/dtype
+// (RESULT of WS_PROTO_VERSION, binary32; a PARTIAL's type is one more), the count field c and
+// the ext field.
 localparam [7:0]       VER_TYPE  = {4'(WS_PROTO_VERSION), 4'(WS_PROTO_RESULT)};
+localparam [7:0]       VER_PART  = {4'(WS_PROTO_VERSION), 4'(WS_PROTO_PARTIAL)};
 localparam [SUM_W-1:0] UDP_CONST = SUM_W'('h0011 + 30 + 30) + SUM_W'({VER_TYPE, 8'h00});
 
+// the receiver's job id and this device's rank in it: the member's job, or the parent's
+wire [15:0] p1_to_job  = p1_part ? p1_par_job : p1_job_id;
+wire [15:0] p1_to_rank = p1_part ? p1_par_rank : 16'(p1_rank);
 always @(posedge clk) begin
-    p2_ip_part <= IP_CONST + SUM_W'(p1_ecn) + (SUM_W'(p1_count) << 2)
+    p2_ip_part <= IP_CONST + SUM_W'(p1_ecn) + SUM_W'(p1_pay)
                 + SUM_W'(cfg_dev_ip[31:16]) + SUM_W'(cfg_dev_ip[15:0]);
-    p2_udp_a   <= UDP_CONST + (SUM_W'(p1_count) << 3) + SUM_W'(p1_count)
-                + SUM_W'({6'd0, p1_retx, p1_q[0], 8'd0}) + SUM_W'(p1_job_id)
-                + SUM_W'(p1_rank) + SUM_W'(p1_slot) + SUM_W'(p1_csum);
+    p2_udp_a   <= UDP_CONST + (SUM_W'(p1_pay) << 1) + SUM_W'(p1_count) + SUM_W'(p1_ext)
+                + SUM_W'({7'd0, p1_part, 8'd0})
+                + SUM_W'({6'd0, p1_retx, p1_q[0], 8'd0}) + SUM_W'(p1_to_job)
+                + SUM_W'(p1_to_rank) + SUM_W'(p1_slot) + SUM_W'(p1_csum);
     p2_udp_b   <= SUM_W'(cfg_dev_ip[31:16]) + SUM_W'(cfg_dev_ip[15:0]) + SUM_W'(cfg_dev_udp)
                 + SUM_W'(p1_offset[31:16]) + SUM_W'(p1_offset[15:0])
                 + SUM_W'(p1_tensor[31:16]) + SUM_W'(p1_tensor[15:0]);
     p2_set      <= p1_q[0];
     p2_row_base <= RA_W'(p1_q) * RA_W'(PAY_BEATS);
     p2_q        <= p1_q;
-    p2_job_id   <= p1_job_id;
+    p2_job_id   <= p1_to_job;
     p2_slot     <= p1_slot;
     p2_offset   <= p1_offset;
     p2_tensor   <= p1_tensor;
     p2_count    <= p1_count;
     p2_ecn      <= p1_ecn;
-    p2_rank     <= p1_rank;
+    p2_rank     <= p1_to_rank;
     p2_retx     <= p1_retx;
+    p2_part     <= p1_part;
+    p2_ext      <= p1_ext;
+    p2_pay      <= p1_pay;
+    p2_par      <= p1_par;
     p2_dev_mac  <= cfg_dev_mac;
     p2_dev_ip   <= cfg_dev_ip;
     p2_dev_udp  <= cfg_dev_udp;
@@ -318,10 +357,12 @@ always @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------- P3: full sums, member fields
-wire [47:0]       mem_mac  = mem_rd_data[MEM_MAC_LSB +: MEM_MAC_W];
-wire [31:0]       mem_ip   = mem_rd_data[MEM_IP_LSB +: MEM_IP_W];
-wire [15:0]       mem_udp  = mem_rd_data[MEM_UDP_LSB +: MEM_UDP_W];
-wire [PORT_W-1:0] mem_port = mem_rd_data[MEM_PORT_LSB +: PORT_W];
+// (the receiver: the member, or for a PARTIAL the parent)
+wire [MEM_W-1:0]  to_rec   = p2_part ? p2_par : mem_rd_data;
+wire [47:0]       mem_mac  = to_rec[MEM_MAC_LSB +: MEM_MAC_W];
+wire [31:0]       mem_ip   = to_rec[MEM_IP_LSB +: MEM_IP_W];
+wire [15:0]       mem_udp  = to_rec[MEM_UDP_LSB +: MEM_UDP_W];
+wire [PORT_W-1:0] mem_port = to_rec[MEM_PORT_LSB +: PORT_W];
 
 reg              p3_valid;
 reg  [SUM_W-1:0] p3_ip_sum, p3_udp_sum;
@@ -332,8 +373,10 @@ reg  [15:0]      p3_job_id, p3_slot;
 reg  [31:0]      p3_offset, p3_tensor;
 reg  [CN_W-1:0]  p3_count;
 reg  [1:0]       p3_ecn;
-reg  [WK_W-1:0]  p3_rank;
+reg  [15:0]      p3_rank;
 reg              p3_retx;
+reg              p3_part;
+reg  [15:0]      p3_ext, p3_pay;
 reg  [47:0]      p3_dev_mac, p3_mem_mac;
 reg  [31:0]      p3_dev_ip, p3_mem_ip;
 reg  [15:0]      p3_dev_udp, p3_mem_udp;
@@ -354,6 +397,9 @@ always @(posedge clk) begin
     p3_ecn      <= p2_ecn;
     p3_rank     <= p2_rank;
     p3_retx     <= p2_retx;
+    p3_part     <= p2_part;
+    p3_ext      <= p2_ext;
+    p3_pay      <= p2_pay;
     p3_dev_mac  <= p2_dev_mac;
     p3_dev_ip   <= p2_dev_ip;
     p3_dev_udp  <= p2_dev_udp;
@@ -367,7 +413,7 @@ always @(posedge clk) begin
 end
 
 // The frame header, assembled big-endian in this one place: byte 0 is [511:504].
-wire [15:0] p3_len     = 16'd64 + (16'(p3_count) << 2);
+wire [15:0] p3_len     = 16'd64 + p3_pay;
 wire [15:0] p3_ip_csum = ~csum_fold(p3_ip_sum);
 wire [15:0] p3_udp_csum = csum_udp(p3_udp_sum);
 wire [511:0] p3_hdr_be = {
@@ -375,8 +421,8 @@ wire [511:0] p3_hdr_be = {
     8'h45, {6'd0, p3_ecn}, p3_len - 16'd14, 16'h0000, 16'h4000,         // IPv4
     8'd64, 8'd17, p3_ip_csum, p3_dev_ip, p3_mem_ip,
     p3_dev_udp, p3_mem_udp, p3_len - 16'd34, p3_udp_csum,               // UDP
-    VER_TYPE, 8'h00, {6'd0, p3_retx, p3_set}, 8'h00,                   // agg: RESULT, flags
-    p3_job_id, 16'(p3_rank), p3_slot, 16'(p3_count), p3_offset, p3_tensor, 16'h0000};
+    p3_part ? VER_PART : VER_TYPE, 8'h00, {6'd0, p3_retx, p3_set}, 8'h00, // agg: type, flags
+    p3_job_id, p3_rank, p3_slot, 16'(p3_count), p3_offset, p3_tensor, p3_ext};
 wire [511:0] p3_hdr;  // byte k at [k*8 +: 8]
 genvar gk;
 generate
@@ -399,13 +445,13 @@ wire              p3_keep = p3_valid && !p3_skip;
 
 always @(posedge clk) begin
     if (p3_keep)
-        desc_mem[desc_wr_ptr[2:0]] <= {p3_hdr, p3_tuser, p3_nb_m1, p3_row_base, p3_retx, p3_q};
+        desc_mem[desc_wr_ptr[2:0]] <= {p3_hdr, p3_tuser, p3_nb_m1, p3_row_base, p3_part, p3_retx, p3_q};
     if (p3_keep)
         desc_wr_ptr <= desc_wr_ptr + 4'd1;
     if (s0_pop)
         desc_rd_ptr <= desc_rd_ptr + 4'd1;
     desc_occ <= desc_occ + {2'd0, c0_issue} - {2'd0, s0_pop} - {2'd0, p3_valid && p3_skip};
-    skip_done   <= !rst && p3_valid && p3_skip;
+    skip_done   <= !rst && p3_valid && p3_skip && !p3_part;   // a PARTIAL reads no result RAM row
     skip_done_q <= p3_q;
     if (rst) begin
         desc_wr_ptr <= 4'd0;
@@ -424,9 +470,10 @@ wire [511:0]             head_hdr;
 wire [TUSER_W-1:0]       head_tuser;
 wire [NB_W-1:0]          head_nb_m1;
 wire [RA_W-1:0]          head_row_base;
+wire                     head_part;
 wire                     head_retx;
 wire [Q_W-1:0]           head_q;
-assign {head_hdr, head_tuser, head_nb_m1, head_row_base, head_retx, head_q} = desc_mem[desc_rd_ptr[2:0]];
+assign {head_hdr, head_tuser, head_nb_m1, head_row_base, head_part, head_retx, head_q} = desc_mem[desc_rd_ptr[2:0]];
 
 // ---------------------------------------------------------------- S0: beat issue
 reg  [NB_W-1:0] s0_beat;
@@ -481,7 +528,7 @@ always @* begin
         s0_keep = ~({BYTES{1'b1}} << head_tuser[BSH-1:0]);
 end
 
-reg                   a_valid, a_last, a_retx;
+reg                   a_valid, a_last, a_retx, a_part;
 reg  [DATA_WIDTH-1:0] a_hdr;
 reg  [LANES-1:0]      a_hmask;
 reg  [BYTES-1:0]      a_keep;
@@ -489,6 +536,8 @@ reg  [TUSER_W-1:0]    a_tuser;
 
 always @(posedge clk) begin
     res_rd_addr <= head_row_base + RA_W'(s0_row);
+    par_rd_addr <= PR_W'(s0_row);
+    a_part  <= head_part;
     a_hdr   <= s0_hdr;
     a_hmask <= s0_hmask;
     a_keep  <= s0_keep;
@@ -505,7 +554,7 @@ always @(posedge clk) begin
 end
 
 // ---------------------------------------------------------------- B: RAM data, beat assembly
-reg                   b_valid, b_last, b_retx;
+reg                   b_valid, b_last, b_retx, b_part;
 reg  [DATA_WIDTH-1:0] b_hdr;
 reg  [LANES-1:0]      b_hmask;
 reg  [BYTES-1:0]      b_keep;
@@ -518,12 +567,15 @@ always @(posedge clk) begin
     b_last  <= a_last;
     b_tuser <= a_tuser;
     b_retx  <= a_retx;
+    b_part  <= a_part;
     b_valid <= a_valid;
     if (rst)
         b_valid <= 1'b0;
 end
 
-// Element lanes go out big-endian; bytes past the frame are zero.
+// Element lanes go out big-endian; bytes past the frame are zero. A PARTIAL's words are in its
+// frame buffer as two lanes each (high half first), so they go out the same way.
+wire [DATA_WIDTH-1:0] b_rd = PARTIAL != 0 && b_part ? par_rd_data : res_rd_data;
 reg  [DATA_WIDTH-1:0] b_data;
 integer l, k;
 always @* begin
@@ -531,8 +583,8 @@ always @* begin
         if (b_hmask[l])
             b_data[l*32 +: 32] = b_hdr[l*32 +: 32];
         else
-            b_data[l*32 +: 32] = {res_rd_data[l*32 +: 8], res_rd_data[l*32+8 +: 8],
-                                  res_rd_data[l*32+16 +: 8], res_rd_data[l*32+24 +: 8]};
+            b_data[l*32 +: 32] = {b_rd[l*32 +: 8], b_rd[l*32+8 +: 8],
+                                  b_rd[l*32+16 +: 8], b_rd[l*32+24 +: 8]};
     end
     for (k = 0; k < BYTES; k = k + 1)
         if (!b_keep[k])
@@ -568,8 +620,9 @@ always @(posedge clk) begin
         out_occ <= {out_occ[OB_DEPTH-2:0], 1'b1};
     else if (ob_take && !s0_issue)
         out_occ <= {1'b0, out_occ[OB_DEPTH-1:1]};
-    frame_done   <= s0_pop;
+    frame_done   <= s0_pop && !head_part;
     frame_done_q <= head_q;
+    par_sent     <= !rst && s0_pop && head_part;
     if (rst) begin
         ob_wr   <= {OB_AW{1'b0}};
         ob_rd   <= {OB_AW{1'b0}};

@@ -22,4 +22,7 @@ localparam integer PAY_BEATS   = FRAME_BEATS - PAY_BEAT0;                     //
 localparam integer RDEPTH      = Q_N * PAY_BEATS;                             // result RAM rows
 localparam integer RA_W        = $clog2(RDEPTH);                              // a result RAM row
 localparam integer BT_W        = $clog2(FRAME_BEATS + 1);                     // a beat count, 0..FRAME_BEATS
+localparam integer PART_BEATS  = (64 + 48*MAX_COUNT + BYTES - 1) / BYTES;     // beats of the longest PARTIAL
+localparam integer PR_ROWS     = PART_BEATS - PAY_BEAT0;                      // its rows in a frame buffer
+localparam integer PR_W        = PR_ROWS > 1 ? $clog2(PR_ROWS) : 1;           // a row of a PARTIAL's frame buffer
 /* verilator lint_on UNUSEDPARAM */

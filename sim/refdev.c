@@ -206,12 +206,18 @@ static void send_partial(ws_refdev *d, const ws_job *job, const ws_hdr *rq, cons
 }
 
 /* The parent's RESULT f of a round waiting for it: its sums are the round's result, sent to every
- * member in rank order with the parent's ECN marks. */
+ * member in rank order with the parent's ECN marks. Each element is taken as the one contribution
+ * of an exact sum and rounded, as the device's lanes take it: the same value, but that a NaN
+ * becomes the quiet NaN every sum gives (docs/protocol.md section 9). */
 static void fanout(ws_refdev *d, const ws_job *job, const ws_hdr *rq, set_state *st,
                    const uint8_t *f, ws_emit_fn emit, void *ctx)
 {
-    for (unsigned i = 0; i < st->count; i++)
-        st->result[i] = ws_elem(f, i);
+    for (unsigned i = 0; i < st->count; i++) {
+        ws_xsum x;
+        ws_xsum_init(&x);
+        ws_xsum_add(&x, ws_elem(f, i));
+        st->result[i] = ws_xsum_round(&x);
+    }
     st->ecn = rq->tos & 3;
     st->waiting = 0;
     st->complete = 1;

@@ -1197,8 +1197,8 @@ static void test_dev_job_setup_teardown(void **state)
     assert_non_null(strstr(err, "port 4"));
 }
 
-/* partial = 1 needs PARAM_PARTIAL; a job with a parent is refused on every RTL device (it takes
- * PARTIALs as a parent, it sends none), before any write */
+/* partial = 1 needs PARAM_PARTIAL, and is refused before any write without it; with it, a job
+ * with a parent is configured, its parent's registers before its JOB_CTRL */
 static void test_dev_partial(void **state)
 {
     fake_bus *b = *state;
@@ -1221,11 +1221,20 @@ static void test_dev_partial(void **state)
     assert_int_equal(ws_dev_configure(&bus, &cfg, err, sizeof err), 0);
     assert_int_not_equal(find_write(b, WS_REG_JOB_CTRL(0), 0), UINT32_MAX);
 
-    cfg.job[0].has_parent = true;
+    ws_job *jb = &cfg.job[0];
+    jb->has_parent = true;
+    static const uint8_t pmac[6] = {0x02, 0x00, 0x00, 0x00, 0x0b, 0x01};
+    memcpy(jb->parent.mac, pmac, 6);
+    jb->parent.ip = 0x0a010009u;
+    jb->parent.udp_port = 48900;
+    jb->parent.port = 2;
+    jb->parent_job = 7;
     b->n = 0;
-    assert_int_equal(ws_dev_configure(&bus, &cfg, err, sizeof err), -1);
-    assert_non_null(strstr(err, "has a parent"));
-    assert_int_equal(b->n, 0);
+    assert_int_equal(ws_dev_configure(&bus, &cfg, err, sizeof err), 0);
+    unsigned par = find_write(b, WS_REG_JOB_PARENT(0), 0);
+    assert_int_not_equal(par, UINT32_MAX);
+    assert_int_equal(b->data[par], 1);
+    assert_true(par < find_write(b, WS_REG_JOB_CTRL(0), par));
 }
 
 /* a job's parent goes to JOB_PARENT .. JOB_PAR_RANK before the commit; what the commit would

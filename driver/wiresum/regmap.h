@@ -31,7 +31,7 @@
 #define WS_REG_PARAM_COUNT 0x0018u /* RO: MAX_COUNT, the largest number of elements of a packet */
 #define WS_REG_PARAM_ENGINES 0x001Cu /* RO: ENGINES, aggregation engines: the device takes ENGINES x DATA_WIDTH bits a cycle */
 #define WS_REG_PARAM_MAX_FRAME 0x0028u /* RO: MAX_FRAME, bytes: a longer frame is dropped by its port and counted in CNT_OVERSIZE */
-#define WS_REG_PARAM_PARTIAL 0x002Cu /* RO: PARTIAL: 1 when the device takes PARTIAL frames as a parent (docs/protocol.md section 9), else 0 */
+#define WS_REG_PARAM_PARTIAL 0x002Cu /* RO: PARTIAL: 1 when the device takes PARTIAL frames as a parent and sends them as a child (docs/protocol.md section 9), else 0 */
 
 /* Control and status */
 #define WS_REG_CTRL 0x0020u /* WO: device commands */

@@ -18,6 +18,11 @@
 // right behind its round's completing frame at every spacing, and one behind another group's frame
 // or held in JA before one, and a job cleared with a frame of another set in JA. Prints PASS or
 // FAIL.
+// 12. A job with a parent (docs/protocol.md section 9): the completing frame sends a PARTIAL (a
+// command with C_PART, a completion with CF_PART; the set waits); a duplicate re-sends it; the
+// parent's RESULT for another round is a mismatch, the right one completes the round (the
+// RESULTs to every rank), a second copy is a duplicate, and a rank's duplicate now re-sends its
+// RESULT; a frame of the next round waits while the fan-out's reads are owed.
 // ENGINES = 4 (tests/run_hw.sh runs both): rank r's frames come in on engine r mod ENGINES (its
 // first port), each announced by that port's frame_ready pulse as the arrival order wants; every
 // decision must go to its frame's engine, and each generator retires its own reads.
@@ -41,6 +46,8 @@ localparam FC_W        = 16;
 
 // expected verdicts
 localparam V_ACC = 0, V_LAST = 1, V_RESEND = 2, V_DUP = 3, V_EARLY = 4, V_MISMATCH = 5;
+// a job with a parent: the PARTIAL sent, re-sent; the parent's RESULT taken (fan-out)
+localparam V_PART = 6, V_PRESEND = 7, V_FANOUT = 8;
 
 reg clk = 1'b0;
 reg rst = 1'b1;
@@ -142,9 +149,18 @@ function check(input integer v);
     begin
         case (v)
         V_ACC:      check = stat_accepted && dc_r[DC_ACCEPT] && !dc_r[DC_LAST] && !k_cmd && !k_comp;
-        V_LAST:     check = stat_accepted && dc_r[DC_ACCEPT] && dc_r[DC_LAST] && k_cmd && !k_cmd_data[C_RETX] && k_comp;
+        V_LAST:     check = stat_accepted && dc_r[DC_ACCEPT] && dc_r[DC_LAST] && k_cmd && !k_cmd_data[C_RETX] && k_comp &&
+                            !k_cmd_data[C_PART] && !k_comp_data[CF_PART];
         V_RESEND:   check = stat_drop && stat_drop_reason == WS_DROP_DUPLICATE && !dc_r[DC_ACCEPT] &&
-                            k_cmd && k_cmd_data[C_RETX] && !k_comp;
+                            k_cmd && k_cmd_data[C_RETX] && !k_comp && !k_cmd_data[C_PART];
+        V_PART:     check = stat_accepted && dc_r[DC_ACCEPT] && dc_r[DC_LAST] && k_cmd && !k_cmd_data[C_RETX] &&
+                            k_cmd_data[C_PART] && k_cmd_data[C_RANK_HI +: WK_W] == 0 && k_comp && k_comp_data[CF_PART];
+        V_PRESEND:  check = stat_drop && stat_drop_reason == WS_DROP_DUPLICATE && !dc_r[DC_ACCEPT] &&
+                            k_cmd && k_cmd_data[C_RETX] && k_cmd_data[C_PART] && k_comp && k_comp_data[CF_PART] &&
+                            k_comp_data[CF_COUNT +: CN_W] == 8;
+        V_FANOUT:   check = stat_accepted && dc_r[DC_ACCEPT] && dc_r[DC_LAST] && dc_r[DC_FIRST] && k_cmd &&
+                            !k_cmd_data[C_RETX] && !k_cmd_data[C_PART] && k_comp && !k_comp_data[CF_PART] &&
+                            k_cmd_data[C_RANK_HI +: WK_W] == 2 && k_cmd_data[C_ECN +: 2] == 2'b01;
         V_DUP:      check = stat_drop && stat_drop_reason == WS_DROP_DUPLICATE && !dc_r[DC_ACCEPT] && !k_cmd;
         V_EARLY:    check = stat_drop && stat_drop_reason == WS_DROP_EARLY && !dc_r[DC_ACCEPT] && !k_cmd;
         V_MISMATCH: check = stat_drop && stat_drop_reason == WS_DROP_MISMATCH && !dc_r[DC_ACCEPT] && !k_cmd;
@@ -164,7 +180,9 @@ always @(posedge clk) begin
     rd_o <= 1'b0;
     frame_done <= 1'b0;
     if (k_cmd) begin
-        if (k_cmd_data[C_RETX]) begin
+        if (k_cmd_data[C_PART]) begin   // the encoder's read of the lanes only
+            owed_o[k_cmd_data[C_Q +: Q_W]] = owed_o[k_cmd_data[C_Q +: Q_W]] + 1;
+        end else if (k_cmd_data[C_RETX]) begin
             owed_f[k_cmd_data[C_Q +: Q_W]] = owed_f[k_cmd_data[C_Q +: Q_W]] + 1;
         end else begin
             owed_o[k_cmd_data[C_Q +: Q_W]] = owed_o[k_cmd_data[C_Q +: Q_W]] + 1;
@@ -210,6 +228,12 @@ integer bq_pslot [0:7];
 integer bq_set [0:7];
 integer bq_offset [0:7];
 integer bq_workers [0:7];
+integer bq_par [0:7];     // the job has a parent
+integer bq_fan [0:7];     // the token is the parent's RESULT (ECN 01)
+integer bq_count [0:7];
+reg     q_par = 1'b0;     // queue's tokens: of a job with a parent
+reg     q_fan = 1'b0;     // ... the parent's RESULT
+integer q_count = 8;
 // queue JOB WORKER PSLOT SET OFFSET WORKERS VERDICT: a token of the next burst, judged VERDICT
 task queue(input integer job, input integer worker, input integer pslot, input integer set,
            input integer offset, input integer workers, input integer v);
@@ -220,6 +244,9 @@ task queue(input integer job, input integer worker, input integer pslot, input i
         bq_set[bq_n] = set;
         bq_offset[bq_n] = offset;
         bq_workers[bq_n] = workers;
+        bq_par[bq_n] = q_par;
+        bq_fan[bq_n] = q_fan;
+        bq_count[bq_n] = q_count;
         bq_n = bq_n + 1;
         exp_v[exp_n] = v;
         exp_e[exp_n] = worker % ENGINES;
@@ -240,11 +267,13 @@ task burst;
             tok_hdr[H_SLOT +: 16]       = bq_pslot[i];
             tok_hdr[H_SET]              = bq_set[i];
             tok_hdr[H_WORKER +: WK_W]   = bq_worker[i];
-            tok_hdr[H_COUNT +: CN_W]    = 8;
+            tok_hdr[H_COUNT +: CN_W]    = bq_count[i];
             tok_hdr[H_OFFSET +: 32]     = bq_offset[i];
             tok_hdr[H_TENSOR +: 32]     = 1;
-            tok_hdr[H_ECN +: 2]         = 2'b00;
+            tok_hdr[H_ECN +: 2]         = bq_fan[i] ? 2'b01 : 2'b00;
             tok_hdr[H_WORKERS +: WC_W]  = bq_workers[i];
+            tok_hdr[H_PARENT]           = bq_par[i];
+            tok_hdr[H_FANOUT]           = bq_fan[i];
             tok_agg = 1'b1;
             tok_valid = 1'b1;
             @(posedge clk);
@@ -480,6 +509,45 @@ initial begin
     clear(3, 4);
     cmd_space = 1'b1;
     judged(40);
+
+    // 12. a job with a parent (job 0 here, pool slot 5): the round completes with a PARTIAL and
+    //    waits; a duplicate (with another count: the PARTIAL is the round's) re-sends it
+    settle(60);
+    q_par = 1'b1;
+    frame(0, 0, 5, 0, 1200, 3, V_ACC);
+    frame(0, 1, 5, 0, 1200, 3, V_ACC);
+    frame(0, 2, 5, 0, 1200, 3, V_PART);
+    q_count = 4;
+    frame(0, 1, 5, 0, 1200, 3, V_PRESEND);
+    q_count = 8;
+    // the parent's RESULT: for another offset a mismatch, for an open set (6/0) a mismatch
+    frame(0, 0, 6, 0, 1250, 3, V_ACC);
+    q_fan = 1'b1;
+    frame(0, 0, 5, 0, 1300, 3, V_MISMATCH);
+    frame(0, 0, 6, 0, 1250, 3, V_MISMATCH);
+    judged(40);
+    // ... the right one: the round is complete (after the PARTIALs' reads of the lanes), the
+    //    RESULTs go to ranks 0..2 with the parent's ECN; a second copy is a duplicate
+    frame(0, 0, 5, 0, 1200, 3, V_FANOUT);
+    frame(0, 0, 5, 0, 1200, 3, V_DUP);
+    q_fan = 1'b0;
+    // a rank's duplicate is a re-send of its RESULT now
+    frame(0, 2, 5, 0, 1200, 3, V_RESEND);
+    judged(60);
+    // the parent's RESULT waits while a PARTIAL re-sent before it still reads the lanes
+    settle(60);
+    frame(0, 0, 5, 1, 1400, 3, V_ACC);
+    frame(0, 1, 5, 1, 1400, 3, V_ACC);
+    frame(0, 2, 5, 1, 1400, 3, V_PART);
+    judged(20);
+    settle(20);
+    hold_reads = 1'b1;
+    frame(0, 0, 5, 1, 1400, 3, V_PRESEND);
+    q_fan = 1'b1;
+    frame(0, 0, 5, 1, 1400, 3, V_FANOUT);
+    q_fan = 1'b0;
+    held(1, 12);
+    q_par = 1'b0;
 
     settle(100);
     if (got_n != exp_n) begin
