@@ -605,8 +605,8 @@ static int fits(parser *p, unsigned k, unsigned members, size_t partial_len, con
     size_t data_len = ws_frame_len(j->count);
     if (d->model == WS_CLUSTER_RTL && partial_len)
         return perr(p, p->dev[k][D_MODEL], "device %s: model rtl: not in mode hierarchical (the "
-                    "RTL sends no PARTIAL frames, and the cluster's models are PARTIAL = 0 builds "
-                    "that take none: docs/protocol.md section 9)", d->name);
+                    "cluster's models are PARTIAL = 0 builds, which neither take nor send PARTIAL "
+                    "frames: docs/protocol.md section 9)", d->name);
     if (members > WS_LIMIT_WORKERS)
         return perr(p, p->job[J_WORKERS], "[job]: mode %s: device %s would serve %u members, "
                     "a device serves at most %d", mode, d->name, members, WS_LIMIT_WORKERS);

@@ -4,9 +4,9 @@
  * shard is one device, or a tree of devices (docs/protocol.md section 9): `--tree 2x4` is a root
  * with 2 children of 4 leaves each, the workers spread evenly over the leaves in rank order. Every
  * link (worker to leaf, child to parent, and back) is a one-way latency with the faults of
- * host/net.h. A device is the reference with its timing model or an RTL model (sharded devices
- * only: the RTL sends no PARTIAL), all clocked on one time line, the models cycle by cycle while
- * they work.
+ * host/net.h. A device is the reference with its timing model or an RTL model (in a tree, one
+ * built with PARTIAL = 1), all clocked on one time line, the models cycle by cycle while they
+ * work.
  *
  * The oracle, independent of the devices: every frame a device sends is checked as it leaves
  * it: a RESULT's sums against the correctly rounded exact sum of every worker's contribution to
@@ -714,16 +714,14 @@ static int setup(fabric *f, tx_ctx **ctx)
     if (f->levels && ws_partial_max_len(o->count) > WS_LIMIT_FRAME)
         return fail(f, "--count %u: a PARTIAL of that many elements may take %zu bytes, more "
                     "than a frame's %d", o->count, ws_partial_max_len(o->count), WS_LIMIT_FRAME);
-    if (f->levels && o->device != WS_RUN_REF)
-        return fail(f, "a tree of devices needs --device ref: the RTL sends no PARTIAL frames "
-                    "yet (docs/protocol.md section 9; a recorded root replays through a model "
-                    "built with PARTIAL = 1: wiresum sim DIR/s0)");
     if (!(*ctx = calloc((size_t)o->workers * f->T, sizeof **ctx)) ||
         !(f->expect = malloc(o->elems * 4)))
         return fail(f, "out of memory");
     for (unsigned k = 0; k < f->nd; k++) {
         node *n = &f->d[k];
-        n->rtl = o->device == WS_RUN_RTL || (o->device == WS_RUN_MIX && n->x->shard % 2 == 0);
+        /* mix: shard by shard, or in a tree device by device (k: the fabric's order) */
+        n->rtl = o->device == WS_RUN_RTL ||
+                 (o->device == WS_RUN_MIX && (f->levels ? k : n->x->shard) % 2 == 0);
         if (open_device(f, k))
             return -1;
         if (n->n_members == 0 || n->child[0] >= 0)
