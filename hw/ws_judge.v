@@ -301,6 +301,7 @@ endgenerate
 localparam P_N  = 1 << PS_W;                     // pool slots addressable by a header
 localparam FD_W = 32 + 32 + CN_W + 2 + E;        // a set's round fields: offset, tensor, count, ECN, touched
 reg [Q_N-1:0]      st_complete;
+reg [Q_N-1:0]      st_wait;                      // waiting for the parent's RESULT (PARTIAL sent)
 reg [P_N-1:0]      st_clr;                       // the pool slot's rows read as empty
 reg [2*MW-1:0]     st_rows [0:P_N-1];            // per pool slot the bitmap rows of set 1 (high) and set 0
 reg [FD_W-1:0]     st_fields [0:2*P_N-1];
@@ -369,6 +370,9 @@ reg              jb_complete;
 // registered apart, so that the verdict (d_last) and the 128-way select each end in a register
 reg              ja_cmp_st, ja_cmp_wr, ja_cmp_fw;
 wire             ja_complete = ja_cmp_fw ? ja_cmp_wr : ja_cmp_st;
+// ... and its waiting bit the same way (a job with a parent: its PARTIAL sent)
+reg              ja_wt_st, ja_wt_wr, jb_waiting;
+wire             ja_waiting = ja_cmp_fw ? ja_wt_wr : ja_wt_st;
 reg  [MW-1:0]    ja_row, ja_row_oth;
 reg  [MW-1:0]    jb_after;   // JB's set's row with the frame's rank: what JB writes, accepted
 reg  [MW-1:0]    jb_oth;     // the other set's row without the frame's rank: what JB writes there
@@ -414,21 +418,23 @@ wire jb_dup     = jb_fs ? jb_dup_s : jb_fo ? jb_dup_o : jb_dup_n;
 wire jb_empty   = !jb_fs && (jb_fo ? jb_emp_o : jb_emp_n);
 wire jb_full    = jb_fs ? jb_full_s : jb_fo ? jb_full_o : jb_full_n;
 // A job with a parent (docs/protocol.md section 9): the set whose every rank's bit is set is
-// complete here but not yet done: it is *waiting* for the parent's RESULT (complete bit clear,
-// row full), and its exact sums have gone up in a PARTIAL. b_fan: the frame is that RESULT.
+// complete here but not yet done: it is *waiting* for the parent's RESULT (its waiting bit set,
+// its complete bit clear), and its exact sums have gone up in a PARTIAL. A bit of its own, not
+// "the row is full": a rank that goes on to the other set clears its bit here, and the set
+// still waits (host/refdev.c). b_fan: the frame is that RESULT.
 wire b_par      = jb_h[H_PARENT];
 wire b_fan      = jb_h[H_FANOUT];
 wire d_dup      = jb_dup;      // never for the parent's RESULT (no rank's bit)
 wire s_empty    = jb_empty;
 wire d_resend   = d_dup && jb_complete;                  // the RESULT again, to the rank
-wire d_presend  = d_dup && !jb_complete && jb_full;      // waiting: the PARTIAL again, to the parent
+wire d_presend  = d_dup && jb_waiting;                   // waiting: the PARTIAL again, to the parent
 wire d_early    = !b_fan && !d_dup && jb_complete && !s_empty;
 /* verilator lint_off UNUSEDSIGNAL */  // for the waveform: a drop that is neither of the two above
 wire d_mismatch = !d_dup && !jb_complete && !jb_match;
 /* verilator lint_on UNUSEDSIGNAL */
 // the parent's RESULT is taken by the set waiting for it (its round's offset, tensor, count);
 // by a complete set it is a duplicate, by any other a mismatch
-wire d_fanout   = b_fan && !jb_complete && jb_full && jb_match;
+wire d_fanout   = b_fan && jb_waiting && jb_match;
 wire d_accept   = b_fan ? d_fanout : jb_complete ? s_empty : !d_dup && jb_match;
 wire d_new      = !b_fan && jb_complete && s_empty;
 // The round completes when every rank's bit is set, exactly as docs/protocol.md section 5 (and
@@ -440,6 +446,9 @@ wire d_new      = !b_fan && jb_complete && s_empty;
 wire d_last     = b_fan ? d_fanout : d_accept && (d_new ? jb_one : jb_full);
 wire d_part     = !b_fan && b_par && d_last;             // the round's PARTIAL goes up
 wire d_done     = d_last && !d_part;                     // the set's complete bit, written
+// ... its waiting bit: set by a PARTIAL, kept by a frame accepted into the waiting round (a rank
+// whose bit left it may contribute again), cleared by a new round and by the parent's RESULT
+wire d_wait     = !b_fan && (d_part || (!d_new && jb_waiting));
 wire [MW-1:0] d_after   = jb_after;   // the set's row, written (a new round's row is empty)
 wire [MW-1:0] d_oth     = jb_oth;     // the other set's row
 wire [1:0]    d_ecn     = (d_new || b_fan ? 2'b00 : jb_ecn) | b_ecn;
@@ -574,6 +583,8 @@ always @(posedge clk) begin
         ja_h <= j0_h;
         ja_cmp_st   <= st_complete[z_q];
         ja_cmp_wr   <= d_done;
+        ja_wt_st    <= st_wait[z_q];
+        ja_wt_wr    <= d_wait;
         ja_cmp_fw   <= z_same;
         ja_row      <= z_same ? d_after : z_oth ? d_oth : z_row;
         ja_row_oth  <= z_oth ? d_after : z_same ? d_oth : z_row_o;
@@ -589,6 +600,7 @@ always @(posedge clk) begin
         jb_e <= ja_e;
         jb_h <= ja_h;
         jb_complete <= a_same ? d_done : ja_complete;
+        jb_waiting  <= a_same ? d_wait : ja_waiting;
         jb_after    <= (a_same ? d_after : a_oth ? d_oth : ja_row) | ja_bit;
         jb_oth      <= (a_oth ? d_after : a_same ? d_oth : ja_row_oth) & ~ja_bit;
         jb_offset   <= a_same ? b_offset  : ja_offset;
@@ -615,11 +627,13 @@ always @(posedge clk) begin
         if (a_clr_q) begin
             ja_cmp_wr <= 1'b1;
             ja_cmp_fw <= 1'b1;
+            ja_wt_wr <= 1'b0;
             ja_row <= {MW{1'b0}};
             ja_row_oth <= {MW{1'b0}};
         end
         if (b_clr_q) begin
             jb_complete <= 1'b1;
+            jb_waiting <= 1'b0;
             jb_after <= jb_bit;
             jb_oth <= {MW{1'b0}};
             jb_fs <= 1'b0;      // the row as read: empty, and the rank's bit not in it
@@ -658,13 +672,17 @@ integer q;
 always @(posedge clk) begin
     if (rst) begin
         st_complete <= {Q_N{1'b1}};
+        st_wait <= {Q_N{1'b0}};
         st_clr <= {P_N{1'b1}};
     end else begin
         for (q = 0; q < Q_N; q = q + 1) begin
-            if (job_clear && clr_hit[q / 2])
+            if (job_clear && clr_hit[q / 2]) begin
                 st_complete[q] <= 1'b1;
-            else if (b_fw && jq == q[Q_W-1:0])
+                st_wait[q] <= 1'b0;
+            end else if (b_fw && jq == q[Q_W-1:0]) begin
                 st_complete[q] <= d_done;   // a PARTIAL sent: waiting
+                st_wait[q] <= d_wait;
+            end
         end
         for (q = 0; q < P_N; q = q + 1) begin
             if (job_clear && clr_hit[q])

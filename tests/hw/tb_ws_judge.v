@@ -22,7 +22,8 @@
 // command with C_PART, a completion with CF_PART; the set waits); a duplicate re-sends it; the
 // parent's RESULT for another round is a mismatch, the right one completes the round (the
 // RESULTs to every rank), a second copy is a duplicate, and a rank's duplicate now re-sends its
-// RESULT; a frame of the next round waits while the fan-out's reads are owed.
+// RESULT; a frame of the next round waits while the fan-out's reads are owed; a set still waits
+// when a rank's bit leaves it for the other set.
 // ENGINES = 4 (tests/run_hw.sh runs both): rank r's frames come in on engine r mod ENGINES (its
 // first port), each announced by that port's frame_ready pulse as the arrival order wants; every
 // decision must go to its frame's engine, and each generator retires its own reads.
@@ -547,6 +548,20 @@ initial begin
     frame(0, 0, 5, 1, 1400, 3, V_FANOUT);
     q_fan = 1'b0;
     held(1, 12);
+    // ... and the set still waits when a rank goes on to the other set (its bit leaves the row):
+    //    a duplicate re-sends the PARTIAL, the rank's frame is taken into the waiting round
+    //    again (the row full: the PARTIAL again, not a re-send), the parent's RESULT is taken
+    settle(60);
+    frame(0, 0, 7, 0, 1500, 3, V_ACC);
+    frame(0, 1, 7, 0, 1500, 3, V_ACC);
+    frame(0, 2, 7, 0, 1500, 3, V_PART);
+    frame(0, 0, 7, 1, 1600, 3, V_ACC);
+    frame(0, 1, 7, 0, 1500, 3, V_PRESEND);
+    frame(0, 0, 7, 0, 1500, 3, V_PART);
+    q_fan = 1'b1;
+    frame(0, 0, 7, 0, 1500, 3, V_FANOUT);
+    q_fan = 1'b0;
+    judged(60);
     q_par = 1'b0;
 
     settle(100);
