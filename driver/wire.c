@@ -249,12 +249,23 @@ void ws_parse(const uint8_t *f, ws_hdr *h)
     h->ext = ws_get16(a + 20);
 }
 
-int ws_is_result(const uint8_t *f, size_t len, uint32_t dev_ip, uint16_t dev_port)
+/* An aggregation frame of type `type` sent by the device dev_ip:dev_port. */
+static int sent_by(const uint8_t *f, size_t len, uint32_t dev_ip, uint16_t dev_port, unsigned type)
 {
     return len >= WS_OFF_ELEMS && ws_get16(f + 12) == WS_ETHERTYPE_IPV4 && f[WS_OFF_IP] == 0x45 &&
            f[WS_OFF_IP + 9] == WS_IPPROTO_UDP && ws_get32(f + WS_OFF_IP + 12) == dev_ip &&
-           ws_get16(f + WS_OFF_UDP) == dev_port &&
-           f[WS_OFF_AGG] == (WS_VERSION << 4 | WS_TYPE_RESULT);
+           ws_get16(f + WS_OFF_UDP) == dev_port && f[WS_OFF_AGG] == (WS_VERSION << 4 | type);
+}
+
+int ws_is_result(const uint8_t *f, size_t len, uint32_t dev_ip, uint16_t dev_port)
+{
+    return sent_by(f, len, dev_ip, dev_port, WS_TYPE_RESULT);
+}
+
+int ws_is_sent(const uint8_t *f, size_t len, uint32_t dev_ip, uint16_t dev_port)
+{
+    return sent_by(f, len, dev_ip, dev_port, WS_TYPE_RESULT) ||
+           sent_by(f, len, dev_ip, dev_port, WS_TYPE_PARTIAL);
 }
 
 int ws_result_check(const uint8_t *f, size_t len, ws_hdr *h)

@@ -75,9 +75,10 @@ static void list_free(frame_list *l)
     memset(l, 0, sizeof *l);
 }
 
+/* a frame the device sends itself (a RESULT, or a PARTIAL to a parent), not bypass traffic */
 static int is_result(const ws_config *cfg, const frame *f)
 {
-    return ws_is_result(f->data, f->len, cfg->ip, cfg->udp_port);
+    return ws_is_sent(f->data, f->len, cfg->ip, cfg->udp_port);
 }
 
 /* ---- the loaded trace and one pass of the model ----------------------------------------- */
@@ -321,8 +322,9 @@ static void describe(const comparer *c, const frame *f, char *buf, size_t n)
     if (is_result(c->cfg, f)) {
         ws_hdr h;
         ws_parse(f->data, &h);
-        snprintf(buf, n, "RESULT job %u rank %u slot %u set %u offset %u count %u%s", h.job,
-                 h.worker, h.slot, h.flags & WS_FLAG_SET, h.offset, h.count,
+        snprintf(buf, n, "%s job %u rank %u slot %u set %u offset %u count %u%s",
+                 h.type == WS_TYPE_PARTIAL ? "PARTIAL" : "RESULT", h.job, h.worker, h.slot,
+                 h.flags & WS_FLAG_SET, h.offset, h.count,
                  h.flags & WS_FLAG_RETX ? " RETX" : "");
     } else {
         snprintf(buf, n, "frame of %zu bytes", f->len);
@@ -512,7 +514,7 @@ static void compare_results(comparer *c, unsigned port, frame **e, size_t ne, fr
         while (j1 < na && member_of(a[j1]) == m)
             j1++;
         char cls[64];
-        snprintf(cls, sizeof cls, "RESULT to job %u rank %u", m >> 16, m & 0xffffu);
+        snprintf(cls, sizeof cls, "RESULT or PARTIAL to job %u rank %u", m >> 16, m & 0xffffu);
         compare_class(c, port, cls, e + i, i1 - i, a + j, j1 - j, 0);
         i = i1, j = j1;
     }

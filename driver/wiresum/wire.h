@@ -135,6 +135,9 @@ static inline uint32_t ws_elem(const uint8_t *f, unsigned i) { return ws_get32(f
  * UDP from (dev_ip, dev_port), aggregation header version WS_VERSION type RESULT, at least 64
  * bytes. Nothing else of the frame is checked. */
 int ws_is_result(const uint8_t *f, size_t len, uint32_t dev_ip, uint16_t dev_port);
+/* A RESULT or a PARTIAL sent by the device dev_ip:dev_port: a frame of its own, not one it passed
+ * on (a child's PARTIAL goes to its parent in judgment order, as its RESULTs to each member). */
+int ws_is_sent(const uint8_t *f, size_t len, uint32_t dev_ip, uint16_t dev_port);
 
 /* Validation of a RESULT as a worker receives it: untagged IPv4 without options, header checksum
  * right, not a fragment, IPv4 total length and UDP length matching len, UDP checksum non-zero and
