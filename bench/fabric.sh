@@ -3,8 +3,8 @@
 # aggregate capacity of one job through 1, 2 and 4 sharded devices, a two-level tree (a root and
 # 4 leaves) and 4 such trees, for 8 to 64 workers, in cycles of the devices: the RTL model for the
 # shards (`wiresum run --device rtl`), and the reference with its timing model (one beat of
-# DATA_WIDTH per cycle in: `--device ref`) for all, the trees included (the RTL has no PARTIAL
-# yet); and the bytes on the uplinks (leaves to root) against the bytes the workers send. No faults, one
+# DATA_WIDTH per cycle in: `--device ref`) for all, the trees included (the default model takes
+# no PARTIAL); and the bytes on the uplinks (leaves to root) against the bytes the workers send. No faults, one
 # all-reduce of FABRIC_ELEMS elements (default 65536), count 256, 16 slots, 400-cycle links.
 # Writes build/bench/fabric.md (a fragment that bench/run.sh includes) and the runs' JSON
 # summaries to build/bench/fabric.jsonl.
@@ -52,7 +52,7 @@ SP4_RTL=$(awk -v a="$(cap rtl 1)" -v b="$(cap rtl 4)" 'BEGIN { printf "%.2f", a 
 SP4_REF=$(awk -v a="$(cap ref 1)" -v b="$(cap ref 4)" 'BEGIN { printf "%.2f", a / b }')
 {
     printf '## 8. Several devices: shards and trees\n\n'
-    printf 'One job over several devices (docs/protocol.md section 9): sharded over T devices (chunk i to device i mod T), or each shard a two-level tree (a root and 4 leaves, the workers spread evenly over the leaves; the leaves send their exact partial sums up in PARTIAL frames, the root rounds once). Every device is the RTL model at 256 bits (*rtl*; shards only: the RTL takes no PARTIAL yet) or the reference with its timing model (*ref*: one beat of 256 bits per cycle into a device, results serialized per egress port), every link a 400-cycle latency; one all-reduce of %s elements (%s KiB) per worker, 256 elements per packet, 16 slots, no faults; every tensor exact. Capacity is the gradient all workers send, over the simulated time, at 200 MHz; *speedup* is against one device of the same model with the same workers. *Uplink bytes* are what the leaves send their root (PARTIALs, 8 bytes an element on these values), beside what the workers send (DATA, 4 bytes an element).\n\n' "$ELEMS" "$((ELEMS * 4 / 1024))"
+    printf 'One job over several devices (docs/protocol.md section 9): sharded over T devices (chunk i to device i mod T), or each shard a two-level tree (a root and 4 leaves, the workers spread evenly over the leaves; the leaves send their exact partial sums up in PARTIAL frames, the root rounds once). Every device is the RTL model at 256 bits (*rtl*, the default build, `PARTIAL = 0`: shards only; trees of RTL devices run with `build/p1/wiresum run --device rtl --tree`, docs/architecture.md section 11) or the reference with its timing model (*ref*: one beat of 256 bits per cycle into a device, results serialized per egress port), every link a 400-cycle latency; one all-reduce of %s elements (%s KiB) per worker, 256 elements per packet, 16 slots, no faults; every tensor exact. Capacity is the gradient all workers send, over the simulated time, at 200 MHz; *speedup* is against one device of the same model with the same workers. *Uplink bytes* are what the leaves send their root (PARTIALs, 8 bytes an element on these values), beside what the workers send (DATA, 4 bytes an element).\n\n' "$ELEMS" "$((ELEMS * 4 / 1024))"
     printf '| workers | devices | model | cycles | capacity (Gb/s) | per worker (Gb/s) | speedup | worker bytes | uplink bytes |\n|---|---|---|---|---|---|---|---|---|\n'
     jq -r '[.workers, .shards, .tree_spec, .device, .cycles, .worker_bytes, .uplink_bytes] | @tsv' "$JS" |
         awk -F'\t' -v e="$ELEMS" '{

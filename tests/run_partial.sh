@@ -1,6 +1,6 @@
 #!/bin/sh
-# run_partial.sh WIRESUM [WIRESUM-E4] - the RTL's parent side of PARTIAL frames (docs/protocol.md
-# section 9), WIRESUM built with WS_VFLAGS=-GPARTIAL=1 at 256 and 512 bits (build/p1/wiresum),
+# run_partial.sh WIRESUM [WIRESUM-E4] - the RTL's PARTIAL frames, as a parent and as a child
+# (docs/protocol.md section 9), WIRESUM built with WS_VFLAGS=-GPARTIAL=1 at 256 and 512 bits (build/p1/wiresum),
 # WIRESUM-E4 with four engines too (build/e4/wiresum); WIRESUM's Icarus build beside it:
 #   - the roots of recorded trees (`wiresum run --tree ... --record DIR`, the reference as every
 #     device, with loss, duplication, reordering and corruption on every link): the root's trace
@@ -17,10 +17,16 @@
 #     special values): the reference takes PARTIALs too (sim follows PARAM_PARTIAL);
 #   - the roots and the edited roots through the 4-engine model, plain, idle and backpressure;
 #   - a small edited root under Icarus (the same RTL at 256 bits, its own simulator);
-#   - a child's trace (a job with a parent) is refused with a message;
-#   - a recorded child's trace with its parent's RESULTs broken mode by mode, on the reference
-#     (tests/run_child_edit.sh): each mode's drop reason counted, the traces kept for the RTL's
-#     child side.
+#   - the children of recorded trees (jobs with a parent: PARTIALs sent up, the parent's
+#     RESULTs fanned out): leaves and middle devices, mixed and special values, at 256 and 512
+#     bits, plain, idle and backpressure, and through the 4-engine model;
+#   - a recorded child's trace with its parent's RESULTs broken mode by mode (every drop reason,
+#     mismatches, duplicates; tests/run_child_edit.sh checks each on the reference), replayed
+#     through the model;
+#   - closed loops of RTL devices only (`wiresum run --device rtl --tree 2x2`) and of RTL models
+#     and references alternating (`--device mix --shards 2 --tree 2`), with 10 % loss,
+#     duplication and reordering on every link: every tensor exact, every PARTIAL and RESULT a
+#     device sent checked against the run's own oracle as it left.
 # Appends "partial <case> <passed> <failed>" lines to the results (tests/lib.sh).
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -132,15 +138,40 @@ else
     ws_record partial data-gen 1
 fi
 
-# a child (a job with a parent) is refused: this RTL takes PARTIALs, it does not send them
-if ws_refused "$tmp/child.log" "has a parent" "$ws" sim "$tmp/mixed/s0.0" --width 256; then
-    ws_record partial child-refused 0
-else
-    cat "$tmp/child.log"
-    ws_record partial child-refused 1
+# the child side: leaves of the recorded trees (workers as members), and a tree of two levels
+# below its root (tests/run_child_edit.sh records it: $WS_BUILD/child-edit/tree), whose middle
+# devices have child devices as members
+sim child-leaf-256      "$tmp/mixed/s0.1" --width 256
+sim child-leaf-512      "$tmp/mixed/s0.2" --width 512
+sim child-leaf-special  "$tmp/special/s0.0" --width 256 --idle 20 --backpressure 20 --seed 13
+# the parent's RESULTs broken mode by mode (checked on the reference there), through the model
+sh "$(dirname "$0")/run_child_edit.sh" "$ws" || ws_failed=$((ws_failed + 1))
+ce=$WS_BUILD/child-edit
+sim child-mid-256       "$ce/tree/s0.1" --width 256
+sim child-mid-idle      "$ce/tree/s0.0" --width 256 --idle 30 --seed 14
+sim child-mid-bp        "$ce/tree/s0.1" --width 512 --backpressure 30 --seed 15
+for m in rank mac slot count length job ip port offset tensor short dup mixed-mid; do
+    sim "child-edit-$m" "$ce/$m" --width 256
+done
+if [ -n "$e4" ]; then
+    sim4 e4-child-mid      "$ce/tree/s0.0" --width 256 --idle 20 --backpressure 20 --seed 16
+    sim4 e4-child-leaf     "$tmp/special/s0.1" --width 256
+    sim4 e4-child-mixed    "$ce/mixed-mid" --width 256
 fi
 
-# a child's parent's RESULTs broken (the reference alone: the traces the child side will replay)
-sh "$(dirname "$0")/run_child_edit.sh" "$ws" || ws_failed=$((ws_failed + 1))
+# closed loops with RTL children: every tensor exact, the oracle's checks of every frame
+loop() {
+    name=$1; shift
+    # shellcheck disable=SC2086
+    if "$ws" run --no-progress -q --loss 0.1 --dup 0.1 --reorder 0.1 --latency 60 "$@" \
+           > "$tmp/loop-$name.log" 2>&1; then
+        ws_record partial "loop-$name" 0
+    else
+        tail -n 20 "$tmp/loop-$name.log"
+        ws_record partial "loop-$name" 1
+    fi
+}
+loop rtl-2x2  --device rtl --tree 2x2 --workers 8 --elems 600 --count 20 --iters 2 --values mixed --seed 41
+loop mix-s2t2 --device mix --shards 2 --tree 2 --workers 6 --elems 900 --count 30 --iters 2 --values special --width 512 --seed 42
 
 [ "$ws_failed" -eq 0 ]
