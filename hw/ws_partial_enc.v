@@ -22,23 +22,29 @@
 // a special, +Inf or -Inf by its sign (binary32's own overflow), one word, no records; so E <= 254
 // in every other word and at most 6 words an element.
 //
-// Datapath: rows enter an input FIFO (ws_fifo, FIFO_DEPTH rows of LANES sums). A row is popped
-// (one a cycle) into five stages, LANES extractors side by side, stalled together by `go`:
-//   1 (A) mag = |fx| without a carry chain: bit i of -x is x[i] ^ (x[i-1:0] != 0), a prefix OR
-//   2 (B) per 16-bit segment of mag: any bit set, index of the top and of the lowest set bit
-//   3 (C) p = top set bit, lo = lowest set bit (a priority over the 20 segments and a select)
-//   4 (D) E = max(0, p - 53); X = p - lo >= 54 (a set bit below E); the coarse window
-//         mag[16*E[7:4] +: 69]; overflow p >= 308
-//   5 (G) M = the window's bits E[3:0] .. E[3:0] + 53 (fine shift); the first word assembled
+// Datapath: rows enter, through an input register, an input FIFO (ws_fifo, FIFO_DEPTH rows of
+// LANES sums, each with the prefix OR of its 16-bit segments, computed on the way in). A row is popped (one a
+// cycle) into five stages, LANES extractors side by side, all stopped by `hold` (a register):
+//   A  mag = |fx| without a carry chain: bit i of -x is x[i] ^ (a bit of x below i), from the
+//      segment's prefix OR and the bits of its own segment
+//   B  per 16-bit segment of mag: any bit set, the index of its top and of its lowest set bit
+//   C  p = top set bit, lo = lowest set bit (the segment's one-hot, then an AND-OR)
+//   D  E = max(0, p - 53); X = p - lo >= 54 (a set bit below E); overflow p >= 308; the window
+//      of 80 bits at the top bit's segment, selected by p[8:4] (no add), and where M starts in it
+//   G  M = 54 bits of the window (a shift by 0 .. 26); the first word assembled
+// Everything is one-hot selects and AND-OR trees, no priority chain and no arithmetic on an
+// index: at 256 bits (xc7, yosys synth_xilinx, bench/lut_levels.py) the deepest path is 4 LUT
+// levels and 4 wide muxes (3.40 ns by the estimate), stage C's top and lowest bit; about 28.7k
+// LUT, 23.5k FF, 8 RAMB36 (the frame buffer, one reader) and 468 RAM32M (the input FIFO).
 // Stage G's row writes its LANES first words into the frame buffer in one cycle (the cycle after
-// it enters G). The elements of the row whose first word has X set are marked pending; while any
-// is, `go` is low (the rows behind wait; rows keep arriving into the FIFO, see s_room) and one
-// record engine takes them in element order: it loads the element's magnitude and E from stage G,
-// clears the bits the first word took, then per record word runs the same steps B, C, D, G on
-// what is left, one step a cycle (4 cycles a record word, 2 more per element: records are rare,
-// real gradients need none, docs/performance.md section 7; a row without records goes through
-// at one row a cycle). Record words are written at frame word 8 + count + k, k counting the
-// round's records (done_ext at the end).
+// it enters G). The elements of the row whose first word has X set are pending; while any is,
+// `hold` keeps the stages still (the rows behind wait; rows keep arriving into the FIFO, see
+// s_room) and one record engine takes them in element order: it picks the lowest pending lane,
+// loads that element's magnitude and E from stage G, clears the bits the first word took, then
+// per record word runs the steps B, C, D, G on what is left, a step a cycle: 4 cycles a record
+// word, 3 more an element. Records are rare (real gradients need none, docs/performance.md
+// section 7); a row without records goes through at one row a cycle. Record words are written at
+// frame word 8 + count + k, k counting the round's records (done_ext at the end).
 //
 // Frame buffer: frame beat PAY_BEAT0 + k is row k. A row's LANES first words are 2*WPB consecutive
 // frame words (WPB = DATA_WIDTH/64 words a row), which hit every word column twice, in two
@@ -49,12 +55,13 @@
 // lane 2c of the row = word[63:32], lane 2c + 1 = word[31:0] (host order, ws_result_gen swaps
 // the bytes of each 32-bit lane onto the wire). Header positions (row 0 below byte 64 at 1024
 // bits) and the words past the payload's end are never written (stale). READERS copies of the
-// RAMs, written alike, one read port each; a read is registered: the banks' read and the select
-// of the row's parity (synthesis moves the register into the RAMs and registers the parity).
+// RAMs, written alike, one read port each; a read gives the row the cycle after its address: the
+// banks' registered reads (block RAM), then a 2:1 select by the row's parity, registered beside
+// them (one LUT after the RAMs' outputs: rd_data is not itself a flip-flop).
 //
 // Checksum: every write's words go through ws_round_csum (2*LANES 32-bit words a beat, the
 // payload's ones-complement sum folded to 16 bits, as a RESULT's C_CSUM); the round's final write
-// carries `last`, and `done` follows its checksum (about clog2(4*LANES) + 4 cycles later).
+// carries `last`, and `done` follows its checksum, clog2(4*LANES) + 5 cycles after that write.
 //
 // Flow control: s_room is registered, high while the FIFO will have room for FILL_SLACK more rows
 // whatever arrives: the combine issues a row only in a cycle with s_room high, and that row must
@@ -65,7 +72,8 @@
 // buffer RAM and a buffer select for the readers.) buf_release must come only after done.
 //
 // Latency: a row popped in cycle t writes its first words at t + 6 (the RAMs hold them from t + 7);
-// a round without records pulses done about clog2(4*LANES) + 10 cycles after its last row's pop.
+// a round whose last row has no records pulses done clog2(4*LANES) + 11 cycles after that row's
+// pop (16 at 256 bits, 18 at 1024: measured in tb_ws_partial_enc).
 module ws_partial_enc #(
     parameter integer DATA_WIDTH = 256,   // 256, 512, 1024
     parameter integer MAX_COUNT  = 256,   // most elements of a round
@@ -92,7 +100,8 @@ module ws_partial_enc #(
     output reg  [15:0]                  done_csum,  // folded ones-complement sum of the payload's 16-bit words
     input  wire                         buf_release,// the frame has been sent: the buffer may be refilled
 
-    // read ports, registered: row k = frame beat PAY_BEAT0 + k of the PARTIAL frame
+    // read ports: row k (frame beat PAY_BEAT0 + k of the PARTIAL) the cycle after its address
+    // (registered RAM reads and a 2:1 select after them, see the header)
     input  wire [READERS*PR_W-1:0]      rd_addr,
     output reg  [READERS*DATA_WIDTH-1:0] rd_data    // lane l at [l*32 +: 32], host order
 );
@@ -114,10 +123,9 @@ localparam integer BK_W       = BANK_D > 1 ? $clog2(BANK_D) : 1; // a bank addre
 localparam integer FILL_SLACK = 16;                              // rows s_room leaves room for
 localparam integer FIFO_DEPTH = 32;                              // input FIFO RAM rows (+1 register)
 localparam integer FIFO_CAP   = FIFO_DEPTH + 1;
-localparam integer IN_W       = 2 + CN_W + LANES + LANES*EW;     // a FIFO row
 localparam integer MW         = 320;                             // magnitude bits handled (>= ACC_W)
 localparam integer NSEG       = MW / 16;                         // 16-bit segments
-localparam integer LN_W       = $clog2(LANES);                   // a lane
+localparam integer IN_W       = 2 + CN_W + LANES + LANES*(NSEG + EW);  // a FIFO row
 
 // ---------------------------------------------------------------- parameter checks
 generate
@@ -150,6 +158,31 @@ generate
 endgenerate
 
 // ---------------------------------------------------------------- the steps of an extractor
+// Written as one-hot selects and AND-OR trees (no priority chains, no arithmetic on indices), so
+// that each stage is a few LUT levels deep.
+
+// |x| (x two's complement): bit i of -x is x[i] ^ (a bit of x below i); sb[s]: a bit below
+// segment s. The bits below i within its segment: an OR scan that stops at segment boundaries.
+function [MW-1:0] absval(input [MW-1:0] x, input [NSEG-1:0] sb);
+    integer s;
+    reg [MW-1:0] a, m1, m2, m4, m8, sbx;
+    begin
+        for (s = 0; s < NSEG; s = s + 1) begin
+            m1[16*s +: 16] = 16'hfffe;    // bit j takes bit j - 1 of its segment (j >= 1), ...
+            m2[16*s +: 16] = 16'hfffc;
+            m4[16*s +: 16] = 16'hfff0;
+            m8[16*s +: 16] = 16'hff00;
+            sbx[16*s +: 16] = {16{sb[s]}};
+        end
+        a = (x << 1) & m1;
+        a = a | ((a << 1) & m1);
+        a = a | ((a << 2) & m2);
+        a = a | ((a << 4) & m4);
+        a = a | ((a << 8) & m8);
+        absval = x ^ ({MW{x[MW-1]}} & (sbx | a));
+    end
+endfunction
+
 // per 16-bit segment of v: any bit set
 function [NSEG-1:0] seg_any(input [MW-1:0] v);
     integer s;
@@ -159,37 +192,42 @@ function [NSEG-1:0] seg_any(input [MW-1:0] v);
     end
 endfunction
 
-// per segment: the index of its top set bit (hi = 1) or of its lowest (hi = 0); 0 when none
+// per segment: the index of its top set bit (hi = 1) or of its lowest (hi = 0); 0 when none.
+// The bit's one-hot: the segment less the bits with a set bit above (below) them, an OR scan.
 function [NSEG*4-1:0] seg_idx(input [MW-1:0] v, input hi);
-    integer s, i;
-    reg [3:0] t;
+    integer s;
+    reg [15:0] sg, a, oh;
     begin
         for (s = 0; s < NSEG; s = s + 1) begin
-            t = 4'd0;
+            sg = v[16*s +: 16];
             if (hi) begin
-                for (i = 0; i < 16; i = i + 1)
-                    if (v[16*s + i]) t = 4'(i);
+                a = sg >> 1;  a = a | (a >> 1);  a = a | (a >> 2);  a = a | (a >> 4);  a = a | (a >> 8);
             end else begin
-                for (i = 15; i >= 0; i = i - 1)
-                    if (v[16*s + i]) t = 4'(i);
+                a = sg << 1;  a = a | (a << 1);  a = a | (a << 2);  a = a | (a << 4);  a = a | (a << 8);
             end
-            seg_idx[4*s +: 4] = t;
+            oh = sg & ~a;
+            seg_idx[4*s +: 4] = {|(oh & 16'hff00), |(oh & 16'hf0f0), |(oh & 16'hcccc), |(oh & 16'haaaa)};
         end
     end
 endfunction
 
-// the position of the top (hi = 1) or lowest (hi = 0) set bit from the segments' facts
+// the position of the top (hi = 1) or lowest (hi = 0) set bit from the segments' facts: the
+// segment's one-hot, then an AND-OR of {segment, index}
 function [8:0] pos(input [NSEG-1:0] any, input [NSEG*4-1:0] idx, input hi);
     integer s;
+    reg [NSEG-1:0] a, oh;
     begin
-        pos = 9'd0;
         if (hi) begin
-            for (s = 0; s < NSEG; s = s + 1)
-                if (any[s]) pos = {5'(s), idx[4*s +: 4]};
+            a = any >> 1;  a = a | (a >> 1);  a = a | (a >> 2);  a = a | (a >> 4);  a = a | (a >> 8);
+            a = a | (a >> 16);
         end else begin
-            for (s = NSEG - 1; s >= 0; s = s - 1)
-                if (any[s]) pos = {5'(s), idx[4*s +: 4]};
+            a = any << 1;  a = a | (a << 1);  a = a | (a << 2);  a = a | (a << 4);  a = a | (a << 8);
+            a = a | (a << 16);
         end
+        oh = any & ~a;
+        pos = 9'd0;
+        for (s = 0; s < NSEG; s = s + 1)
+            pos = pos | ({9{oh[s]}} & {5'(s), idx[4*s +: 4]});
     end
 endfunction
 
@@ -198,20 +236,27 @@ function [8:0] exp_of(input [8:0] p);
     exp_of = p >= 9'd54 ? p - 9'd53 : 9'd0;
 endfunction
 
-/* verilator lint_off UNUSEDSIGNAL */  // the shifts' temporaries: the window is their low bits
-// bits E + 53 .. E are in the coarse window mag[16*E[7:4] +: 69] at E[3:0]
-function [68:0] coarse(input [MW-1:0] v, input [3:0] e_hi);
-    reg [MW-1:0] t;
+// The word's bits E + 53 .. E from the top bit's segment ts = p[8:4] (a select, no add): the
+// window W = mag[16*(ts-4) +: 80] (mag[0 +: 80] for ts < 4) holds them from bit fidx of W:
+// t + 11 (t = p[3:0]) for ts >= 4, E itself (0 .. 10) below.
+function [79:0] window(input [MW-1:0] v, input [4:0] ts);
+    integer s;
     begin
-        t = v >> {e_hi, 4'd0};
-        coarse = t[68:0];
+        window = ts < 5'd4 ? v[79:0] : 80'd0;
+        for (s = 4; s < NSEG; s = s + 1)
+            window = window | ({80{ts == 5'(s)}} & v[16*(s-4) +: 80]);
     end
 endfunction
 
-function [53:0] fine(input [68:0] w, input [3:0] e_lo);
-    reg [68:0] t;
+function [4:0] fidx_of(input [8:0] p);
+    fidx_of = p[8:4] >= 5'd4 ? {1'b0, p[3:0]} + 5'd11 : p >= 9'd54 ? 5'(p - 9'd53) : 5'd0;
+endfunction
+
+/* verilator lint_off UNUSEDSIGNAL */  // the shift's temporary: M is its low bits
+function [53:0] fine(input [79:0] w, input [4:0] f);
+    reg [79:0] t;
     begin
-        t = w >> e_lo;
+        t = w >> f;
         fine = t[53:0];
     end
 endfunction
@@ -223,13 +268,56 @@ function [MW-1:0] below(input [MW-1:0] v, input [8:0] e);
 endfunction
 
 // ---------------------------------------------------------------- input FIFO
+// An input register holds the row and, per lane, which of its 16-bit segments are nonzero; the
+// prefix OR of those (per segment: a bit of fx below it, so that |fx| is one step) goes
+// into the FIFO with the row. (Split so: from s_sums to the FIFO in one step was 5 LUT levels and
+// 8 wide muxes, a chain of ORs.)
+reg                    in_v;
+reg  [IN_W-LANES*(NSEG+EW)-1:0] in_ctl;     // first, last, count, mask
+reg  [LANES*EW-1:0]    in_sums;
+reg  [LANES*(NSEG-1)-1:0] in_nz;       // the top segment's is not needed
+wire [LANES*(NSEG-1)-1:0] s_nz;
+wire [LANES*NSEG-1:0]  in_sb;
+genvar gs;
+generate
+    for (gs = 0; gs < LANES; gs = gs + 1) begin : g_sb
+        wire [ACC_W-1:0] x = s_sums[gs*EW +: ACC_W];
+        wire [NSEG-2:0]  nz = in_nz[gs*(NSEG-1) +: NSEG-1];
+        /* verilator lint_off UNUSEDSIGNAL */  // the top segment's bit
+        wire [NSEG-1:0]  any;
+        /* verilator lint_on UNUSEDSIGNAL */
+        if (ACC_W < MW) begin : g_ext
+            assign any = seg_any({{(MW - ACC_W){x[ACC_W-1]}}, x});
+        end else begin : g_noext
+            assign any = seg_any(x);
+        end
+        assign s_nz[gs*(NSEG-1) +: NSEG-1] = any[NSEG-2:0];
+        genvar gb;
+        for (gb = 0; gb < NSEG; gb = gb + 1) begin : g_pre
+            if (gb == 0) begin : g_first
+                assign in_sb[gs*NSEG] = 1'b0;
+            end else begin : g_next
+                assign in_sb[gs*NSEG + gb] = |nz[gb-1:0];
+            end
+        end
+    end
+endgenerate
+always @(posedge clk) begin
+    in_v <= !rst && s_valid;
+    if (s_valid) begin
+        in_ctl  <= {s_first, s_last, s_count, s_mask};
+        in_sums <= s_sums;
+        in_nz   <= s_nz;
+    end
+end
+
 wire [IN_W-1:0]              f_data;
 wire                         f_valid;
 wire [$clog2(FIFO_DEPTH):0]  f_count;
 wire                         pop;
 ws_fifo #(.WIDTH(IN_W), .DEPTH(FIFO_DEPTH), .CREDIT(1)) in_fifo (
     .clk(clk), .rst(rst),
-    .s_data({s_first, s_last, s_count, s_mask, s_sums}), .s_valid(s_valid),
+    .s_data({in_ctl, in_sb, in_sums}), .s_valid(in_v),
     /* verilator lint_off PINCONNECTEMPTY */  // credit mode: room is s_room
     .s_ready(),
     /* verilator lint_on PINCONNECTEMPTY */
@@ -238,18 +326,21 @@ ws_fifo #(.WIDTH(IN_W), .DEPTH(FIFO_DEPTH), .CREDIT(1)) in_fifo (
 );
 wire                   f_first = f_data[IN_W-1];
 wire                   f_last  = f_data[IN_W-2];
-wire [CN_W-1:0]        f_cnt   = f_data[LANES + LANES*EW +: CN_W];
-wire [LANES-1:0]       f_mask  = f_data[LANES*EW +: LANES];
+wire [CN_W-1:0]        f_cnt   = f_data[LANES + LANES*NSEG + LANES*EW +: CN_W];
+wire [LANES-1:0]       f_mask  = f_data[LANES*NSEG + LANES*EW +: LANES];
+wire [LANES*NSEG-1:0]  f_sb    = f_data[LANES*EW +: LANES*NSEG];
 wire [LANES*EW-1:0]    f_sums  = f_data[LANES*EW-1:0];
 
-// room for FILL_SLACK more rows whatever this cycle pops (counting this cycle's push)
+// room for FILL_SLACK more rows whatever this cycle pops (counting the rows in the input register
+// and on s_valid, which the FIFO takes in the next two cycles)
 always @(posedge clk)
-    s_room <= !rst && ({{(31 - $clog2(FIFO_DEPTH)){1'b0}}, f_count} + {31'd0, s_valid}) <= FIFO_CAP - FILL_SLACK;
+    s_room <= !rst && ({{(31 - $clog2(FIFO_DEPTH)){1'b0}}, f_count} + {31'd0, in_v} + {31'd0, s_valid})
+                      <= FIFO_CAP - FILL_SLACK;
 
 // ---------------------------------------------------------------- stage control
 reg                 blocked;            // the round's last row popped: no pop until buf_release
 reg  [PR_W-1:0]     r_next;             // the row index of the next row of the round
-reg  [5:1]          v;                  // stage valid
+reg  [4:1]          v;                  // stage valid (A to D; G: g_new, hold)
 reg  [5:1]          c_first, c_last;
 reg  [CN_W-1:0]     c_cnt  [1:5];
 reg  [LANES-1:0]    c_mask [1:5];
@@ -257,9 +348,16 @@ reg  [PR_W-1:0]     c_row  [1:5];
 reg                 g_new;              // stage G took a row at the last edge: write its first words
 reg  [LANES-1:0]    pend;               // G's elements whose records are still to go
 reg  [2:0]          rstate;             // the record engine
-localparam [2:0] R_IDLE = 3'd0, R_TRIM = 3'd1, R_B = 3'd2, R_C = 3'd3, R_D = 3'd4, R_G = 3'd5;
-wire                go  = !(v[5] && (pend != {LANES{1'b0}} || rstate != R_IDLE));
+localparam [2:0] R_IDLE = 3'd0, R_SEL = 3'd1, R_LOAD = 3'd2, R_TRIM = 3'd3,
+                 R_B = 3'd4, R_C = 3'd5, R_D = 3'd6, R_G = 3'd7;
+wire                r_x_now;            // the record engine's word now has X (R_G)
+// hold: the row in G has records still to go, so the stages stand still (go = !hold). A register,
+// computed for the next cycle: a row entering G holds if one of its elements has X; a held row
+// holds until its last element's last record (no element left, the engine back to idle).
+reg                 hold;
+wire                go  = !hold;
 assign              pop = f_valid && go && !blocked;
+wire [LANES-1:0]    d_xeff;             // stage D: the element goes on in records
 
 integer k;
 always @(posedge clk) begin
@@ -278,14 +376,20 @@ always @(posedge clk) begin
         end
     end
     if (rst) begin
-        v       <= 5'd0;
+        v       <= 4'd0;
         g_new   <= 1'b0;
+        hold    <= 1'b0;
         blocked <= 1'b0;
         r_next  <= {PR_W{1'b0}};
     end else begin
         if (go)
-            v <= {v[4:1], pop};
+            v <= {v[3:1], pop};
         g_new <= go && v[4];
+        // pend changes only in R_SEL, so in R_IDLE and R_G the engine's next state says it
+        if (go)
+            hold <= v[4] && (c_mask[4] & d_xeff) != {LANES{1'b0}};
+        else
+            hold <= !(pend == {LANES{1'b0}} && (rstate == R_IDLE || (rstate == R_G && !r_x_now)));
         if (pop) begin
             r_next <= (f_first ? {PR_W{1'b0}} : r_next) + 1'b1;
             if (f_last)
@@ -298,7 +402,6 @@ end
 
 // ---------------------------------------------------------------- the LANES extractors
 wire [LANES*64-1:0]  g_word;        // stage G: the first words
-wire [LANES-1:0]     d_xeff;        // stage D: the element goes on in records
 wire [LANES*MW-1:0]  g_mag;         // stage G: magnitudes, exponents, signs (for the records)
 wire [LANES*9-1:0]   g_exp;
 wire [LANES-1:0]     g_sign;
@@ -306,21 +409,14 @@ wire [LANES-1:0]     g_sign;
 genvar gl;
 generate
     for (gl = 0; gl < LANES; gl = gl + 1) begin : g_lane
-        wire [ACC_W-1:0] fx = f_sums[gl*EW +: ACC_W];
-        wire [3:0]       fl = f_sums[gl*EW + ACC_W +: 4];   // nan, pinf, ninf, notnegzero
-        wire [MW-1:0]    fxe;
+        wire [ACC_W-1:0]  fx = f_sums[gl*EW +: ACC_W];
+        wire [3:0]        fl = f_sums[gl*EW + ACC_W +: 4];   // nan, pinf, ninf, notnegzero
+        wire [NSEG-1:0]   sb = f_sb[gl*NSEG +: NSEG];
+        wire [MW-1:0]     fxe;
         if (ACC_W < MW) begin : g_ext
             assign fxe = {{(MW - ACC_W){fx[ACC_W-1]}}, fx};
         end else begin : g_noext
             assign fxe = fx;
-        end
-        // A: |fx|: bit i of -x is x[i] ^ (any bit of x below i)
-        reg [MW-1:0] nb;
-        integer sh;
-        always @(*) begin
-            nb = fxe << 1;
-            for (sh = 1; sh < MW; sh = sh * 2)
-                nb = nb | (nb << sh);
         end
         reg  [MW-1:0]     a_mag, b_mag, c_mag, d_mag, g_m;
         reg  [3:0]        a_fl, b_fl, c_fl, d_fl;
@@ -328,43 +424,44 @@ generate
         reg  [NSEG-1:0]   b_any;
         reg  [NSEG*4-1:0] b_top, b_low;
         reg  [8:0]        c_p, c_lo;
+        reg               c_nz, d_nz, d_x, d_ovf;
         /* verilator lint_off UNUSEDSIGNAL */  // bit 8 only when E >= 255 (d_ovf)
         reg  [8:0]        d_e;
         /* verilator lint_on UNUSEDSIGNAL */
-        reg               c_nz, d_nz, d_x, d_ovf;
-        reg  [68:0]       d_w;
+        reg  [79:0]       d_w;
+        reg  [4:0]        d_f;
         reg  [63:0]       g_w;
         reg  [7:0]        g_e;
-        wire [8:0]        c_e = exp_of(c_p);
         wire [8:0]        c_span = c_p - c_lo;
         wire              d_special = |d_fl[3:1];
         always @(posedge clk) begin
             // each stage loads only when a row enters it (its data is meaningless without v)
-            if (go && pop) begin    // A
-                a_mag <= fxe ^ ({MW{fxe[MW-1]}} & nb);
+            if (pop) begin          // A: |fx|
+                a_mag <= absval(fxe, sb);
                 a_s   <= fxe[MW-1];
                 a_fl  <= fl;
             end
-            if (go && v[1]) begin   // B
+            if (go && v[1]) begin   // B: the segments' facts
                 b_mag <= a_mag;  b_s <= a_s;  b_fl <= a_fl;
                 b_any <= seg_any(a_mag);
                 b_top <= seg_idx(a_mag, 1'b1);
                 b_low <= seg_idx(a_mag, 1'b0);
             end
-            if (go && v[2]) begin   // C
+            if (go && v[2]) begin   // C: top and lowest set bit
                 c_mag <= b_mag;  c_s <= b_s;  c_fl <= b_fl;
                 c_p   <= pos(b_any, b_top, 1'b1);
                 c_lo  <= pos(b_any, b_low, 1'b0);
                 c_nz  <= |b_any;
             end
-            if (go && v[3]) begin   // D
+            if (go && v[3]) begin   // D: E, X, the window
                 d_mag <= c_mag;  d_s <= c_s;  d_fl <= c_fl;  d_nz <= c_nz;
-                d_e   <= c_e;
+                d_e   <= exp_of(c_p);
                 d_x   <= c_span >= 9'd54;               // a set bit below E
                 d_ovf <= c_p >= 9'd308;                 // E >= 255: sent as +-Inf
-                d_w   <= coarse(c_mag, c_e[7:4]);
+                d_w   <= window(c_mag, c_p[8:4]);
+                d_f   <= fidx_of(c_p);
             end
-            if (go && v[4]) begin   // G
+            if (go && v[4]) begin   // G: the first word
                 g_m   <= d_mag;  g_s <= d_s;  g_e <= d_e[7:0];
                 if (d_special)
                     g_w <= {2'b00, 8'hff, 51'd0, d_fl[3], d_fl[1], d_fl[2]};
@@ -373,7 +470,7 @@ generate
                 else if (!d_nz)
                     g_w <= {1'b0, !d_fl[0], 62'd0};
                 else
-                    g_w <= {d_x, d_s, d_e[7:0], fine(d_w, d_e[3:0])};
+                    g_w <= {d_x, d_s, d_e[7:0], fine(d_w, d_f)};
             end
         end
         assign d_xeff[gl] = !d_special && d_nz && !d_ovf && d_x;
@@ -385,32 +482,51 @@ generate
 endgenerate
 
 // ---------------------------------------------------------------- the record engine
-// the lowest pending element (element order)
-reg [LN_W-1:0] pl;
-integer pi;
-always @(*) begin
-    pl = {LN_W{1'b0}};
-    for (pi = LANES - 1; pi >= 0; pi = pi - 1)
-        if (pend[pi]) pl = LN_W'(pi);
-end
-
+// R_SEL picks the lowest pending element (element order) as a one-hot; R_LOAD takes its
+// magnitude, E and sign from G (an AND-OR over the lanes); R_TRIM clears the bits its first word
+// took; then per record word R_B, R_C, R_D (the steps of the extractors) and R_G, which emits the
+// word and clears its bits: 4 cycles a record word, 3 more an element.
+reg  [LANES-1:0]  r_oh;
 reg  [MW-1:0]     r_m;          // what is left of the element
-reg  [8:0]        r_e;          // E of the word before (TRIM), of the word being made (D on)
+reg  [8:0]        r_e;          // E of the word before (R_TRIM), of the word being made (R_D on)
 reg               r_s, r_x;
 reg  [NSEG-1:0]   r_any;
 reg  [NSEG*4-1:0] r_top, r_low;
 reg  [8:0]        r_p, r_lo;
-reg  [68:0]       r_w;
-wire [8:0]        r_ce = exp_of(r_p);
+reg  [79:0]       r_w;
+reg  [4:0]        r_f;
 wire [8:0]        r_span = r_p - r_lo;
-wire [63:0]       r_word = {r_x, r_s, r_e[7:0], fine(r_w, r_e[3:0])};
+wire [63:0]       r_word = {r_x, r_s, r_e[7:0], fine(r_w, r_f)};
 wire              r_emit = rstate == R_G;
 wire              r_more = pend != {LANES{1'b0}};
-wire              r_load = r_more && (rstate == R_IDLE || (rstate == R_G && !r_x));
+assign            r_x_now = r_x;
+
+// the lowest pending lane, one-hot
+reg  [LANES-1:0]  p_oh;
+integer pi;
+always @(*)
+    for (pi = 0; pi < LANES; pi = pi + 1)
+        p_oh[pi] = pend[pi] && ~|(pend & ~({LANES{1'b1}} << pi));
+
+// the chosen lane's magnitude, E and sign
+reg  [MW-1:0]     l_m;
+reg  [8:0]        l_e;
+reg               l_s;
+integer li;
+always @(*) begin
+    l_m = {MW{1'b0}};
+    l_e = 9'd0;
+    l_s = 1'b0;
+    for (li = 0; li < LANES; li = li + 1) begin
+        l_m = l_m | ({MW{r_oh[li]}} & g_mag[li*MW +: MW]);
+        l_e = l_e | ({9{r_oh[li]}} & g_exp[li*9 +: 9]);
+        l_s = l_s | (r_oh[li] & g_sign[li]);
+    end
+end
 
 // record write position: frame word 8 + count + k as (row, column)
 reg  [PR_W-1:0]   rec_row;
-reg  [COL_W-1:0]   rec_col;
+reg  [COL_W-1:0]  rec_col;
 reg  [15:0]       ext;
 wire [PR_W+COL_W:0] w0 = {{(PR_W+COL_W+1-CN_W){1'b0}}, c_cnt[5]} + 8;
 /* verilator lint_off UNUSEDSIGNAL */  // the row is below PR_ROWS
@@ -418,12 +534,13 @@ wire [PR_W:0]      w0_row = w0[PR_W+COL_W:COL_W] - PAY_BEAT0[PR_W:0];
 /* verilator lint_on UNUSEDSIGNAL */
 
 always @(posedge clk) begin
-    if (r_load) begin      // the next pending element (in G: once this one has ended)
-        r_m <= g_mag[pl*MW +: MW];
-        r_e <= g_exp[pl*9 +: 9];
-        r_s <= g_sign[pl];
-    end
     case (rstate)
+        R_SEL: r_oh <= p_oh;
+        R_LOAD: begin
+            r_m <= l_m;
+            r_e <= l_e;
+            r_s <= l_s;
+        end
         R_TRIM: r_m <= below(r_m, r_e);
         R_B: begin
             r_any <= seg_any(r_m);
@@ -435,29 +552,31 @@ always @(posedge clk) begin
             r_lo <= pos(r_any, r_low, 1'b0);
         end
         R_D: begin
-            r_e <= r_ce;
+            r_e <= exp_of(r_p);
             r_x <= r_span >= 9'd54;
-            r_w <= coarse(r_m, r_ce[7:4]);
+            r_w <= window(r_m, r_p[8:4]);
+            r_f <= fidx_of(r_p);
         end
-        R_G: if (r_x) r_m <= below(r_m, r_e);
-        default: ;
+        default: r_m <= below(r_m, r_e);    // R_G (R_IDLE: not used)
     endcase
     if (rst) begin
         rstate <= R_IDLE;
         pend   <= {LANES{1'b0}};
     end else begin
         case (rstate)
-            R_IDLE:  rstate <= r_more ? R_TRIM : R_IDLE;
+            R_IDLE:  rstate <= r_more ? R_SEL : R_IDLE;
+            R_SEL:   rstate <= R_LOAD;
+            R_LOAD:  rstate <= R_TRIM;
             R_TRIM:  rstate <= R_B;
             R_B:     rstate <= R_C;
             R_C:     rstate <= R_D;
             R_D:     rstate <= R_G;
-            default: rstate <= r_x ? R_B : r_more ? R_TRIM : R_IDLE;   // R_G
+            default: rstate <= r_x ? R_B : r_more ? R_SEL : R_IDLE;   // R_G
         endcase
         if (go && v[4])
             pend <= c_mask[4] & d_xeff;
-        else if (r_load)
-            pend[pl] <= 1'b0;
+        else if (rstate == R_SEL)
+            pend <= pend & ~p_oh;
     end
     // the round's record position, from its first row in G (before any record of it)
     if (g_new && c_first[5]) begin
@@ -534,16 +653,23 @@ generate
     for (gr = 0; gr < READERS; gr = gr + 1) begin : g_rd
         wire [PR_W-1:0] ra = rd_addr[gr*PR_W +: PR_W];
         wire [BK_W-1:0] rb = BK_W'(ra >> 1);
+        reg             ra_odd;         // the parity of the row being read
+        always @(posedge clk)
+            ra_odd <= ra[0];
         for (gc = 0; gc < WPB; gc = gc + 1) begin : g_col
             reg [63:0] bank0 [0:BANK_D-1];
             reg [63:0] bank1 [0:BANK_D-1];
+            reg [63:0] q0, q1;
             always @(posedge clk) begin
                 if (wr_en[2*gc])
                     bank0[wr_addr[(2*gc)*BK_W +: BK_W]] <= wr_data[(2*gc)*64 +: 64];
                 if (wr_en[2*gc+1])
                     bank1[wr_addr[(2*gc+1)*BK_W +: BK_W]] <= wr_data[(2*gc+1)*64 +: 64];
-                rd_data[gr*DATA_WIDTH + gc*64 +: 64] <= ra[0] ? bank1[rb] : bank0[rb];
+                q0 <= bank0[rb];
+                q1 <= bank1[rb];
             end
+            always @(*)
+                rd_data[gr*DATA_WIDTH + gc*64 +: 64] = ra_odd ? q1 : q0;
         end
     end
 endgenerate

@@ -32,7 +32,7 @@ for w in 256 512 1024; do
 done
 # the child's PARTIAL encoder: rounds of exact sums (records, specials, zeros, |v| >= 2^307)
 # against ws_build_partial, read back through either of two read ports
-for run in "256 30" "512 30" "1024 16"; do
+for run in "256 24" "512 24" "1024 10"; do
     set -- $run
     d=$vec/partial_enc_w$1
     mkdir -p "$d"

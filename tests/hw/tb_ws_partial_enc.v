@@ -42,7 +42,9 @@ module tb_ws_partial_enc;
     reg                         s_valid = 1'b0, s_first = 1'b0, s_last = 1'b0;
     reg  [CN_W-1:0]             s_count = {CN_W{1'b0}};
     reg  [LANES-1:0]            s_mask = {LANES{1'b0}};
-    reg  [LANES*EW-1:0]         s_sums = {LANES*EW{1'b0}};
+    /* verilator lint_off WIDTHCONCAT */  // 10368 bits at 1024
+    reg  [LANES*EW-1:0]         s_sums = '0;
+    /* verilator lint_on WIDTHCONCAT */
     wire                        s_room, done;
     wire [15:0]                 done_ext, done_csum;
     reg                         buf_release = 1'b0;
@@ -110,7 +112,9 @@ module tb_ws_partial_enc;
             s_last  <= 1'bx;
             s_count <= {CN_W{1'bx}};
             s_mask  <= {LANES{1'bx}};
-            s_sums  <= {LANES*EW{1'bx}};
+            /* verilator lint_off WIDTHCONCAT */
+            s_sums  <= 'x;
+            /* verilator lint_on WIDTHCONCAT */
         end
     end
 
