@@ -27,15 +27,17 @@
 // cycle) into five stages, LANES extractors side by side, all stopped by `hold` (a register):
 //   A  mag = |fx| without a carry chain: bit i of -x is x[i] ^ (a bit of x below i), from the
 //      segment's prefix OR and the bits of its own segment
-//   B  per 16-bit segment of mag: any bit set, the index of its top and of its lowest set bit
-//   C  p = top set bit, lo = lowest set bit (the segment's one-hot, then an AND-OR)
+//   B  per 16-bit segment of mag: the index of its top and of its lowest set bit; the one-hots
+//      of the top and of the lowest nonzero segment (an OR scan of the segments' any bits)
+//   C  p = top set bit, lo = lowest set bit (AND-ORs of the one-hots and the indices)
 //   D  E = max(0, p - 53); X = p - lo >= 54 (a set bit below E); overflow p >= 308; the window
 //      of 80 bits at the top bit's segment, selected by p[8:4] (no add), and where M starts in it
 //   G  M = 54 bits of the window (a shift by 0 .. 26); the first word assembled
 // Everything is one-hot selects and AND-OR trees, no priority chain and no arithmetic on an
-// index: at 256 bits (xc7, yosys synth_xilinx, bench/lut_levels.py) the deepest path is 4 LUT
-// levels and 4 wide muxes (3.40 ns by the estimate), stage C's top and lowest bit; about 28.7k
-// LUT, 23.5k FF, 8 RAMB36 (the frame buffer, one reader) and 468 RAM32M (the input FIFO).
+// index: at 256 bits (xc7, yosys synth_xilinx, bench/lut_levels.py) the deepest path is 3 LUT
+// levels (and 3 carry: X's compare), the slowest by the estimate stage B's segment one-hot, 3 LUT
+// levels and 6 wide muxes (3.45 ns); about 28.8k LUT, 23.7k FF, 8 RAMB36 (the frame buffer, one
+// reader) and 468 RAM32M (the input FIFO).
 // Stage G's row writes its LANES first words into the frame buffer in one cycle (the cycle after
 // it enters G). The elements of the row whose first word has X set are pending; while any is,
 // `hold` keeps the stages still (the rows behind wait; rows keep arriving into the FIFO, see
@@ -211,12 +213,13 @@ function [NSEG*4-1:0] seg_idx(input [MW-1:0] v, input hi);
     end
 endfunction
 
-// the position of the top (hi = 1) or lowest (hi = 0) set bit from the segments' facts: the
-// segment's one-hot, then an AND-OR of {segment, index}
-function [8:0] pos(input [NSEG-1:0] any, input [NSEG*4-1:0] idx, input hi);
-    integer s;
-    reg [NSEG-1:0] a, oh;
+// the one-hot of v's top (hi = 1) or lowest (hi = 0) nonzero segment: an OR scan of the
+// segments' any bits (registered beside the segments' indices, so that the position after it is
+// an AND-OR alone)
+function [NSEG-1:0] seg_oh(input [MW-1:0] v, input hi);
+    reg [NSEG-1:0] any, a;
     begin
+        any = seg_any(v);
         if (hi) begin
             a = any >> 1;  a = a | (a >> 1);  a = a | (a >> 2);  a = a | (a >> 4);  a = a | (a >> 8);
             a = a | (a >> 16);
@@ -224,7 +227,15 @@ function [8:0] pos(input [NSEG-1:0] any, input [NSEG*4-1:0] idx, input hi);
             a = any << 1;  a = a | (a << 1);  a = a | (a << 2);  a = a | (a << 4);  a = a | (a << 8);
             a = a | (a << 16);
         end
-        oh = any & ~a;
+        seg_oh = any & ~a;
+    end
+endfunction
+
+// the position of the top or lowest set bit: the segment's one-hot, then an AND-OR of
+// {segment, index}
+function [8:0] pos(input [NSEG-1:0] oh, input [NSEG*4-1:0] idx);
+    integer s;
+    begin
         pos = 9'd0;
         for (s = 0; s < NSEG; s = s + 1)
             pos = pos | ({9{oh[s]}} & {5'(s), idx[4*s +: 4]});
@@ -421,7 +432,7 @@ generate
         reg  [MW-1:0]     a_mag, b_mag, c_mag, d_mag, g_m;
         reg  [3:0]        a_fl, b_fl, c_fl, d_fl;
         reg               a_s, b_s, c_s, d_s, g_s;
-        reg  [NSEG-1:0]   b_any;
+        reg  [NSEG-1:0]   b_toh, b_loh;
         reg  [NSEG*4-1:0] b_top, b_low;
         reg  [8:0]        c_p, c_lo;
         reg               c_nz, d_nz, d_x, d_ovf;
@@ -443,15 +454,16 @@ generate
             end
             if (go && v[1]) begin   // B: the segments' facts
                 b_mag <= a_mag;  b_s <= a_s;  b_fl <= a_fl;
-                b_any <= seg_any(a_mag);
+                b_toh <= seg_oh(a_mag, 1'b1);
+                b_loh <= seg_oh(a_mag, 1'b0);
                 b_top <= seg_idx(a_mag, 1'b1);
                 b_low <= seg_idx(a_mag, 1'b0);
             end
             if (go && v[2]) begin   // C: top and lowest set bit
                 c_mag <= b_mag;  c_s <= b_s;  c_fl <= b_fl;
-                c_p   <= pos(b_any, b_top, 1'b1);
-                c_lo  <= pos(b_any, b_low, 1'b0);
-                c_nz  <= |b_any;
+                c_p   <= pos(b_toh, b_top);
+                c_lo  <= pos(b_loh, b_low);
+                c_nz  <= |b_toh;
             end
             if (go && v[3]) begin   // D: E, X, the window
                 d_mag <= c_mag;  d_s <= c_s;  d_fl <= c_fl;  d_nz <= c_nz;
@@ -490,7 +502,7 @@ reg  [LANES-1:0]  r_oh;
 reg  [MW-1:0]     r_m;          // what is left of the element
 reg  [8:0]        r_e;          // E of the word before (R_TRIM), of the word being made (R_D on)
 reg               r_s, r_x;
-reg  [NSEG-1:0]   r_any;
+reg  [NSEG-1:0]   r_toh, r_loh;
 reg  [NSEG*4-1:0] r_top, r_low;
 reg  [8:0]        r_p, r_lo;
 reg  [79:0]       r_w;
@@ -543,13 +555,14 @@ always @(posedge clk) begin
         end
         R_TRIM: r_m <= below(r_m, r_e);
         R_B: begin
-            r_any <= seg_any(r_m);
+            r_toh <= seg_oh(r_m, 1'b1);
+            r_loh <= seg_oh(r_m, 1'b0);
             r_top <= seg_idx(r_m, 1'b1);
             r_low <= seg_idx(r_m, 1'b0);
         end
         R_C: begin
-            r_p  <= pos(r_any, r_top, 1'b1);
-            r_lo <= pos(r_any, r_low, 1'b0);
+            r_p  <= pos(r_toh, r_top);
+            r_lo <= pos(r_loh, r_low);
         end
         R_D: begin
             r_e <= exp_of(r_p);
