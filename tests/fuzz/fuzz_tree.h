@@ -1,7 +1,7 @@
 /* fuzz_tree.h - fuzz inputs for a tree of reference devices (docs/protocol.md section 9), part
  * of fuzz_wiresum.c: an input that starts with "TREE" drives two leaves, A and B (two workers
- * each), under a parent P, all the software reference with partial = 1; the RTL has no PARTIAL
- * yet, so there is no model here.
+ * each), under a parent P, all the software reference with partial = 1; the fuzz build's model is
+ * a PARTIAL = 0 build, so there is no model here (make partial tests the RTL's PARTIALs).
  *
  *   header   S K           slots 1 + S % 3, elements per chunk 1 + K % 12
  *   records, until the input ends: an op byte O, kind O % 8:
