@@ -59,19 +59,5 @@ verilator_runs() {
     return $rc
 }
 
-start=$(date +%s)
-icarus > "$log/icarus.out" 2>&1 &
-pid_i=$!
-verilator_runs > "$log/verilator.out" 2>&1 &
-pid_v=$!
-wait $pid_i
-rc_i=$?
-wait $pid_v
-rc_v=$?
-cat "$log/icarus.out" "$log/verilator.out"
-if [ $rc_i -ne 0 ] || [ $rc_v -ne 0 ]; then
-    echo "FAIL partial_enc ($(($(date +%s) - start)) s)"
-    exit 1
-fi
-echo "ok   partial_enc: all runs passed ($(($(date +%s) - start)) s)"
-exit 0
+. "$root/tests/hw/both.sh"
+both partial_enc
