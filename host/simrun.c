@@ -514,7 +514,10 @@ static void compare_results(comparer *c, unsigned port, frame **e, size_t ne, fr
         while (j1 < na && member_of(a[j1]) == m)
             j1++;
         char cls[64];
-        snprintf(cls, sizeof cls, "RESULT or PARTIAL to job %u rank %u", m >> 16, m & 0xffffu);
+        const frame *f0 = i < i1 ? e[i] : a[j]; /* a member takes RESULTs, a parent PARTIALs */
+        snprintf(cls, sizeof cls, "%s to job %u rank %u",
+                 f0->len > WS_OFF_AGG && (f0->data[WS_OFF_AGG] & 0x0f) == WS_TYPE_PARTIAL
+                     ? "PARTIAL" : "RESULT", m >> 16, m & 0xffffu);
         compare_class(c, port, cls, e + i, i1 - i, a + j, j1 - j, 0);
         i = i1, j = j1;
     }

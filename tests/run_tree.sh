@@ -174,7 +174,7 @@ badf fab-syntax "fab-syntax.ini:5: syntax error"
 refuse fabric-missing "nowhere.ini" --device ref --fabric "$tmp/nowhere.ini" --elems 10
 refuse fabric-and-tree "not with --shards or --tree" --device ref --fabric "$tmp/uneven.ini" --tree 2 --workers 5 --elems 10
 
-refuse tree-rtl      "needs --device ref" --device rtl --tree 2 --workers 4 --elems 10
+refuse tree-rtl      "PARAM_PARTIAL = 0: a build with PARTIAL = 1 does" --device rtl --tree 2 --workers 4 --elems 10
 refuse tree-leaves   "leaves some without a worker" --device ref --tree 2x4 --workers 4 --elems 10
 refuse tree-syntax   "fan-outs" --device ref --tree 2y3 --elems 10
 refuse tree-zero     "fan-outs" --device ref --tree 0 --elems 10
