@@ -12,11 +12,8 @@ cd "$root" || exit 2
 tool=build/tests/tool_acc_lane_vectors
 vec=build/hw/vectors
 log=build/hw/acc_lane
-if [ ! -x "$tool" ]; then
-    echo "FAIL acc_lane: $tool is missing (make $tool)"
-    exit 1
-fi
-mkdir -p "$vec" "$log"
+. "$root/tests/hw/both.sh"
+prepare acc_lane
 
 # run NAME TB SIM GEN-ARGS -- RUN_TB-ARGS: write vectors with the tool, then run the testbench
 run() {
@@ -79,5 +76,4 @@ verilator_runs() {
     return $rc
 }
 
-. "$root/tests/hw/both.sh"
 both acc_lane

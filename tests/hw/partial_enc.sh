@@ -12,11 +12,8 @@ seed=${2:-1}
 tool=build/tests/tool_partial_enc_vectors
 vec=build/hw/vectors
 log=build/hw/partial_enc
-if [ ! -x "$tool" ]; then
-    echo "FAIL partial_enc: $tool is missing (make $tool)"
-    exit 1
-fi
-mkdir -p "$vec" "$log"
+. "$root/tests/hw/both.sh"
+prepare partial_enc
 
 # run NAME SIM WIDTH ROUNDS SEED MAX_COUNT [RUN_TB ARGS...]: write vectors, run the testbench
 run() {
@@ -59,5 +56,4 @@ verilator_runs() {
     return $rc
 }
 
-. "$root/tests/hw/both.sh"
 both partial_enc
