@@ -50,6 +50,6 @@ rm -f "$B/engines.one" "$B/engines.err"
             .idle_latency.first.median, .results_checked, .bad_results] | @tsv' "$JS" |
         awk -F'\t' '{ printf "| %s | %s | %.4f | %.4f | %.4f | %s | %s, %s |\n", $1, $2, $3, $4, $5, $6, $7, $8 }'
     printf '\nAt 256 bits and 200 MHz, 4 engines are 204.8 Gb/s of datapath; at 512 bits and 322 MHz (the 4 x 100G target) 659.5 Gb/s. The rates above are cycle counts of the RTL; the clock is a target, not a timing result.\n\n'
-    printf 'Machine: %s; date: %s; commit: %s. The models are named in the commands: `build/e4/wiresum` is the 4-engine 256-bit model of `make test`, `build/bench/e4/wiresum` the one `make bench` builds (cycle counts do not depend on how either was compiled). Commands:\n\n```\n%s```\n' "$MACHINE" "$DATE" "$commit" "$cmds"
+    printf 'Machine: %s; date: %s; commit: %s. The models are named in the commands: `build/p1/wiresum` holds the 4-engine 256-bit model of `make test`, `build/bench/e4/wiresum` the one `make bench` builds (cycle counts do not depend on how either was compiled). Commands:\n\n```\n%s```\n' "$MACHINE" "$DATE" "$commit" "$cmds"
 } > "$OUT"
 echo "bench/engines.sh: wrote $OUT" >&2

@@ -4,10 +4,12 @@
 #
 # WS_TOP_F: filelist of wiresum_top (one hw/*.v a line, options such as -Ihw allowed, read with
 # verilator -f; point it elsewhere to try another top). WS_SIM_WIDTHS: the DATA_WIDTHs built in.
-# WS_VFLAGS: more verilator flags for the models, e.g. -GMAX_COUNT=2048. WS_SIM_OPT: C++
+# WS_VFLAGS: more verilator flags for the models, e.g. -GMAX_COUNT=2048; WS_VFLAGS_<width>: more
+# for the model of that width alone (the PARTIAL build below). WS_SIM_OPT: C++
 # optimisation of the models. WS_LINT: DATA_WIDTH:MAX_COUNT[:ENGINES[:PARTIAL]] configurations that
 # `make lint` checks (ENGINES 1 and PARTIAL 0 when left out). A model with several engines:
-# make WS_VFLAGS=-GENGINES=4 (the Icarus build takes -GENGINES and -GMAX_COUNT from WS_VFLAGS too).
+# make WS_VFLAGS=-GENGINES=4 (the Icarus build takes -GENGINES, -GMAX_COUNT, -GPARTIAL and
+# -GMAX_FRAME from WS_VFLAGS and WS_VFLAGS_<width> too).
 WS_SIM_WIDTHS ?= 256 512 1024
 # WS_SIM_FAST_WIDTHS: widths (of WS_SIM_WIDTHS) also built without FST tracing, ~1.3x faster:
 # simulations that open no trace use them (ws_sim_new_untraced; run, sim and bench without
@@ -15,16 +17,15 @@ WS_SIM_WIDTHS ?= 256 512 1024
 WS_SIM_FAST_WIDTHS ?= 256
 WS_VFLAGS     ?=
 WS_SIM_OPT    ?= -O2
-WS_LINT       ?= 512:256:4 256:256:2 512:256:4:1 1024:256 256:256 256:2048 256:256:1:1
+WS_LINT       ?= 512:256:4:1 256:256:4 256:256:2 1024:256 256:256 256:2048 256:256:1:1
 # WS_LINT_ENC: DATA_WIDTH:MAX_COUNT:READERS configurations of hw/ws_partial_enc.v (a child's PARTIAL
-# encoder, not under the top yet) that `make lint` checks alone, with the modules it instantiates
+# encoder) that `make lint` checks alone, with the modules it instantiates: shapes the top's
+# configurations above do not give it (1024 bits, MAX_COUNT 2048 and 1)
 WS_LINT_ENC   ?= 256:256:1 512:256:2 1024:256:1 256:2048:1 1024:1:2
 WS_ENC_SRC    := hw/ws_fifo.v hw/ws_round_csum.v hw/ws_partial_enc.v
 VERILATOR     ?= verilator
-# WS_E4: the 4-engine model that make test builds and tests (rule at the end); WS_P1: the device
-# that takes PARTIAL frames (-GPARTIAL=1) at 256 and 512 bits
-WS_E4         := $(BUILD)/e4/wiresum
-WS_E4_IV      := $(BUILD)/e4/icarus/ws256.vvp
+# WS_P1: the build that takes PARTIAL frames (-GPARTIAL=1), four engines at 256 bits and one at
+# 512, that make test builds and tests (rule at the end)
 WS_P1         := $(BUILD)/p1/wiresum
 WS_P1_IV      := $(BUILD)/p1/icarus/ws256.vvp
 
@@ -56,7 +57,7 @@ WS_CXXFLAGS  = -std=c++17 -Wall -Wextra -Werror -Wshadow -faligned-new \
                $(foreach w,$(WS_SIM_WIDTHS),-isystem $(SIMB)/V$(w) -DWS_SIM_HAVE_$(w)=1) \
                $(foreach w,$(WS_FAST),-isystem $(SIMB)/V$(w)f -DWS_SIM_HAVE_FAST_$(w)=1)
 WS_SUBMAKE  = $(MAKE) --no-print-directory -C $(SIMB)/V$(1) -f Vws$(1).mk \
-              -f $(CURDIR)/mk/trace_opt.mk \
+              -f $(CURDIR)/mk/model_cc.mk \
               OPT_FAST='$(WS_SIM_OPT)' OPT_GLOBAL='$(WS_SIM_OPT)' CXX='$(CXX)'
 
 # A stamp that changes only when its text does: rebuilds follow changed flags and filelists.
@@ -68,11 +69,11 @@ endef
 # ws_model NAME WIDTH VERILATE: the model Vws<NAME> of DATA_WIDTH WIDTH in build/sim/V<NAME>/
 define ws_model
 $(SIMB)/V$(1).cfg: FORCE
-	$$(call ws_stamp,$$@,$(3) -GDATA_WIDTH=$(2) $(CXX) $(WS_SIM_OPT))
+	$$(call ws_stamp,$$@,$(3) -GDATA_WIDTH=$(2) $(WS_VFLAGS_$(2)) $(CXX) $(WS_SIM_OPT))
 
 $(SIMB)/V$(1)/Vws$(1).mk: $(SIMB)/V$(1).cfg $(WS_TOP_F) $(WS_TOP_SRC)
-	@rm -f $(SIMB)/V$(1)/*.o $(SIMB)/V$(1)/*.a
-	$(3) -GDATA_WIDTH=$(2) --prefix Vws$(1) -Mdir $(SIMB)/V$(1)
+	@rm -rf $(SIMB)/V$(1)/*.o $(SIMB)/V$(1)/*.a $(SIMB)/V$(1)/ws_pch.h.gch
+	$(3) -GDATA_WIDTH=$(2) $(WS_VFLAGS_$(2)) --prefix Vws$(1) -Mdir $(SIMB)/V$(1)
 	@$(call ws_ver_deps,$(SIMB)/V$(1)/Vws$(1))
 	@touch $$@
 
@@ -142,7 +143,9 @@ WS_IV_INC  := $(filter -I%,$(shell sed 's://.*::' $(WS_TOP_F)))
 # asked when a recipe needs it, as WS_VROOT
 WS_IV_CINC  = $(eval WS_IV_CINC := $(filter -I%,$(shell iverilog-vpi --cflags)))$(WS_IV_CINC)
 WS_ICARUS  := $(foreach w,$(WS_SIM_WIDTHS),$(IVB)/ws$(w).vvp) $(IVB)/ws_vpi.vpi
-WS_IV_PAR  := $(patsubst -G%,-P TOP.%,$(filter -GENGINES=% -GMAX_COUNT=% -GPARTIAL=% -GMAX_FRAME=%,$(WS_VFLAGS)))
+# WS_IV_PAR WIDTH: the parameters of WS_VFLAGS and WS_VFLAGS_<WIDTH> Icarus takes
+WS_IV_PAR   = $(patsubst -G%,-P TOP.%,$(filter -GENGINES=% -GMAX_COUNT=% -GPARTIAL=% -GMAX_FRAME=%,\
+                $(WS_VFLAGS) $(WS_VFLAGS_$(1))))
 
 # the headers of the filelist's include directories too (Verilator's models follow its own
 # dependency files)
@@ -150,7 +153,7 @@ WS_IV_HDR  := $(foreach d,$(patsubst -I%,%,$(WS_IV_INC)),$(wildcard $(d)/*.vh))
 
 $(IVB)/ws%.vvp: sim/icarus/ws_icarus_tb.v $(WS_TOP_F) $(WS_IV_SRC) $(WS_IV_HDR)
 	@mkdir -p $(IVB)
-	iverilog -g2012 $(WS_IV_INC) -s TOP -P TOP.DATA_WIDTH=$* $(WS_IV_PAR) -o $@ $(WS_IV_SRC) $<
+	iverilog -g2012 $(WS_IV_INC) -s TOP -P TOP.DATA_WIDTH=$* $(call WS_IV_PAR,$*) -o $@ $(WS_IV_SRC) $<
 
 $(IVB)/ws_vpi.vpi: sim/icarus/ws_vpi.c sim/ws_sim_shim.h
 	@mkdir -p $(IVB)
@@ -190,31 +193,22 @@ lint: $(if $(WS_HAVE_TOP),,sim-none)
 sim-none:
 	@echo "$(WS_TOP_F) does not exist (yet): no model to build or lint" >&2; exit 1
 
-# The device with four engines (docs/architecture.md section 9): its own 256-bit model, traced
-# only (the tools fall back to it), at -O1, which halves its compile time for a suite of small
-# traces. It takes PARTIAL frames too (-GPARTIAL=1): a device of four engines is the root a tree
-# would have, and one model serves both suites (engines: DATA traces; partial: tree roots). A
-# device that takes PARTIALs must take its jobs' longest (docs/protocol.md section 9: 64 + 48 x
-# max_count bytes), so that jobs of MAX_COUNT = 256 run on it its MAX_FRAME is 12352.
-WS_E4_FLAGS   := -GENGINES=4 -GPARTIAL=1 -GMAX_FRAME=12352
-# traced only to the top's ports (--trace-depth 1): the suites trace no 4-engine waveform, and
-# the four banks of lanes' trace code was half its build (a full one: make WS_VFLAGS=-GENGINES=4)
-$(WS_E4): FORCE
-	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/e4 WS_SIM_WIDTHS=256 WS_SIM_FAST_WIDTHS= \
-	  WS_SIM_OPT=-O1 WS_VFLAGS='$(WS_E4_FLAGS) --trace-depth 1' $@
-
-# ... and the same in Icarus (WS_E4_IV, build/e4/icarus: the 4-engine model finds it beside itself)
-$(WS_E4_IV): FORCE
-	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/e4 WS_SIM_WIDTHS=256 WS_SIM_FAST_WIDTHS= \
-	  WS_SIM_OPT=-O1 WS_VFLAGS='$(WS_E4_FLAGS)' icarus
-
-# The device that takes PARTIAL frames as a parent (-GPARTIAL=1, docs/protocol.md section 9) at
-# 256 and 512 bits, as the 4-engine one: traced to the top's ports only, -O1 (tests/run_partial.sh)
+# The build that takes PARTIAL frames (-GPARTIAL=1, docs/protocol.md section 9), build/p1: the
+# device with four engines (docs/architecture.md section 9) at 256 bits, the root a tree would
+# have, and one engine at 512. One build serves the suites of both (engines: DATA traces through
+# four engines; partial: trees' roots and children at both widths). A device that takes PARTIALs
+# must take its jobs' longest (docs/protocol.md section 9: 64 + 48 x max_count bytes), so that
+# jobs of MAX_COUNT = 256 run on the 4-engine one its MAX_FRAME is 12352. Traced to the top's
+# ports only (--trace-depth 1: the suites trace no waveform of it, and the four banks of lanes'
+# trace code was half the 4-engine build; a full one: make WS_VFLAGS=-GENGINES=4), at -O1, which
+# halves its compile time for suites of small traces.
+WS_P1_FLAGS   := WS_SIM_WIDTHS='256 512' WS_SIM_FAST_WIDTHS= WS_SIM_OPT=-O1 \
+                 WS_VFLAGS_256='-GENGINES=4 -GMAX_FRAME=12352'
 $(WS_P1): FORCE
-	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/p1 WS_SIM_WIDTHS='256 512' WS_SIM_FAST_WIDTHS= \
-	  WS_SIM_OPT=-O1 WS_VFLAGS='-GPARTIAL=1 --trace-depth 1' $@
+	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/p1 $(WS_P1_FLAGS) \
+	  WS_VFLAGS='-GPARTIAL=1 --trace-depth 1' $@
 
-# ... and at 256 bits in Icarus (build/p1/icarus, beside the model)
+# ... and at 256 bits in Icarus (build/p1/icarus: the model finds it beside itself)
 $(WS_P1_IV): FORCE
-	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/p1 WS_SIM_WIDTHS=256 WS_SIM_FAST_WIDTHS= \
-	  WS_SIM_OPT=-O1 WS_VFLAGS=-GPARTIAL=1 icarus
+	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/p1 $(WS_P1_FLAGS) WS_SIM_WIDTHS=256 \
+	  WS_VFLAGS=-GPARTIAL=1 icarus

@@ -18,7 +18,7 @@ test-build: $(PLAIN_TESTS) $(ASAN_TESTS) $(BUILD)/wiresum $(BUILD)/asan/wiresum 
     $(BUILD)/wiresum-cluster \
     $(BUILD)/regmap_gen $(BUILD)/libwiresum.so.$(WS_SOVER) \
     $(if $(WS_HAVE_TOP),$(IVB)/ws256.vvp $(IVB)/ws_vpi.vpi $(BUILD)/allreduce $(BUILD)/libwiresum-sim.a \
-      $(WS_E4) $(WS_E4_IV) $(WS_P1) $(WS_P1_IV))
+      $(WS_P1) $(WS_P1_IV))
 
 unit: deps $(PLAIN_TESTS)
 	@sh tests/run_unit.sh $(BUILD)/tests $(PLAIN_TESTS)
@@ -39,18 +39,18 @@ rtl: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
 	@rc=0; sh tests/run_rtl.sh $(BUILD)/wiresum || rc=1; \
 	 sh tests/run_order.sh $(BUILD)/wiresum rtl || rc=1; exit $$rc
 
-# The device built with four engines, in Verilator and Icarus
+# The device built with four engines (the PARTIAL build's 256-bit one), in Verilator and Icarus
 # (WS_MODELS_BUILT=1, make test's suites after test-build: the models are built, and the
-# 4-engine ones are asked of no sub-make, which would let every other suite start first)
-engines: deps $(BUILD)/wiresum $(PLAIN_TOOLS) $(if $(WS_MODELS_BUILT),,$(WS_E4) $(WS_E4_IV))
-	@rc=0; sh tests/run_engines.sh $(WS_E4) || rc=1; \
-	 sh tests/run_order.sh $(WS_E4) engines || rc=1; exit $$rc
+# PARTIAL build is asked of no sub-make, which would let every other suite start first)
+engines: deps $(BUILD)/wiresum $(PLAIN_TOOLS) $(if $(WS_MODELS_BUILT),,$(WS_P1) $(WS_P1_IV))
+	@rc=0; sh tests/run_engines.sh $(WS_P1) || rc=1; \
+	 sh tests/run_order.sh $(WS_P1) engines || rc=1; exit $$rc
 
-# The parent side of PARTIAL frames (docs/protocol.md section 9): recorded tree roots, edited and
-# malformed PARTIALs and DATA traces through the models built with PARTIAL = 1 (build/p1 at 256
-# and 512 bits, and at 256 in Icarus; the 4-engine one)
-partial: deps $(PLAIN_TOOLS) $(if $(WS_MODELS_BUILT),,$(WS_P1) $(WS_P1_IV) $(WS_E4))
-	@sh tests/run_partial.sh $(WS_P1) $(WS_E4)
+# PARTIAL frames, as a parent and as a child (docs/protocol.md section 9): recorded trees' roots
+# and children, edited and malformed PARTIALs and RESULTs, DATA traces and closed loops through
+# the build with PARTIAL = 1 (build/p1: four engines at 256 bits, one at 512, and Icarus at 256)
+partial: deps $(PLAIN_TOOLS) $(if $(WS_MODELS_BUILT),,$(WS_P1) $(WS_P1_IV))
+	@sh tests/run_partial.sh $(WS_P1)
 
 # RTL stage testbenches, the quick Icarus set; `make hwtest`: the full scripts, both simulators
 hw: deps $(PLAIN_TOOLS)

@@ -1,12 +1,13 @@
 #!/bin/sh
 # run_engines.sh WIRESUM - the device with several engines (ENGINES = 4, one port each,
-# docs/architecture.md section 9), WIRESUM built at 256 bits with WS_VFLAGS="-GENGINES=4
-# -GPARTIAL=1 -GMAX_FRAME=12352" (it takes PARTIAL frames too, so it carries the longest PARTIAL
-# of 256 elements; these traces hold DATA frames, tests/run_partial.sh the others):
+# docs/architecture.md section 9): WIRESUM's 256-bit model, the PARTIAL build of make test
+# (build/p1/wiresum: -GENGINES=4 -GPARTIAL=1 -GMAX_FRAME=12352 at 256 bits; it takes PARTIAL
+# frames too, so it carries the longest PARTIAL of 256 elements; these traces hold DATA frames,
+# tests/run_partial.sh the others):
 #   - RTL regression cases (tests/run_rtl.sh: traces through the model, bit for bit against the
 #     software reference and its counters, then against the exact sums), without stalls and
 #     with ingress idle insertion and with egress backpressure;
-#   - the same RTL compiled by Icarus (build/e4/icarus/ws256.vvp): a small trace with every kind
+#   - the same RTL compiled by Icarus (build/p1/icarus/ws256.vvp): a small trace with every kind
 #     of frame, bit for bit against the reference and its counters;
 #   - the closed loop with 10% loss, duplication, reordering and corruption both ways: every
 #     tensor exact;
@@ -58,7 +59,7 @@ else
     fail=$((fail + 1)); ws_record engines bench 1
 fi
 
-# the same RTL in Icarus (build/e4/icarus/ws256.vvp beside the model, `make engines` builds it):
+# the same RTL in Icarus (build/p1/icarus/ws256.vvp beside the model, `make engines` builds it):
 # a small trace with every kind of frame, each RESULT against the reference, counters too
 if "$ws" gen "$tmp/iv" -q --jobs 2 --workers 3 --elems 300 --count 20 --values mixed --loss 0.05 \
         --dup 0.05 --malformed 0.1 --bypass 0.1 --seed 12 > "$tmp/iv-gen.log" 2>&1 &&

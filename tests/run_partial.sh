@@ -1,7 +1,7 @@
 #!/bin/sh
-# run_partial.sh WIRESUM [WIRESUM-E4] - the RTL's PARTIAL frames, as a parent and as a child
-# (docs/protocol.md section 9), WIRESUM built with WS_VFLAGS=-GPARTIAL=1 at 256 and 512 bits (build/p1/wiresum),
-# WIRESUM-E4 with four engines too (build/e4/wiresum); WIRESUM's Icarus build beside it:
+# run_partial.sh WIRESUM - the RTL's PARTIAL frames, as a parent and as a child (docs/protocol.md
+# section 9), WIRESUM the build with PARTIAL = 1 (build/p1/wiresum: four engines at 256 bits, one
+# at 512; its Icarus build beside it, four engines at 256):
 #   - the roots of recorded trees (`wiresum run --tree ... --record DIR`, the reference as every
 #     device, with loss, duplication, reordering and corruption on every link): the root's trace
 #     DIR/s0 replayed through the model (`wiresum sim`) at 256 bits plain, with ingress idle
@@ -15,11 +15,10 @@
 #     bad_header, result_to_device): against the reference at 256 and 512 bits;
 #   - DATA frames on the same device (gen's traces with malformed frames of every reason and
 #     special values): the reference takes PARTIALs too (sim follows PARAM_PARTIAL);
-#   - the roots and the edited roots through the 4-engine model, plain, idle and backpressure;
 #   - a small edited root under Icarus (the same RTL at 256 bits, its own simulator);
 #   - the children of recorded trees (jobs with a parent: PARTIALs sent up, the parent's
 #     RESULTs fanned out): leaves and middle devices, mixed and special values, at 256 and 512
-#     bits, plain, idle and backpressure, and through the 4-engine model;
+#     bits, plain, idle and backpressure;
 #   - a recorded child's trace with its parent's RESULTs broken mode by mode (every drop reason,
 #     mismatches, duplicates; tests/run_child_edit.sh checks each on the reference), replayed
 #     through the model;
@@ -31,7 +30,6 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 ws=$1
-e4=${2:-}
 tmp=$WS_BUILD/partial
 tool=$WS_BUILD/tests/tool_partial_edit
 rm -rf "$tmp"
@@ -61,12 +59,6 @@ record() {
         ws_record partial "record-$name" 1
     fi
 }
-# sim NAME DIR ARGS... through the 4-engine model
-sim4() {
-    ws_keep=$ws; ws=$e4
-    sim "$@"
-    ws=$ws_keep
-}
 # shellcheck disable=SC2086
 {
 record small   --tree 2 --workers 4 --elems 120 --count 20 --slots 2 --iters 1 --values mixed --loss 0.05 --dup 0.1 --seed 23
@@ -80,6 +72,7 @@ sim mixed-512     "$tmp/mixed/s0" --width 512
 sim mixed-idle    "$tmp/mixed/s0" --width 256 --idle 30 --seed 3
 sim mixed-bp      "$tmp/mixed/s0" --width 256 --backpressure 30 --seed 4
 sim special-256   "$tmp/special/s0" --width 256
+sim special-bp    "$tmp/special/s0" --width 256 --backpressure 30 --seed 11
 sim special-512   "$tmp/special/s0" --width 512 --idle 20 --backpressure 20 --seed 5
 
 # the roots with their PARTIALs edited: the recorded expected pcaps no longer hold, the
@@ -100,7 +93,7 @@ edited mixed-edited "$tmp/mixed/s0" 100
 edited special-edited "$tmp/special/s0" 200
 sim mixed-edited-256   "$tmp/mixed-edited" --width 256
 sim mixed-edited-512   "$tmp/mixed-edited" --width 512 --backpressure 25 --seed 6
-sim special-edited-256 "$tmp/special-edited" --width 256 --idle 25 --seed 7
+sim special-edited-256 "$tmp/special-edited" --width 256 --idle 20 --backpressure 20 --seed 12
 
 # every drop reason a PARTIAL has was met
 if jq -e '.device.drop.bad_length > 0 and .device.drop.bad_header > 0 and
@@ -110,15 +103,6 @@ if jq -e '.device.drop.bad_length > 0 and .device.drop.bad_header > 0 and
 else
     jq -c .device "$tmp/mixed-edited-256.json" 2>&1 | head -c 2000; echo
     ws_record partial edited-reasons 1
-fi
-
-# the 4-engine device
-if [ -n "$e4" ]; then
-    sim4 e4-mixed          "$tmp/mixed/s0" --width 256
-    sim4 e4-mixed-idle     "$tmp/mixed/s0" --width 256 --idle 30 --seed 10
-    sim4 e4-special-bp     "$tmp/special/s0" --width 256 --backpressure 30 --seed 11
-    sim4 e4-mixed-edited   "$tmp/mixed-edited" --width 256
-    sim4 e4-special-edited "$tmp/special-edited" --width 256 --idle 20 --backpressure 20 --seed 12
 fi
 
 # the same RTL under Icarus (build/p1/icarus/ws256.vvp beside the model): a small root, edited
@@ -150,14 +134,10 @@ ce=$WS_BUILD/child-edit
 sim child-mid-256       "$ce/tree/s0.1" --width 256
 sim child-mid-idle      "$ce/tree/s0.0" --width 256 --idle 30 --seed 14
 sim child-mid-bp        "$ce/tree/s0.1" --width 512 --backpressure 30 --seed 15
+sim child-mid-ibp       "$ce/tree/s0.0" --width 256 --idle 20 --backpressure 20 --seed 16
 for m in rank mac slot count length job ip port offset tensor short dup mixed-mid; do
     sim "child-edit-$m" "$ce/$m" --width 256
 done
-if [ -n "$e4" ]; then
-    sim4 e4-child-mid      "$ce/tree/s0.0" --width 256 --idle 20 --backpressure 20 --seed 16
-    sim4 e4-child-leaf     "$tmp/special/s0.1" --width 256
-    sim4 e4-child-mixed    "$ce/mixed-mid" --width 256
-fi
 
 # closed loops with RTL children: every tensor exact, the oracle's checks of every frame
 loop() {
