@@ -3,7 +3,9 @@
  * Owns: one ws_refdev and one model (a device session, wiresum/session.h) configured from the
  * same ws_config (the model through its registers, by driver/dev.c), every frame given to both
  * (to the model in the session's global order), and the checks that hold whatever the frames
- * are:
+ * are. The reference is the device the model is: its max_frame is the model's MAX_FRAME and it
+ * takes PARTIALs when the model does (PARAM_MAX_FRAME, PARAM_PARTIAL, read at wsp_open). The
+ * checks:
  *   - per frame, on the reference: ws_refdev_judge() predicts ws_refdev_rx(); the frames it
  *     emits have the shape of the verdict (the bypassed frame unchanged on the bypass egress,
  *     one RESULT per member on completion, one RETX RESULT to the sender on a re-send, nothing
@@ -19,7 +21,10 @@
  *     sum of rx_frames = accepted + bypass + drops + oversize.
  * A failed check records the first message in p->err and makes the call return -1.
  * The reference is used here as an oracle whose state is inspected (ws_refdev_judge,
- * ws_refdev_set_state), so it is the ws_refdev itself, not a session.
+ * ws_refdev_set_state), so it is the ws_refdev itself, not a session. A harness that checks the
+ * reference its own way (tests/fuzz/fuzz_tree.h: devices with parents, PARTIALs) sets p->ref_rx:
+ * wsp_push then gives it the frame instead of the checks above, and keeps the rest (the tally,
+ * the model, its frames and counters against the reference's).
  * Header only (static inline), so that a cmocka test and the fuzz target share it; link with
  * libwssim.a (the session, the reference, the models' C side) and the Verilated archives.
  */
@@ -41,7 +46,6 @@
 #include "wiresum/session.h"
 #include "wiresum/xsum.h"
 
-#define WSP_MAX_FRAME 9216       /* the device's MAX_FRAME (hw/wiresum_top.v default) */
 #define WSP_EXTRA_CYCLES 400     /* cycles run after the last expected frame, to see extras */
 #define WSP_BUDGET_BASE 200000u  /* drain budget: base cycles ... */
 #define WSP_BUDGET_PER_BEAT 64u  /* ... plus this per ingress beat (results included, generous) */
@@ -68,11 +72,22 @@ typedef struct {
     unsigned result_count;
 } wsp_ledger;
 
-typedef struct {
-    ws_config cfg;
+typedef struct ws_pair ws_pair;
+
+/* The reference's side of one frame when the caller checks it its own way: ws_refdev_rx on
+ * p->ref, what it sent left in p->cap (wsp_capture, in the order sent), the verdict in *v.
+ * 0, or -1 with p->err (wsp_fail). */
+typedef int (*wsp_ref_fn)(void *ctx, ws_pair *p, unsigned port, const uint8_t *f, size_t len,
+                          ws_verdict *v);
+
+struct ws_pair {
+    ws_config cfg;   /* as given, with the model's max_frame and partial (wsp_open) */
     ws_refdev *ref;
     ws_session *dev; /* the model */
+    ws_dev_params params; /* the model's build parameters */
     unsigned ports, width;
+    wsp_ref_fn ref_rx; /* NULL: wsp_ref_rx; set after wsp_open */
+    void *ref_ctx;
     wsp_list exp_res[WS_SIM_MAX_PORTS]; /* what the reference sent, per egress port: RESULTs */
     wsp_list exp_byp[WS_SIM_MAX_PORTS]; /* ... and bypass frames */
     wsp_list act[WS_SIM_MAX_PORTS];     /* what the model sent */
@@ -88,7 +103,7 @@ typedef struct {
     uint64_t verdicts[WS_N_VERDICTS];
     int failed;
     char err[WSP_ERRLEN];
-} ws_pair;
+};
 
 static inline int wsp_fail(ws_pair *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -199,8 +214,18 @@ static inline size_t wsp_snapshot(const ws_pair *p, ws_set_state *out, size_t ma
 
 /* ---- set up ------------------------------------------------------------------------------ */
 
+/* The build parameters of a model's session (its PARAM_* registers). 0, or -1 and err. */
+static inline int wsp_params(ws_session *dev, ws_dev_params *params, char *err, size_t errlen)
+{
+    ws_regbus bus = ws_session_bus(dev);
+    return ws_dev_read_params(&bus, params, err, errlen);
+}
+
 /* Reset dev (a model's session), configure it and a new reference from cfg, stress st (NULL:
- * none). The pair does not own dev. 0, or -1 with p->err. */
+ * none). The reference is the device the model is: cfg's max_frame, when not given, is the
+ * model's MAX_FRAME (a cfg that gives another is refused by the driver), and it takes PARTIALs
+ * if the model does (the checks of RESULT and PARTIAL frames differ). The pair does not own
+ * dev. 0, or -1 with p->err. */
 static inline int wsp_open(ws_pair *p, ws_session *dev, const ws_config *cfg,
                            const ws_sim_stress *st)
 {
@@ -215,9 +240,15 @@ static inline int wsp_open(ws_pair *p, ws_session *dev, const ws_config *cfg,
     ws_session_reset(dev);
     ws_sim_set_stress(sim, NULL);
     char err[512];
-    if (ws_session_configure(dev, cfg, err, sizeof err))
+    if (wsp_params(dev, &p->params, err, sizeof err))
+        return wsp_fail(p, "the model's parameters: %s", err);
+    if (!p->cfg.max_frame)
+        p->cfg.max_frame = p->params.max_frame;
+    if (p->params.partial)
+        p->cfg.partial = true;
+    if (ws_session_configure(dev, &p->cfg, err, sizeof err))
         return wsp_fail(p, "configure the model: %s", err);
-    p->ref = ws_refdev_new(cfg, err, sizeof err);
+    p->ref = ws_refdev_new(&p->cfg, err, sizeof err);
     if (!p->ref)
         return wsp_fail(p, "configure the reference: %s", err);
     ws_sim_set_stress(sim, st);
@@ -361,27 +392,21 @@ static inline int wsp_ref_rx(ws_pair *p, unsigned port, const uint8_t *f, size_t
                     h.worker, h.slot, h.flags, h.offset, h.count);
         fprintf(stderr, ": verdict %d %s, %zu sent\n", v.kind, ws_reason_name(v.reason), p->cap.n);
     }
-    p->verdicts[v.kind]++;
-    p->tally.rx_frames[port]++;
-    p->tally.rx_bytes[port] += len < WS_RX_BYTES_MAX ? len : WS_RX_BYTES_MAX;
 
     size_t ncap = p->cap.n;
     switch (v.kind) {
     case WS_V_BYPASS:
-        p->tally.bypass++;
         if (ncap != 1 || p->cap_port[0] != p->cfg.bypass[port] || p->cap.f[0].len != len ||
             memcmp(p->cap.f[0].data, f, len))
             return wsp_fail(p, "frame %llu: bypass frame not sent unchanged on port %u",
                             (unsigned long long)p->frames, p->cfg.bypass[port]);
         break;
     case WS_V_OVERSIZE:
-        p->tally.oversize++;
         if (ncap != 0)
             return wsp_fail(p, "frame %llu: oversize but %zu frames sent",
                             (unsigned long long)p->frames, ncap);
         break;
     case WS_V_DROP:
-        p->tally.drop[v.reason]++;
         if (v.reason == WS_OK)
             return wsp_fail(p, "frame %llu: dropped without a reason", (unsigned long long)p->frames);
         if (ncap != 0)
@@ -393,8 +418,6 @@ static inline int wsp_ref_rx(ws_pair *p, unsigned port, const uint8_t *f, size_t
                             (unsigned long long)p->frames, ws_reason_name(v.reason));
         break;
     case WS_V_RESEND:
-        p->tally.drop[WS_DROP_DUPLICATE]++;
-        p->tally.resends++;
         if (v.reason != WS_DROP_DUPLICATE || ncap != 1 || !lg->have_result ||
             !st_before.complete)
             return wsp_fail(p, "frame %llu: re-send with reason %s, %zu frames, %s",
@@ -413,7 +436,6 @@ static inline int wsp_ref_rx(ws_pair *p, unsigned port, const uint8_t *f, size_t
                         (unsigned long long)p->frames);
     case WS_V_ACCEPT:
     case WS_V_COMPLETE:
-        p->tally.accepted++;
         if (st_before.complete) { /* a new round */
             lg->open = 1;
             lg->count = h.count;
@@ -423,21 +445,22 @@ static inline int wsp_ref_rx(ws_pair *p, unsigned port, const uint8_t *f, size_t
             return wsp_fail(p, "frame %llu: accepted into an open round the ledger does not "
                             "know", (unsigned long long)p->frames);
         }
-        for (unsigned i = 0; i < h.count; i++)
-            ws_xsum_add(&lg->acc[i], ws_elem(f, i));
+        if (h.type == WS_TYPE_PARTIAL) /* from a member, on a device that takes PARTIALs */
+            ws_partial_add(f, &h, lg->acc);
+        else
+            for (unsigned i = 0; i < h.count; i++)
+                ws_xsum_add(&lg->acc[i], ws_elem(f, i));
         if (v.kind == WS_V_ACCEPT) {
             if (ncap != 0)
                 return wsp_fail(p, "frame %llu: accepted but %zu frames sent",
                                 (unsigned long long)p->frames, ncap);
             break;
         }
-        p->completes++;
         lg->open = 0;
         for (unsigned i = 0; i < lg->count; i++)
             lg->result[i] = ws_xsum_round(&lg->acc[i]);
         lg->have_result = 1;
         lg->result_count = lg->count;
-        p->tally.results += jb->workers;
         if (ncap != jb->workers)
             return wsp_fail(p, "frame %llu: round complete, %zu RESULTs for %u workers",
                             (unsigned long long)p->frames, ncap, jb->workers);
@@ -447,8 +470,52 @@ static inline int wsp_ref_rx(ws_pair *p, unsigned port, const uint8_t *f, size_t
                 return -1;
         break;
     }
+    return 0;
+}
+
+/* A frame the reference took (verdict v, what it sent in p->cap): this file's tally of the
+ * verdicts (the reference's counters must equal it) and what the model must send, per egress
+ * port, RESULTs (and PARTIALs) apart from bypass frames. */
+static inline int wsp_account(ws_pair *p, unsigned port, size_t len, ws_verdict v)
+{
+    size_t ncap = p->cap.n;
+    if (ncap > sizeof p->cap_port / sizeof p->cap_port[0])
+        return wsp_fail(p, "frame %llu: %zu frames sent", (unsigned long long)p->frames, ncap);
+    p->verdicts[v.kind]++;
+    p->tally.rx_frames[port]++;
+    p->tally.rx_bytes[port] += len < WS_RX_BYTES_MAX ? len : WS_RX_BYTES_MAX;
+    switch (v.kind) {
+    case WS_V_BYPASS:
+        p->tally.bypass++;
+        break;
+    case WS_V_OVERSIZE:
+        p->tally.oversize++;
+        break;
+    case WS_V_DROP:
+        p->tally.drop[v.reason]++;
+        break;
+    case WS_V_RESEND:
+        p->tally.drop[WS_DROP_DUPLICATE]++;
+        p->tally.resends++;
+        break;
+    case WS_V_ACCEPT:
+        p->tally.accepted++;
+        break;
+    case WS_V_COMPLETE: /* RESULTs to the members, or the PARTIAL to the parent */
+        p->completes++;
+        p->tally.accepted++;
+        p->tally.results += ncap;
+        break;
+    case WS_V_FANOUT: /* the parent's RESULT taken, RESULTs to the members */
+        p->tally.accepted++;
+        p->tally.results += ncap;
+        break;
+    }
     for (size_t i = 0; i < ncap; i++) {
         unsigned q = p->cap_port[i];
+        if (q >= p->cfg.n_ports)
+            return wsp_fail(p, "frame %llu: the reference sent a frame on port %u",
+                            (unsigned long long)p->frames, q);
         p->tally.tx_frames[q]++;
         p->tally.tx_bytes[q] += p->cap.f[i].len;
         wsp_list *l = v.kind == WS_V_BYPASS ? &p->exp_byp[q] : &p->exp_res[q];
@@ -474,11 +541,13 @@ static inline int wsp_push(ws_pair *p, unsigned port, const uint8_t *f, size_t l
     if (port >= p->cfg.n_ports || len == 0 || len > WS_SIM_MAX_IN_FRAME)
         return wsp_fail(p, "wsp_push: bad port %u or length %zu", port, len);
     p->frames++;
-    if (len > WSP_MAX_FRAME) {
+    if (len > ws_config_max_frame(&p->cfg)) {
         p->ovs_frames[port]++;
         p->ovs_bytes[port] += len;
         p->ovs_total++;
-    } else if (wsp_ref_rx(p, port, f, len, v)) {
+    } else if ((p->ref_rx ? p->ref_rx(p->ref_ctx, p, port, f, len, v)
+                          : wsp_ref_rx(p, port, f, len, v)) ||
+               wsp_account(p, port, len, *v)) {
         return -1;
     }
     return wsp_sim_push(p, port, f, len);

@@ -1,9 +1,13 @@
-/* fuzz_tree.h - fuzz inputs for a tree of reference devices (docs/protocol.md section 9), part
- * of fuzz_wiresum.c: an input that starts with "TREE" drives two leaves, A and B (two workers
- * each), under a parent P, all the software reference with partial = 1; the fuzz build's model is
- * a PARTIAL = 0 build, so there is no model here (make partial tests the RTL's PARTIALs).
+/* fuzz_tree.h - fuzz inputs for a tree of devices (docs/protocol.md section 9), part of
+ * fuzz_wiresum.c: an input that starts with "TREE" drives two leaves, A and B (two workers
+ * each), under a parent P. Each device is the software reference with partial = 1 and, when the
+ * models linked in take PARTIALs (PARAM_PARTIAL, read at run time: the fuzz programs built
+ * against the PARTIAL = 1 build), an RTL model beside it, through tests/ws_pair.h.
  *
- *   header   S K           slots 1 + S % 3, elements per chunk 1 + K % 12
+ *   header   S K           slots 1 + S % 3, elements per chunk 1 + K % 12; the models: device d
+ *                          (A, B, P) is the width number (S / 3) / n^d mod n of the n built in,
+ *                          ingress idle (K / 12 % 4) * 10 %, egress backpressure
+ *                          (K / 48 % 4) * 10 %
  *   records, until the input ends: an op byte O, kind O % 8:
  *     0 DATA    w c v      worker w % 4 (leaf w / 2, rank w % 2) sends chunk c % 8 (slot c mod S,
  *                          SET (c div S) mod 2), values from seed v (specials among them)
@@ -24,10 +28,20 @@
  * PARTIALs): a leaf's PARTIAL, first or re-sent, is the encoding of its ledger, bit for bit; P's
  * RESULTs are the rounded ledger; a leaf fans out exactly the payload of P's RESULT it took, and
  * re-sends exactly what it sent.
+ *
+ * With the models: every frame a device receives goes to its reference and its model (wsp_push;
+ * the checks above are the pair's reference side, ws_pair.ref_rx), and the frames routed between
+ * the devices are the reference's. After the records and the frames in flight, each model is run
+ * until it has sent what its reference sent (a cycle budget: no hang); its frames must be the
+ * reference's bit for bit per egress port (PARTIALs and RESULTs in order), with no AXI4-Stream
+ * error, and its counters the reference's; the reference's counters must equal the pair's tally of
+ * its verdicts (wsp_check). No model's output feeds another device, so one comparison at the end
+ * is as exact as one per frame, and cheaper.
  */
 #include "refdev.h"
 #include "wiresum/wire.h"
 #include "wiresum/xsum.h"
+#include "ws_pair.h"
 
 #define FT_A 0
 #define FT_B 1
@@ -61,10 +75,16 @@ typedef struct {
     unsigned nout;
     unsigned frames;
     unsigned kinds[WS_N_VERDICTS]; /* verdicts seen, for WSP_TRACE */
+    int models;              /* 1: pair[d] holds device d's reference (pair[d].ref) and model */
+    unsigned opened;         /* pairs opened (wsp_close them) */
+    ws_pair pair[3];
     char *err;
     size_t errlen;
     int failed;
 } ft;
+
+static const char *const ft_name[3] = {"A", "B", "P"};
+static ws_session *ft_sims[3][8]; /* device d's model of width number i, kept across inputs */
 
 static int ft_fail(ft *t, const char *fmt, ...)
 {
@@ -98,7 +118,60 @@ static void ft_addr(unsigned d, uint8_t mac[6], uint32_t *ip)
     *ip = 0x0a000ae0u + d;
 }
 
-static int ft_setup(ft *t, unsigned slots, unsigned count)
+static int ft_ref_rx(void *ctx, ws_pair *p, unsigned port, const uint8_t *f, size_t len,
+                     ws_verdict *v);
+
+/* The models of the three devices beside their references, configured with cfg[d], if the
+ * models built in take PARTIALs: device d's is the width number (sel / n^d) mod n of the n
+ * built in. 1 with t->pair[] open, 0 if the models do not take PARTIALs (or there is none), -1
+ * on an error. */
+static int ft_open_models(ft *t, unsigned sel, const ws_sim_stress *st)
+{
+    char err[256];
+    const ws_dev_params *dp;
+    unsigned idx[3];
+    if (!ws_sim_widths(NULL, 0))
+        return 0;
+    for (unsigned d = 0; d < 3; d++) {
+        if (!sim_for(sel, &dp, err, sizeof err)) /* the build's parameters at that width */
+            return ft_fail(t, "%s", err);
+        if (!dp->partial)
+            return 0;
+        idx[d] = sel % (unsigned)n_widths;
+        sel /= (unsigned)n_widths;
+    }
+    for (unsigned d = 0; d < 3; d++) {
+        if (!ft_sims[d][idx[d]]) {
+            ws_session_opts o = {WS_DEVICE_VERILATOR, widths[idx[d]], 1};
+            ft_sims[d][idx[d]] = ws_session_open(&o, err, sizeof err);
+            if (!ft_sims[d][idx[d]])
+                return ft_fail(t, "device %s: %s", ft_name[d], err);
+        }
+        ws_pair *p = &t->pair[d];
+        ws_sim_stress s = *st;
+        s.seed += d;
+        t->opened = d + 1;
+        if (wsp_open(p, ft_sims[d][idx[d]], &t->cfg[d], &s))
+            return ft_fail(t, "device %s's model: %s", ft_name[d], p->err);
+        p->ref_rx = ft_ref_rx;
+        p->ref_ctx = t;
+        t->cfg[d] = p->cfg; /* with the model's max_frame */
+        t->d[d] = p->ref;
+    }
+    t->models = 1;
+    return 1;
+}
+
+static inline void ft_free_sims(void) /* the replay program's, at exit */
+{
+    for (unsigned d = 0; d < 3; d++)
+        for (unsigned i = 0; i < 8; i++) {
+            ws_session_free(ft_sims[d][i]);
+            ft_sims[d][i] = NULL;
+        }
+}
+
+static int ft_setup(ft *t, unsigned slots, unsigned count, unsigned sel, const ws_sim_stress *st)
 {
     char err[256];
     t->slots = slots;
@@ -128,17 +201,27 @@ static int ft_setup(ft *t, unsigned slots, unsigned count)
             j->parent_job = 9;
             j->parent_rank = (uint16_t)d;
         }
-        t->d[d] = ws_refdev_new(c, err, sizeof err);
+    }
+    int m = ft_open_models(t, sel, st);
+    if (m < 0)
+        return -1;
+    for (unsigned d = 0; d < 3 && !m; d++) {
+        t->d[d] = ws_refdev_new(&t->cfg[d], err, sizeof err);
         if (!t->d[d])
-            return ft_fail(t, "device %u: %s", d, err);
+            return ft_fail(t, "device %s: %s", ft_name[d], err);
     }
     return 0;
 }
 
 static void ft_free(ft *t)
 {
-    for (unsigned d = 0; d < 3; d++)
-        ws_refdev_free(t->d[d]);
+    for (unsigned d = 0; d < 3; d++) {
+        if (d < t->opened)
+            wsp_close(&t->pair[d]); /* and its reference */
+        else
+            ws_refdev_free(t->d[d]);
+        t->d[d] = NULL;
+    }
 }
 
 /* Every set's state of device d's job. */
@@ -164,8 +247,9 @@ static int ft_check_partial(ft *t, unsigned d, const ft_set *s, const ft_frame *
     return 0;
 }
 
-/* A frame into device d's port: judged, taken, checked; what it sends is routed. */
-static int ft_rx(ft *t, unsigned d, unsigned port, const uint8_t *f, size_t len)
+/* A frame into device d's reference: judged, taken, checked (*out its verdict); what it sends is
+ * in t->out, and what goes between the devices is in flight. */
+static int ft_ref(ft *t, unsigned d, unsigned port, const uint8_t *f, size_t len, ws_verdict *out)
 {
     t->frames++;
     ws_set_state before[FT_SETS], after[FT_SETS];
@@ -173,6 +257,7 @@ static int ft_rx(ft *t, unsigned d, unsigned port, const uint8_t *f, size_t len)
     ws_verdict v = ws_refdev_judge(t->d[d], port, f, len);
     t->nout = 0;
     ws_verdict w = ws_refdev_rx(t->d[d], port, f, len, ft_emit, t);
+    *out = w;
     if (t->failed)
         return -1;
     if (v.kind != w.kind || v.reason != w.reason)
@@ -269,6 +354,33 @@ static int ft_rx(ft *t, unsigned d, unsigned port, const uint8_t *f, size_t len)
     return 0;
 }
 
+/* The pair's reference side (ws_pair.ref_rx): ft_ref, and what the reference sent for the pair
+ * to expect from the model. */
+static int ft_ref_rx(void *ctx, ws_pair *p, unsigned port, const uint8_t *f, size_t len,
+                     ws_verdict *v)
+{
+    ft *t = ctx;
+    if (ft_ref(t, (unsigned)(p - t->pair), port, f, len, v))
+        return wsp_fail(p, "%s", t->err);
+    wsp_list_clear(&p->cap);
+    for (unsigned k = 0; k < t->nout; k++)
+        wsp_capture(p, t->out[k].port, t->out[k].f, t->out[k].len);
+    return p->failed ? -1 : 0;
+}
+
+/* A frame into device d's port: its reference (ft_ref) and its model. */
+static int ft_rx(ft *t, unsigned d, unsigned port, const uint8_t *f, size_t len)
+{
+    ws_verdict v;
+    if (!t->models)
+        return ft_ref(t, d, port, f, len, &v);
+    ws_pair *p = &t->pair[d];
+    if (wsp_push(p, port, f, len, &v) && !t->failed)
+        return ft_fail(t, "frame %u into %s: its model (%u bits): %s", t->frames, ft_name[d],
+                       p->width, p->err);
+    return t->failed ? -1 : 0;
+}
+
 /* A header from (mac, ip, udp) to device `to` as rank `rank` of job `job`, for chunk c. */
 static void ft_hdr(const ft *t, const uint8_t *mac, uint32_t ip, uint16_t udp, const ws_config *to,
                    unsigned job, unsigned rank, unsigned c, ws_hdr *h)
@@ -316,8 +428,10 @@ static int tree_input(const uint8_t *data, size_t size, char *err, size_t errlen
     t->err = err;
     t->errlen = errlen;
     rd r = {data, size, 0};
-    unsigned slots = 1 + get8(&r) % 3, count = 1 + get8(&r) % FT_MAXN;
-    if (ft_setup(t, slots, count)) {
+    uint8_t hs = get8(&r), hk = get8(&r);
+    unsigned slots = 1 + hs % 3, count = 1 + hk % FT_MAXN;
+    ws_sim_stress st = {(hk / 12u % 4u) * 10u, (hk / 48u % 4u) * 10u, ws_mix64(size)};
+    if (ft_setup(t, slots, count, hs / 3u, &st)) {
         ft_free(t);
         return -1;
     }
@@ -424,10 +538,22 @@ static int tree_input(const uint8_t *data, size_t size, char *err, size_t errlen
                     (unsigned long long)rx,
                     (unsigned long long)(c->accepted + c->bypass + c->oversize + drops));
     }
-    if (getenv("WSP_TRACE")) /* how deep the input went */
-        fprintf(stderr, "tree: %u frames: accept %u complete %u resend %u fanout %u drop %u\n",
+    for (unsigned d = 0; d < 3 && t->models && !t->failed; d++) /* the models against them */
+        if (wsp_check(&t->pair[d]))
+            ft_fail(t, "%s's model (%u bits, %u engines): %s", ft_name[d], t->pair[d].width,
+                    t->pair[d].params.engines, t->pair[d].err);
+    if (getenv("WSP_TRACE")) { /* how deep the input went */
+        fprintf(stderr, "tree: %u frames: accept %u complete %u resend %u fanout %u drop %u; ",
                 t->frames, t->kinds[WS_V_ACCEPT], t->kinds[WS_V_COMPLETE], t->kinds[WS_V_RESEND],
                 t->kinds[WS_V_FANOUT], t->kinds[WS_V_DROP]);
+        if (t->models)
+            fprintf(stderr, "models A %u/%u B %u/%u P %u/%u bits/engines, stress %u%%/%u%%\n",
+                    t->pair[0].width, t->pair[0].params.engines, t->pair[1].width,
+                    t->pair[1].params.engines, t->pair[2].width, t->pair[2].params.engines,
+                    st.idle_pct, st.backpressure_pct);
+        else
+            fprintf(stderr, "no model (the models do not take PARTIALs)\n");
+    }
     ft_free(t);
     return t->failed ? -1 : 0;
 }

@@ -11,7 +11,9 @@
  *            bit 7: the jobs sit at the end of the pool instead of its start
  *     A      workers: 1 + A % 6, or 64 when A is 0xff
  *     B      slots: 1 + B % 4
- *     C      max_count: one of 1, 2, LANES-1, LANES, LANES+1, 16, 40, 256 (C % 8)
+ *     C      max_count: one of 1, 2, LANES-1, LANES, LANES+1, 16, 40, 256 (C % 8); on a
+ *            model that takes PARTIALs, at most what its MAX_FRAME allows the job's longest
+ *            PARTIAL (docs/protocol.md section 9: 190 at 9216 bytes)
  *   records, until the input ends: an op byte O (ingress port O & 3, kind (O >> 2) % 8), then
  *     0 DATA    j w ss c v        a valid DATA frame of rank w of job j for slot (ss >> 1),
  *                                 SET ss & 1, chunk c (c fixes offset, tensor and count), values
@@ -33,7 +35,13 @@
  *                                 another member) is not rank w's, checksums valid
  *
  * An input that starts with "TREE" is read otherwise: tests/fuzz/fuzz_tree.h, a tree of
- * reference devices (PARTIAL frames, parents' RESULTs).
+ * devices (PARTIAL frames, parents' RESULTs): references, and models beside them when the models
+ * linked in take PARTIALs.
+ *
+ * The models are those linked in (scripts/fuzz.sh links one build's: the default one, or the
+ * PARTIAL = 1 build). Through tests/ws_pair.h the reference is the device the model is: its
+ * max_frame the model's MAX_FRAME (the BYPASS lengths MAX_FRAME and MAX_FRAME + 1 are the
+ * model's), PARTIALs taken if the model takes them.
  *
  * After the records: every enabled job completes every open round of every slot (the missing
  * ranks send the round's chunk), then starts a fresh round in the empty set of each slot with
@@ -60,7 +68,8 @@
 
 #define FZ_MAX_RECORDS 64       /* records read per input: bounds the time of one input */
 #define FZ_MAX_FRAMES 600       /* frames pushed per input, final rounds excluded */
-#define FZ_BIG 12000            /* longest frame built (oversize ones included) */
+#define FZ_BIG 13000            /* longest frame built: above every model's MAX_FRAME (12352 at
+                                 * most in the builds of the Makefile), so oversize ones too */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -74,17 +83,16 @@ typedef struct {
 static uint8_t get8(rd *r) { return r->at < r->n ? r->d[r->at++] : 0; }
 static int more(const rd *r) { return r->at < r->n; }
 
-#include "fuzz_tree.h" /* inputs that start with "TREE": a tree of references */
-
 /* ---- the models, one per width, kept across inputs (each input resets and reconfigures) ---- */
 
 static ws_session *sims[8];
+static ws_dev_params params[8]; /* their build parameters (PARAM_*) */
 static unsigned widths[8];
 static size_t n_widths;
 
-/* The session of the model of width number idx, opened on first use (the traced Verilator
- * model). */
-static ws_session *sim_for(unsigned idx, char *err, size_t errlen)
+/* The session of the model of width number idx (mod the number built in), opened on first use
+ * (the traced Verilator model), and its build parameters in *pp if pp is not NULL. */
+static ws_session *sim_for(unsigned idx, const ws_dev_params **pp, char *err, size_t errlen)
 {
     if (!n_widths) {
         n_widths = ws_sim_widths(widths, 8);
@@ -96,10 +104,21 @@ static ws_session *sim_for(unsigned idx, char *err, size_t errlen)
     idx %= (unsigned)n_widths;
     if (!sims[idx]) {
         ws_session_opts o = {WS_DEVICE_VERILATOR, widths[idx], 1};
-        sims[idx] = ws_session_open(&o, err, errlen);
+        ws_session *s = ws_session_open(&o, err, errlen);
+        if (!s)
+            return NULL;
+        if (wsp_params(s, &params[idx], err, errlen)) {
+            ws_session_free(s);
+            return NULL;
+        }
+        sims[idx] = s;
     }
+    if (pp)
+        *pp = &params[idx];
     return sims[idx];
 }
+
+#include "fuzz_tree.h" /* inputs that start with "TREE": a tree of devices */
 
 /* ---- values ------------------------------------------------------------------------------ */
 
@@ -268,11 +287,14 @@ static void mutate(fz *z, size_t *len, uint8_t k, uint8_t a, uint8_t b)
  * from l. */
 static size_t build_bypass(fz *z, uint8_t k, uint8_t l)
 {
-    static const size_t lens[] = {1, 13, 14, 33, 34, 41, 42, 60, 63, 64, 65, 68, 100, 1514,
-                                  9000, WSP_MAX_FRAME, WSP_MAX_FRAME + 1, 9600, FZ_BIG};
+    size_t mf = ws_config_max_frame(&z->p.cfg); /* the model's MAX_FRAME */
+    const size_t lens[] = {1, 13, 14, 33, 34, 41, 42, 60, 63, 64, 65, 68, 100, 1514,
+                           9000, mf, mf + 1, 9600, FZ_BIG};
     size_t len = lens[l % (sizeof lens / sizeof lens[0])];
     if (l >= 0xc0)
         len = 14 + (size_t)(l - 0xc0) * 3;
+    if (len > FZ_BIG)
+        len = FZ_BIG;
     uint8_t *f = z->buf;
     for (size_t i = 0; i < len; i++)
         f[i] = (uint8_t)(i * 29u + k);
@@ -433,7 +455,8 @@ static int run_input(const uint8_t *data, size_t size, char *msg, size_t msglen)
         return -1;
     }
     fz *z = zz;
-    ws_session *sim = sim_for(get8(&in), err, sizeof err);
+    const ws_dev_params *dp;
+    ws_session *sim = sim_for(get8(&in), &dp, err, sizeof err);
     if (!sim) {
         snprintf(msg, msglen, "%s", err);
         return -1;
@@ -447,6 +470,11 @@ static int run_input(const uint8_t *data, size_t size, char *msg, size_t msglen)
         workers[j] = a == 0xff ? 64 : 1 + a % 6;
         slots[j] = 1 + b % 4;
         maxc[j] = pick_count(c, lanes);
+        /* a device that takes PARTIALs takes its jobs' longest (docs/protocol.md section 9):
+         * on one whose MAX_FRAME is short of that, the longest count it can have */
+        if (dp->partial && ws_partial_max_len(maxc[j]) > dp->max_frame)
+            maxc[j] = (unsigned)((dp->max_frame - WS_OFF_ELEMS) /
+                                 (ws_partial_max_len(1) - WS_OFF_ELEMS));
         total += slots[j];
     }
     ws_config cfg;
@@ -643,6 +671,7 @@ int main(int argc, char **argv)
     }
     for (size_t k = 0; k < n_widths; k++)
         ws_session_free(sims[k]);
+    ft_free_sims();
     free(zz);
     printf("fuzz replay: %u passed, %u failed\n", pass, fail);
     return fail ? 1 : 0;
