@@ -109,19 +109,31 @@ STRESS_SEEDS ?= 12
 stress: deps $(BUILD)/wiresum
 	@sh tests/run_stress.sh $(BUILD)/wiresum 1 $(STRESS_SEEDS)
 
-# fuzzing (tests/fuzz/README.md): `make fuzz` runs FUZZ_SECONDS of libFuzzer on the reference and
-# the model; `make test` replays the corpus and every regression input, then fuzzes FUZZ_SHORT s
-FUZZ_SECONDS ?= 600
-FUZZ_SHORT   ?= 15
+# fuzzing (tests/fuzz/README.md), two programs: one on the models of `make`, one on the PARTIAL
+# build's (build/p1: DATA on four engines and PARTIAL = 1, trees of three models). `make fuzz` runs
+# FUZZ_SECONDS of libFuzzer on the first, then FUZZ_SECONDS_P1 on the second if build/p1 is built
+# (make build/p1/wiresum). `make test` replays the corpus and every regression input through the
+# first, the regression inputs through the second (its models are slow: the whole corpus takes
+# it about 110 s; `sh scripts/fuzz.sh replay` replays everything through both), then fuzzes
+# FUZZ_SHORT s and FUZZ_SHORT_P1 s (the second from the regression inputs)
+FUZZ_SECONDS    ?= 600
+FUZZ_SECONDS_P1 ?= $(FUZZ_SECONDS)
+FUZZ_SHORT      ?= 10
+FUZZ_SHORT_P1   ?= 6
 FUZZ_DEPS    := $(BUILD)/libwssim.a $(BUILD)/asan/libwssim.a $(BUILD)/asan/libwshost.a \
                 $(BUILD)/asan/libwiresum.a $(WS_SIM_LIBS)
 fuzz: deps $(FUZZ_DEPS)
 	@BUILD=$(BUILD) RESULTS= sh scripts/fuzz.sh build && \
-	  BUILD=$(BUILD) RESULTS= sh scripts/fuzz.sh run $(FUZZ_SECONDS)
+	  BUILD=$(BUILD) RESULTS= sh scripts/fuzz.sh run $(FUZZ_SECONDS) && \
+	  { [ ! -f $(BUILD)/p1/libwssim.a ] || BUILD=$(BUILD) RESULTS= sh scripts/fuzz.sh run-p1 $(FUZZ_SECONDS_P1); }
 
-fuzz-short: deps $(FUZZ_DEPS)
-	@BUILD=$(BUILD) sh scripts/fuzz.sh build && BUILD=$(BUILD) sh scripts/fuzz.sh replay && \
-	  BUILD=$(BUILD) sh scripts/fuzz.sh run $(FUZZ_SHORT)
+# (WS_MODELS_BUILT=1: make test built the PARTIAL build already, see engines)
+fuzz-short: deps $(FUZZ_DEPS) $(if $(WS_MODELS_BUILT),,$(WS_P1))
+	@rc=0; export BUILD=$(BUILD) FUZZ_P1_REPLAY=tests/fuzz/regress FUZZ_P1_SEED=tests/fuzz/regress; \
+	 sh scripts/fuzz.sh build || exit 1; \
+	 sh scripts/fuzz.sh replay || rc=1; \
+	 sh scripts/fuzz.sh run $(FUZZ_SHORT) || rc=1; \
+	 sh scripts/fuzz.sh run-p1 $(FUZZ_SHORT_P1) || rc=1; exit $$rc
 
 # `make wave`: build/wave.fst (made on first use) in GTKWave with the layout sim/wiresum.gtkw;
 # `make wave WAVE=t/around.fst` for another trace
