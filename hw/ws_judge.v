@@ -390,7 +390,8 @@ reg  [MW-1:0]    ja_need;          // the job's other ranks: 0 .. workers-1 but 
 // 4 LUT levels and 5 or 6 MUXF at 512 bits, over the budget of docs/performance.md section 4.
 reg              jb_fs, jb_fo;
 reg              jb_dup_s, jb_dup_o, jb_dup_n;    // the rank's bit is set
-reg              jb_emp_o, jb_emp_n;              // no bit is set (never, in a row JB wrote)
+reg              jb_emp_s, jb_emp_o, jb_emp_n;    // no bit is set (a row JB wrote may be empty:
+                                                  // the parent's RESULT writes no bit)
 reg              jb_full_s, jb_full_o, jb_full_n; // with the rank's bit, every rank's is set
 reg              jb_one;       // the rank's bit alone is every rank's (a job of one worker)
 reg              jb_match;     // the frame's offset, tensor and count are the round's
@@ -415,16 +416,17 @@ wire [1:0]       b_ecn     = jb_h[H_ECN +: 2];
 wire [WC_W-1:0]  b_workers = jb_h[H_WORKERS +: WC_W];
 wire [E-1:0]     bit_e     = {{(E-1){1'b0}}, 1'b1} << jb_e;
 wire jb_dup     = jb_fs ? jb_dup_s : jb_fo ? jb_dup_o : jb_dup_n;
-wire jb_empty   = !jb_fs && (jb_fo ? jb_emp_o : jb_emp_n);
+wire jb_empty   = jb_fs ? jb_emp_s : jb_fo ? jb_emp_o : jb_emp_n;
 wire jb_full    = jb_fs ? jb_full_s : jb_fo ? jb_full_o : jb_full_n;
 // A job with a parent (docs/protocol.md section 9): the set whose every rank's bit is set is
 // complete here but not yet done: it is *waiting* for the parent's RESULT (its waiting bit set,
 // its complete bit clear), and its exact sums have gone up in a PARTIAL. A bit of its own, not
 // "the row is full": a rank that goes on to the other set clears its bit here, and the set
-// still waits (host/refdev.c). b_fan: the frame is that RESULT.
+// still waits. It holds every rank's contribution, so every DATA or PARTIAL into it is a
+// duplicate, the rank's bit set or not (sim/refdev.c). b_fan: the frame is that RESULT.
 wire b_par      = jb_h[H_PARENT];
 wire b_fan      = jb_h[H_FANOUT];
-wire d_dup      = jb_dup;      // never for the parent's RESULT (no rank's bit)
+wire d_dup      = jb_dup || (!b_fan && jb_waiting);   // never for the parent's RESULT
 wire s_empty    = jb_empty;
 wire d_resend   = d_dup && jb_complete;                  // the RESULT again, to the rank
 wire d_presend  = d_dup && jb_waiting;                   // waiting: the PARTIAL again, to the parent
@@ -440,15 +442,16 @@ wire d_new      = !b_fan && jb_complete && s_empty;
 // The round completes when every rank's bit is set, exactly as docs/protocol.md section 5 (and
 // host/refdev.c) say. Not a count of the contributions still missing: an accepted frame clears
 // its rank's bit in the other set even when that set is open, and the rank may then contribute
-// to it again, so a count would complete the round early (found by tests/fuzz). The parent's
+// to it again, so a count would complete the round early (found by tests/fuzz; a waiting set
+// takes no contribution again: d_dup). The parent's
 // RESULT completes its round too: the lanes take its elements (as a first contribution: they
 // round back to the same values) and the combine sends them to every rank.
 wire d_last     = b_fan ? d_fanout : d_accept && (d_new ? jb_one : jb_full);
 wire d_part     = !b_fan && b_par && d_last;             // the round's PARTIAL goes up
 wire d_done     = d_last && !d_part;                     // the set's complete bit, written
-// ... its waiting bit: set by a PARTIAL, kept by a frame accepted into the waiting round (a rank
-// whose bit left it may contribute again), cleared by a new round and by the parent's RESULT
-wire d_wait     = !b_fan && (d_part || (!d_new && jb_waiting));
+// ... its waiting bit: set by a PARTIAL, cleared by the parent's RESULT (a waiting set takes
+// nothing else)
+wire d_wait     = d_part;
 wire [MW-1:0] d_after   = jb_after;   // the set's row, written (a new round's row is empty)
 wire [MW-1:0] d_oth     = jb_oth;     // the other set's row
 wire [1:0]    d_ecn     = (d_new || b_fan ? 2'b00 : jb_ecn) | b_ecn;
@@ -540,6 +543,7 @@ wire [MW-1:0]   a_need    = ja_need;
 wire            f_dup_s   = (d_after & a_bit) != {MW{1'b0}};
 wire            f_dup_o   = (d_oth & a_bit) != {MW{1'b0}};
 wire            f_dup_n   = (ja_row & a_bit) != {MW{1'b0}};
+wire            f_emp_s   = d_after == {MW{1'b0}};
 wire            f_emp_o   = d_oth == {MW{1'b0}};
 wire            f_emp_n   = ja_row == {MW{1'b0}};
 wire            f_full_s  = (a_need & ~d_after) == {MW{1'b0}};
@@ -612,6 +616,7 @@ always @(posedge clk) begin
         jb_dup_s    <= f_dup_s;
         jb_dup_o    <= f_dup_o;
         jb_dup_n    <= f_dup_n;
+        jb_emp_s    <= f_emp_s;
         jb_emp_o    <= f_emp_o;
         jb_emp_n    <= f_emp_n;
         jb_full_s   <= f_full_s;

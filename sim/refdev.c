@@ -107,7 +107,9 @@ static decision decide(const ws_refdev *d, const uint8_t *f, size_t len)
         return x;
     }
     uint64_t bit = 1ull << x.h.worker;
-    if (st->bitmap & bit) {
+    /* a waiting set holds every member's contribution: a member whose bit has left it (gone on
+     * to the other set outside its window) sends a duplicate too (docs/protocol.md section 9) */
+    if ((st->bitmap & bit) || st->waiting) {
         x.v.reason = WS_DROP_DUPLICATE;
         if (st->complete || st->waiting)
             x.v.kind = WS_V_RESEND;

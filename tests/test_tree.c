@@ -298,8 +298,9 @@ static uint32_t value(unsigned w, unsigned chunk, unsigned e)
     return v[(w * 3 + chunk * 5 + e) % 8] ^ (e % 5 == 1 ? (uint32_t)w << 3 : 0);
 }
 
-/* Worker w (0..3: child w / 2, rank w % 2) sends chunk `chunk` (slot chunk, SET 0). */
-static size_t data_frame(const tree *t, unsigned w, unsigned chunk, int retx, uint8_t *f)
+/* Worker w (0..3: child w / 2, rank w % 2) sends chunk `chunk` in slot `slot`, SET `set`. */
+static size_t data_frame_in(const tree *t, unsigned w, unsigned chunk, unsigned slot,
+                            unsigned set, int retx, uint8_t *f)
 {
     const ws_config *c = &t->cfg[w / 2];
     const ws_member *m = &c->job[0].member[w % 2];
@@ -313,15 +314,21 @@ static size_t data_frame(const tree *t, unsigned w, unsigned chunk, int retx, ui
     h.dst_port = c->udp_port;
     h.job = JOB_LEAF;
     h.worker = (uint16_t)(w % 2);
-    h.slot = (uint16_t)chunk;
+    h.slot = (uint16_t)slot;
     h.count = N_EL;
     h.offset = chunk * N_EL;
     h.tensor = 77;
-    h.flags = retx ? WS_FLAG_RETX : 0;
+    h.flags = (uint8_t)((set ? WS_FLAG_SET : 0) | (retx ? WS_FLAG_RETX : 0));
     uint32_t el[N_EL];
     for (unsigned e = 0; e < N_EL; e++)
         el[e] = value(w, chunk, e);
     return ws_build(f, &h, el);
+}
+
+/* ... chunk `chunk` in slot `chunk`, SET 0 */
+static size_t data_frame(const tree *t, unsigned w, unsigned chunk, int retx, uint8_t *f)
+{
+    return data_frame_in(t, w, chunk, chunk, 0, retx, f);
 }
 
 /* The frames emitted since mark, as (device, count) expectations. */
@@ -447,6 +454,59 @@ static void test_tree_round(void **state)
     assert_int_equal(ca->results, 3);  /* 1 PARTIAL + 2 RESULTs */
     assert_int_equal(ca->resends, 1);
     assert_int_equal(ca->drop[WS_DROP_DUPLICATE], 2);
+    free_tree(&t);
+}
+
+/* A waiting set holds every member's contribution: a rank that went on to the other set (outside
+ * its window) and sends its DATA of the waiting round again sends a duplicate, which re-sends the
+ * PARTIAL unchanged; after the parent's RESULT the slot is used on as usual. */
+static void test_waiting_set_takes_nothing(void **state)
+{
+    (void)state;
+    static tree t;
+    uint8_t f[2048];
+    build_tree(&t, 1);
+    rx(&t, A, 0, f, data_frame_in(&t, 0, 0, 0, 0, 0, f));
+    assert_int_equal(rx(&t, A, 1, f, data_frame_in(&t, 1, 0, 0, 0, 0, f)).kind, WS_V_COMPLETE);
+    const out_frame *pa = only_out(&t, 0, 1);
+
+    /* rank 0 goes on to SET 1 before the parent has answered: its bit leaves the waiting set */
+    assert_int_equal(rx(&t, A, 0, f, data_frame_in(&t, 0, 1, 0, 1, 0, f)).kind, WS_V_ACCEPT);
+    only_out(&t, 1, 0);
+    ws_set_state st;
+    assert_int_equal(ws_refdev_set_state(t.d[A], JOB_LEAF, 0, 0, &st), 0);
+    assert_true(st.waiting && st.bitmap == 2);
+
+    /* its DATA of the waiting round again: a duplicate, the same PARTIAL re-sent */
+    ws_verdict v = rx(&t, A, 0, f, data_frame_in(&t, 0, 0, 0, 0, 1, f));
+    assert_int_equal(v.kind, WS_V_RESEND);
+    assert_int_equal(v.reason, WS_DROP_DUPLICATE);
+    const out_frame *pa2 = only_out(&t, 1, 1);
+    expect_type(pa2, WS_TYPE_PARTIAL, 1);
+    assert_int_equal(pa2->len, pa->len);
+    assert_memory_equal(pa2->f + WS_OFF_ELEMS, pa->f + WS_OFF_ELEMS, pa->len - WS_OFF_ELEMS);
+
+    /* B and the parent complete the round; A fans the exact sums out */
+    rx(&t, B, 0, f, data_frame_in(&t, 2, 0, 0, 0, 0, f));
+    rx(&t, B, 1, f, data_frame_in(&t, 3, 0, 0, 0, 0, f));
+    const out_frame *pb = only_out(&t, 2, 1);
+    rx(&t, P, 0, pa->f, pa->len);
+    assert_int_equal(rx(&t, P, 1, pb->f, pb->len).kind, WS_V_COMPLETE);
+    const out_frame *res = only_out(&t, 3, 2);
+    assert_int_equal(rx(&t, A, 3, res[0].f, res[0].len).kind, WS_V_FANOUT);
+    const out_frame *fan = only_out(&t, 5, 2);
+    expect_flat(&fan[0], 0);
+    expect_flat(&fan[1], 0);
+
+    /* rank 1 goes on too: SET 1 completes (a PARTIAL), SET 0 is empty and takes a new round */
+    assert_int_equal(rx(&t, A, 1, f, data_frame_in(&t, 1, 1, 0, 1, 0, f)).kind, WS_V_COMPLETE);
+    only_out(&t, 7, 1);
+    assert_int_equal(rx(&t, A, 0, f, data_frame_in(&t, 0, 2, 0, 0, 0, f)).kind, WS_V_ACCEPT);
+
+    const ws_counters *ca = ws_refdev_counters(t.d[A]);
+    assert_int_equal(ca->accepted, 6); /* 5 DATA + the parent's RESULT */
+    assert_int_equal(ca->resends, 1);
+    assert_int_equal(ca->drop[WS_DROP_DUPLICATE], 1);
     free_tree(&t);
 }
 
@@ -602,6 +662,7 @@ int main(void)
         cmocka_unit_test(test_partials_merge_exactly),
         cmocka_unit_test(test_decoding_is_total),
         cmocka_unit_test(test_tree_round),
+        cmocka_unit_test(test_waiting_set_takes_nothing),
         cmocka_unit_test(test_parent_result_checks),
         cmocka_unit_test(test_partial_validation),
         cmocka_unit_test(test_parent_config),

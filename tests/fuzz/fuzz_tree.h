@@ -38,7 +38,11 @@
  * its verdicts (wsp_check). No model's output feeds another device, so one comparison at the end
  * is as exact as one per frame, and cheaper.
  */
+#include <errno.h>
+#include <sys/stat.h>
+
 #include "refdev.h"
+#include "trace.h"
 #include "wiresum/wire.h"
 #include "wiresum/xsum.h"
 #include "ws_pair.h"
@@ -75,6 +79,8 @@ typedef struct {
     unsigned nout;
     unsigned frames;
     unsigned kinds[WS_N_VERDICTS]; /* verdicts seen, for WSP_TRACE */
+    int verbose;             /* WSP_TRACE=2: every frame */
+    ws_trace_out *rec[3];    /* WSP_RECORD=DIR: each device's input, DIR/<name>/in<P>.pcap */
     int models;              /* 1: pair[d] holds device d's reference (pair[d].ref) and model */
     unsigned opened;         /* pairs opened (wsp_close them) */
     ws_pair pair[3];
@@ -213,9 +219,39 @@ static int ft_setup(ft *t, unsigned slots, unsigned count, unsigned sel, const w
     return 0;
 }
 
+/* WSP_RECORD=DIR: DIR/A, DIR/B and DIR/P, each device's job.ini and, as it goes, what entered
+ * its ports (in<P>.pcap, a nanosecond a frame): trace directories that `wiresum sim` replays (with
+ * --sim icarus, in a waveform of every signal). */
+static int ft_record(ft *t, const char *dir)
+{
+    char path[512], err[256];
+    if (mkdir(dir, 0777) && errno != EEXIST)
+        return ft_fail(t, "WSP_RECORD: %s: %s", dir, strerror(errno));
+    for (unsigned d = 0; d < 3; d++) {
+        snprintf(path, sizeof path, "%s/%s", dir, ft_name[d]);
+        if (mkdir(path, 0777) && errno != EEXIST)
+            return ft_fail(t, "WSP_RECORD: %s: %s", path, strerror(errno));
+        snprintf(path, sizeof path, "%s/%s/job.ini", dir, ft_name[d]);
+        FILE *fp = fopen(path, "w");
+        if (!fp || ws_config_write(&t->cfg[d], fp) || fclose(fp)) {
+            if (fp)
+                fclose(fp);
+            return ft_fail(t, "WSP_RECORD: %s: not written", path);
+        }
+        snprintf(path, sizeof path, "%s/%s", dir, ft_name[d]);
+        t->rec[d] = ws_trace_create(path, "in", 4, 1, err, sizeof err);
+        if (!t->rec[d])
+            return ft_fail(t, "WSP_RECORD: %s", err);
+    }
+    return 0;
+}
+
 static void ft_free(ft *t)
 {
     for (unsigned d = 0; d < 3; d++) {
+        if (t->rec[d] && ws_trace_finish(t->rec[d], NULL, 0))
+            fprintf(stderr, "WSP_RECORD: device %s's trace not finished\n", ft_name[d]);
+        t->rec[d] = NULL;
         if (d < t->opened)
             wsp_close(&t->pair[d]); /* and its reference */
         else
@@ -265,6 +301,19 @@ static int ft_ref(ft *t, unsigned d, unsigned port, const uint8_t *f, size_t len
                        ws_reason_name(v.reason), w.kind, ws_reason_name(w.reason));
     ft_snap(t, d, after);
     t->kinds[w.kind]++;
+    if (t->verbose) { /* WSP_TRACE=2: every frame the reference takes, with its verdict */
+        ws_hdr g;
+        if (len >= WS_OFF_ELEMS) {
+            ws_parse(f, &g);
+            fprintf(stderr, "frame %u: %s port %u type %u rank %u slot %u set %u offset %u "
+                    "count %u: verdict %d %s, %u out\n", t->frames, ft_name[d], port, g.type,
+                    g.worker, g.slot, g.flags & WS_FLAG_SET, g.offset, g.count, w.kind,
+                    ws_reason_name(w.reason), t->nout);
+        } else {
+            fprintf(stderr, "frame %u: %s port %u, %zu bytes: verdict %d %s\n", t->frames,
+                    ft_name[d], port, len, w.kind, ws_reason_name(w.reason));
+        }
+    }
     if ((w.kind == WS_V_DROP || w.kind == WS_V_OVERSIZE) &&
         memcmp(before, after, sizeof(ws_set_state) * 2 * t->slots))
         return ft_fail(t, "frame %u: dropped by device %u (%s) but a set changed", t->frames, d,
@@ -372,6 +421,9 @@ static int ft_ref_rx(void *ctx, ws_pair *p, unsigned port, const uint8_t *f, siz
 static int ft_rx(ft *t, unsigned d, unsigned port, const uint8_t *f, size_t len)
 {
     ws_verdict v;
+    char err[256];
+    if (t->rec[d] && ws_trace_write(t->rec[d], port, t->frames + 1, f, len, err, sizeof err))
+        return ft_fail(t, "WSP_RECORD: %s", err);
     if (!t->models)
         return ft_ref(t, d, port, f, len, &v);
     ws_pair *p = &t->pair[d];
@@ -427,11 +479,14 @@ static int tree_input(const uint8_t *data, size_t size, char *err, size_t errlen
     memset(t, 0, sizeof *t);
     t->err = err;
     t->errlen = errlen;
+    const char *tr = getenv("WSP_TRACE");
+    t->verbose = tr && atoi(tr) >= 2;
     rd r = {data, size, 0};
     uint8_t hs = get8(&r), hk = get8(&r);
     unsigned slots = 1 + hs % 3, count = 1 + hk % FT_MAXN;
     ws_sim_stress st = {(hk / 12u % 4u) * 10u, (hk / 48u % 4u) * 10u, ws_mix64(size)};
-    if (ft_setup(t, slots, count, hs / 3u, &st)) {
+    const char *rec = getenv("WSP_RECORD");
+    if (ft_setup(t, slots, count, hs / 3u, &st) || (rec && ft_record(t, rec))) {
         ft_free(t);
         return -1;
     }

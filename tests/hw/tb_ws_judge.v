@@ -549,19 +549,41 @@ initial begin
     q_fan = 1'b0;
     held(1, 12);
     // ... and the set still waits when a rank goes on to the other set (its bit leaves the row):
-    //    a duplicate re-sends the PARTIAL, the rank's frame is taken into the waiting round
-    //    again (the row full: the PARTIAL again, not a re-send), the parent's RESULT is taken
+    //    a duplicate re-sends the PARTIAL, and so does the rank's frame of the waiting round
+    //    (a waiting set takes nothing again); the parent's RESULT is taken; once the others go
+    //    on, the set is empty and takes a new round
     settle(60);
     frame(0, 0, 7, 0, 1500, 3, V_ACC);
     frame(0, 1, 7, 0, 1500, 3, V_ACC);
     frame(0, 2, 7, 0, 1500, 3, V_PART);
     frame(0, 0, 7, 1, 1600, 3, V_ACC);
     frame(0, 1, 7, 0, 1500, 3, V_PRESEND);
-    frame(0, 0, 7, 0, 1500, 3, V_PART);
+    frame(0, 0, 7, 0, 1500, 3, V_PRESEND);
     q_fan = 1'b1;
     frame(0, 0, 7, 0, 1500, 3, V_FANOUT);
     q_fan = 1'b0;
+    frame(0, 1, 7, 1, 1600, 3, V_ACC);
+    frame(0, 2, 7, 1, 1600, 3, V_PART);
+    frame(0, 0, 7, 0, 1700, 3, V_ACC);
+    judged(80);
+    // ... the parent's RESULT into a waiting set that every rank has left (each went on to the
+    //    other set, which waits too): the set is complete with an empty row, and a frame right
+    //    behind the RESULT (its row forwarded from the RESULT's write) starts a new round there
+    settle(60);
+    frame(0, 0, 11, 0, 1800, 3, V_ACC);
+    frame(0, 1, 11, 0, 1800, 3, V_ACC);
+    frame(0, 2, 11, 0, 1800, 3, V_PART);
+    frame(0, 0, 11, 1, 1900, 3, V_ACC);
+    frame(0, 1, 11, 1, 1900, 3, V_ACC);
+    frame(0, 2, 11, 1, 1900, 3, V_PART);
     judged(60);
+    settle(60);
+    q_fan = 1'b1;
+    queue(0, 0, 11, 0, 1800, 3, V_FANOUT);
+    q_fan = 1'b0;
+    queue(0, 0, 11, 0, 2000, 3, V_ACC);
+    burst;
+    judged(80);
     q_par = 1'b0;
 
     settle(100);
