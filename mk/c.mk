@@ -36,13 +36,19 @@ TEST_SRC := $(filter-out tests/test_sim.c tests/test_security.c,$(TEST_SRC))
 SIM_SRC  += sim/ws_shim_none.c
 endif
 
-# variant NAME DIR CFLAGS: the libraries, the tool and the tests of one variant
+# WS_SHARED_FROM: a build directory whose model-independent parts (libwshost.a, libwiresum.a and
+# the Verilator runtime, mk/models.mk) the plain variant links instead of building its own: the
+# PARTIAL build (mk/models.mk) takes the main build's, which its parent make builds first.
+WS_SHARED_FROM ?=
+
+# variant NAME DIR CFLAGS [LIBDIR]: the libraries, the tool and the tests of one variant (with
+# LIBDIR, its libwshost.a and libwiresum.a are those there)
 define variant
 $(1)_OBJ   := $$(patsubst %.c,$(2)/obj/%.o,$$(notdir $$(HOST_SRC)))
 $(1)_DOBJ  := $$(patsubst %.c,$(2)/obj/%.o,$$(notdir $$(DRIVER_SRC)))
 $(1)_SOBJ  := $$(patsubst sim/%.c,$(2)/obj/sim/%.o,$$(SIM_SRC)) \
                $(if $(WS_HAVE_TOP),$(2)/obj/sim/ws_sim_shim.o)
-$(1)_LIBS  := $(2)/libwshost.a $(2)/libwssim.a $(2)/libwiresum.a
+$(1)_LIBS  := $(or $(4),$(2))/libwshost.a $(2)/libwssim.a $(or $(4),$(2))/libwiresum.a
 $(1)_TESTS := $$(patsubst tests/%.c,$(2)/tests/%,$$(TEST_SRC))
 $(1)_TOOLS := $$(patsubst tests/%.c,$(2)/tests/%,$$(TOOL_SRC))
 
@@ -80,7 +86,7 @@ $(2)/obj $(2)/obj/sim $(2)/tests:
          $$(patsubst %,%.d,$$($(1)_TESTS))
 endef
 
-$(eval $(call variant,PLAIN,$(BUILD),$(CFLAGS) -fPIC))
+$(eval $(call variant,PLAIN,$(BUILD),$(CFLAGS) -fPIC,$(WS_SHARED_FROM)))
 $(eval $(call variant,ASAN,$(BUILD)/asan,$(SAN)))
 
 # ---- libwiresum: the shared library and `make install` ----------------------------------------

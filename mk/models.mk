@@ -47,7 +47,7 @@ WS_RT_OBJ   := verilated.o verilated_fst_c.o verilated_threads.o
 WS_FAST     := $(filter $(WS_SIM_WIDTHS),$(WS_SIM_FAST_WIDTHS))
 WS_MODEL_NAMES := $(WS_SIM_WIDTHS) $(addsuffix f,$(WS_FAST))
 WS_MODELS   := $(foreach m,$(WS_MODEL_NAMES),$(SIMB)/V$(m)/Vws$(m)__ALL.a)
-WS_SIM_LIBS := $(WS_MODELS) $(SIMB)/libverilated.a
+WS_SIM_LIBS := $(WS_MODELS) $(or $(WS_SHARED_FROM),$(BUILD))/sim/libverilated.a
 WS_SIM_LD   := -lstdc++ -lm -lz -pthread
 WS_VERILATE := $(VERILATOR) --cc --trace-fst -f $(WS_TOP_F) --top-module wiresum_top $(WS_VFLAGS)
 WS_VERILATE_FAST := $(VERILATOR) --cc -f $(WS_TOP_F) --top-module wiresum_top $(WS_VFLAGS)
@@ -204,8 +204,9 @@ sim-none:
 # halves its compile time for suites of small traces.
 WS_P1_FLAGS   := WS_SIM_WIDTHS='256 512' WS_SIM_FAST_WIDTHS= WS_SIM_OPT=-O1 \
                  WS_VFLAGS_256='-GENGINES=4 -GMAX_FRAME=12352'
-$(WS_P1): FORCE
-	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/p1 $(WS_P1_FLAGS) \
+# It links the main build's tool libraries and Verilator runtime (WS_SHARED_FROM, mk/c.mk).
+$(WS_P1): $(BUILD)/libwshost.a $(BUILD)/libwiresum.a $(SIMB)/libverilated.a FORCE
+	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/p1 $(WS_P1_FLAGS) WS_SHARED_FROM=$(BUILD) \
 	  WS_VFLAGS='-GPARTIAL=1 --trace-depth 1' $@
 
 # ... and at 256 bits in Icarus (build/p1/icarus: the model finds it beside itself)

@@ -43,7 +43,7 @@ rtl: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
 # The device built with four engines (the PARTIAL build's 256-bit one), in Verilator and Icarus
 # (WS_MODELS_BUILT=1, make test's suites after test-build: the models are built, and the
 # PARTIAL build is asked of no sub-make, which would let every other suite start first)
-engines: deps $(BUILD)/wiresum $(PLAIN_TOOLS) $(if $(WS_MODELS_BUILT),,$(WS_P1) $(WS_P1_IV))
+engines: deps $(BUILD)/wiresum $(PLAIN_TOOLS) $(if $(WS_MODELS_BUILT),,$(WS_P1))
 	@rc=0; sh tests/run_engines.sh $(WS_P1) || rc=1; \
 	 sh tests/run_order.sh $(WS_P1) engines || rc=1; exit $$rc
 

@@ -29,8 +29,8 @@
 # Needs the model and libraries of `make` first: BUILD/asan/libwshost.a, BUILD/asan/libwiresum.a,
 # BUILD/asan/libwssim.a, BUILD/libwssim.a,
 # BUILD/sim/libverilated.a and BUILD/sim/V<width>/Vws<width>__ALL.a (the Makefile's `fuzz`
-# target builds them); for the p1 pair BUILD/p1/libwssim.a, BUILD/p1/sim/libverilated.a and
-# BUILD/p1/sim/V<width>/Vws<width>__ALL.a (make build/p1/wiresum; the p1 libwssim.a is not
+# target builds them); for the p1 pair BUILD/p1/libwssim.a and BUILD/p1/sim/V<width>/Vws<width>__ALL.a
+# (make build/p1/wiresum, which links the same Verilator runtime; the p1 libwssim.a is not
 # sanitized, the rest of the replay program is). The p1 models are slow (the four-engine one,
 # built at -O1, about 7000 cycles/s; corpus and regress through p1/replay take about 110 s on the
 # machine of 2026-11-27): FUZZ_P1_REPLAY (directories the p1 replay replays, default
@@ -72,7 +72,7 @@ build_pair() {
     variant "${1:-}"
     mods=$(ls "$mb"/sim/V*/Vws*__ALL.a 2>/dev/null | tr '\n' ' ')
     for f in "$BUILD/asan/libwshost.a" "$BUILD/asan/libwiresum.a" "$BUILD/asan/libwssim.a" \
-             "$mb/libwssim.a" "$mb/sim/libverilated.a"; do
+             "$mb/libwssim.a" "$BUILD/sim/libverilated.a"; do
         [ -f "$f" ] || { echo "fuzz: $f missing: build the model and libraries first (make fuzz)" >&2; return 1; }
     done
     [ -n "$mods" ] || { echo "fuzz: no model in $mb/sim: run make sim" >&2; return 1; }
@@ -90,7 +90,7 @@ build_pair() {
     $CC $std $warn -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
         -fno-sanitize-recover=all $inc -DWS_FUZZ_MAIN tests/fuzz/fuzz_wiresum.c \
         "$BUILD/asan/libwshost.a" "$sim" "$BUILD/asan/libwiresum.a" $mods \
-        "$mb/sim/libverilated.a" \
+        "$BUILD/sim/libverilated.a" \
         $libs -o "$out/replay" || return 1
     # the fuzzer: host and driver sources, the reference and the session instrumented for
     # coverage (the models are not: they are C++ built by g++; the reference decides the same
@@ -108,7 +108,7 @@ build_pair() {
     done
     # shellcheck disable=SC2086
     $CLANG $std $warn $san -fsanitize=fuzzer $inc tests/fuzz/fuzz_wiresum.c $objs \
-        "$mb/libwssim.a" $mods "$mb/sim/libverilated.a" $libs \
+        "$mb/libwssim.a" $mods "$BUILD/sim/libverilated.a" $libs \
         -o "$out/fuzz_wiresum" || return 1
     echo "fuzz: built $out/fuzz_wiresum and $out/replay"
 }
