@@ -347,6 +347,20 @@ static void expect_type(const out_frame *o, unsigned type, unsigned retx)
     assert_int_equal(!!(h.flags & WS_FLAG_RETX), retx);
 }
 
+/* A duplicate into a waiting round: v is a re-send, and the one frame emitted since mark is the
+ * round's PARTIAL pa again, RETX set, with the same payload. That frame. */
+static const out_frame *expect_partial_again(const tree *t, unsigned mark, ws_verdict v,
+                                             const out_frame *pa)
+{
+    assert_int_equal(v.kind, WS_V_RESEND);
+    assert_int_equal(v.reason, WS_DROP_DUPLICATE);
+    const out_frame *pa2 = only_out(t, mark, 1);
+    expect_type(pa2, WS_TYPE_PARTIAL, 1);
+    assert_int_equal(pa2->len, pa->len);
+    assert_memory_equal(pa2->f + WS_OFF_ELEMS, pa->f + WS_OFF_ELEMS, pa->len - WS_OFF_ELEMS);
+    return pa2;
+}
+
 /* The sums a worker must receive: one device's flat sum of the four workers. */
 static void expect_flat(const out_frame *o, unsigned chunk)
 {
@@ -383,12 +397,7 @@ static void test_tree_round(void **state)
 
     /* a duplicate DATA into the waiting round re-sends the PARTIAL, RETX set, same payload */
     v = rx(&t, A, 0, f, data_frame(&t, 0, 0, 1, f));
-    assert_int_equal(v.kind, WS_V_RESEND);
-    assert_int_equal(v.reason, WS_DROP_DUPLICATE);
-    const out_frame *pa2 = only_out(&t, 1, 1);
-    expect_type(pa2, WS_TYPE_PARTIAL, 1);
-    assert_int_equal(pa2->len, pa->len);
-    assert_memory_equal(pa2->f + WS_OFF_ELEMS, pa->f + WS_OFF_ELEMS, pa->len - WS_OFF_ELEMS);
+    const out_frame *pa2 = expect_partial_again(&t, 1, v, pa);
 
     /* the parent takes A's PARTIAL; a RESULT to a waiting child from elsewhere is refused */
     v = rx(&t, P, 0, pa->f, pa->len);
@@ -478,13 +487,7 @@ static void test_waiting_set_takes_nothing(void **state)
     assert_true(st.waiting && st.bitmap == 2);
 
     /* its DATA of the waiting round again: a duplicate, the same PARTIAL re-sent */
-    ws_verdict v = rx(&t, A, 0, f, data_frame_in(&t, 0, 0, 0, 0, 1, f));
-    assert_int_equal(v.kind, WS_V_RESEND);
-    assert_int_equal(v.reason, WS_DROP_DUPLICATE);
-    const out_frame *pa2 = only_out(&t, 1, 1);
-    expect_type(pa2, WS_TYPE_PARTIAL, 1);
-    assert_int_equal(pa2->len, pa->len);
-    assert_memory_equal(pa2->f + WS_OFF_ELEMS, pa->f + WS_OFF_ELEMS, pa->len - WS_OFF_ELEMS);
+    expect_partial_again(&t, 1, rx(&t, A, 0, f, data_frame_in(&t, 0, 0, 0, 0, 1, f)), pa);
 
     /* B and the parent complete the round; A fans the exact sums out */
     rx(&t, B, 0, f, data_frame_in(&t, 2, 0, 0, 0, 0, f));
