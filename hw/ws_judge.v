@@ -440,7 +440,7 @@ wire d_fanout   = b_fan && jb_waiting && jb_match;
 wire d_accept   = b_fan ? d_fanout : jb_complete ? s_empty : !d_dup && jb_match;
 wire d_new      = !b_fan && jb_complete && s_empty;
 // The round completes when every rank's bit is set, exactly as docs/protocol.md section 5 (and
-// host/refdev.c) say. Not a count of the contributions still missing: an accepted frame clears
+// sim/refdev.c) say. Not a count of the contributions still missing: an accepted frame clears
 // its rank's bit in the other set even when that set is open, and the rank may then contribute
 // to it again, so a count would complete the round early (found by tests/fuzz; a waiting set
 // takes no contribution again: d_dup). The parent's
