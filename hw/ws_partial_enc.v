@@ -26,25 +26,30 @@
 // LANES sums, each with the prefix OR of its 16-bit segments, computed on the way in). A row is popped (one a
 // cycle) into five stages, LANES extractors side by side, all stopped by `hold` (a register):
 //   A  mag = |fx| without a carry chain: bit i of -x is x[i] ^ (a bit of x below i), from the
-//      segment's prefix OR and the bits of its own segment
-//   B  per 16-bit segment of mag: the index of its top and of its lowest set bit; the one-hots
-//      of the top and of the lowest nonzero segment (an OR scan of the segments' any bits)
+//      segment's prefix OR and the bits of its own segment; beside it, per 16-bit segment and
+//      per byte of mag, whether any bit is set, from fx's own bits (abs_any, abs_bany)
+//   B  per segment of mag: the index of its top and of its lowest set bit (a byte's, chosen by
+//      A's byte bits); the one-hots of the top and of the lowest nonzero segment (an OR scan of
+//      A's segment bits)
 //   C  p = top set bit, lo = lowest set bit (AND-ORs of the one-hots and the indices)
 //   D  E = max(0, p - 53); X = p - lo >= 54 (a set bit below E); overflow p >= 308; the window
 //      of 80 bits at the top bit's segment, selected by p[8:4] (no add), and where M starts in it
 //   G  M = 54 bits of the window (a shift by 0 .. 26); the first word assembled
 // Everything is one-hot selects and AND-OR trees, no priority chain and no arithmetic on an
-// index: at 256 bits (xc7, yosys synth_xilinx, bench/lut_levels.py) the deepest path is 3 LUT
-// levels (and 3 carry: X's compare), the slowest by the estimate stage B's segment one-hot, 3 LUT
-// levels and 6 wide muxes (3.45 ns); about 28.8k LUT, 23.7k FF, 8 RAMB36 (the frame buffer, one
-// reader) and 468 RAM32M (the input FIFO).
+// index. Synthesized alone (yosys synth_xilinx, bench/lut_levels.py and the delay model of
+// docs/performance.md section 4): at 256 bits (xc7) the deepest path is 4 LUT levels and 3 carry
+// (stage D's X into d_xm), the slowest by the estimate stage D's window, 3 LUT levels and 3 wide
+// muxes (3.55 ns of 5); about 29.7k LUT, 24.3k FF, 8 RAMB36 (the frame buffer, one reader) and
+// 468 RAM32M (the input FIFO). At 1024 bits (xcup) the same deepest path (2.44 ns), the slowest
+// the record engine's pending OR, 3 LUT levels and 5 wide muxes (2.80 ns of 2.94 at 340 MHz);
+// about 110.9k LUT, 96.1k FF.
 // Stage G's row writes its LANES first words into the frame buffer in one cycle (the cycle after
 // it enters G). The elements of the row whose first word has X set are pending; while any is,
 // `hold` keeps the stages still (the rows behind wait; rows keep arriving into the FIFO, see
 // s_room) and one record engine takes them in element order: it picks the lowest pending lane,
 // loads that element's magnitude and E from stage G, clears the bits the first word took, then
-// per record word runs the steps B, C, D, G on what is left, a step a cycle: 4 cycles a record
-// word, 3 more an element. Records are rare (real gradients need none, docs/performance.md
+// per record word runs the steps A (the any bits), B, C, D, G on what is left, a step a
+// cycle: 5 cycles a record word, 3 more an element. Records are rare (real gradients need none, docs/performance.md
 // section 7); a row without records goes through at one row a cycle. Record words are written at
 // frame word 8 + count + k, k counting the round's records (done_ext at the end).
 //
@@ -127,6 +132,7 @@ localparam integer FIFO_DEPTH = 32;                              // input FIFO R
 localparam integer FIFO_CAP   = FIFO_DEPTH + 1;
 localparam integer MW         = 320;                             // magnitude bits handled (>= ACC_W)
 localparam integer NSEG       = MW / 16;                         // 16-bit segments
+localparam integer NBYTE      = MW / 8;
 localparam integer IN_W       = 2 + CN_W + LANES + LANES*(NSEG + EW);  // a FIFO row
 
 // ---------------------------------------------------------------- parameter checks
@@ -194,32 +200,75 @@ function [NSEG-1:0] seg_any(input [MW-1:0] v);
     end
 endfunction
 
-// per segment: the index of its top set bit (hi = 1) or of its lowest (hi = 0); 0 when none.
-// The bit's one-hot: the segment less the bits with a set bit above (below) them, an OR scan.
-function [NSEG*4-1:0] seg_idx(input [MW-1:0] v, input hi);
-    integer s;
-    reg [15:0] sg, a, oh;
+// per byte of v: any bit set
+function [NBYTE-1:0] byte_any(input [MW-1:0] v);
+    integer b;
     begin
-        for (s = 0; s < NSEG; s = s + 1) begin
-            sg = v[16*s +: 16];
-            if (hi) begin
-                a = sg >> 1;  a = a | (a >> 1);  a = a | (a >> 2);  a = a | (a >> 4);  a = a | (a >> 8);
-            end else begin
-                a = sg << 1;  a = a | (a << 1);  a = a | (a << 2);  a = a | (a << 4);  a = a | (a << 8);
-            end
-            oh = sg & ~a;
-            seg_idx[4*s +: 4] = {|(oh & 16'hff00), |(oh & 16'hf0f0), |(oh & 16'hcccc), |(oh & 16'haaaa)};
+        for (b = 0; b < NBYTE; b = b + 1)
+            byte_any[b] = |v[8*b +: 8];
+    end
+endfunction
+
+// the index of a byte's top set bit (hi = 1) or of its lowest (hi = 0); 0 when none. The bit's
+// one-hot: the byte less the bits with a set bit above (below) them, an OR scan.
+function [2:0] byte_idx(input [7:0] v, input hi);
+    reg [7:0] a, oh;
+    begin
+        if (hi) begin
+            a = v >> 1;  a = a | (a >> 1);  a = a | (a >> 2);  a = a | (a >> 4);
+        end else begin
+            a = v << 1;  a = a | (a << 1);  a = a | (a << 2);  a = a | (a << 4);
+        end
+        oh = v & ~a;
+        byte_idx = {|(oh & 8'hf0), |(oh & 8'hcc), |(oh & 8'haa)};
+    end
+endfunction
+
+// per segment: the index of its top set bit (hi = 1) or of its lowest (hi = 0), used only for a
+// nonzero segment. From its two bytes (each index a function of 8 bits, one LUT and its wide muxes), chosen by
+// the bytes' any bits (ba, registered a step before).
+function [NSEG*4-1:0] seg_idx(input [MW-1:0] v, input [NBYTE-1:0] ba, input hi);
+    integer s;
+    begin
+        for (s = 0; s < NSEG; s = s + 1)
+            if (hi)
+                seg_idx[4*s +: 4] = ba[2*s+1] ? {1'b1, byte_idx(v[16*s+8 +: 8], 1'b1)}
+                                              : {1'b0, byte_idx(v[16*s +: 8], 1'b1)};
+            else
+                seg_idx[4*s +: 4] = ba[2*s] ? {1'b0, byte_idx(v[16*s +: 8], 1'b0)}
+                                            : {1'b1, byte_idx(v[16*s+8 +: 8], 1'b0)};
+    end
+endfunction
+
+// per 16-bit segment of |x| (x two's complement, sb as absval's): any bit set, from x itself.
+// For x >= 0 the segment's own bits. For x < 0, -x = ~x + 1, whose carry stops at x's lowest set
+// bit: a segment with a set bit of x below it is ~segment (nonzero unless all ones), any other
+// is -segment mod 2^16 (nonzero when the segment is).
+function [NSEG-1:0] abs_any(input [MW-1:0] x, input [NSEG-1:0] sb);
+    integer s;
+    begin
+        for (s = 0; s < NSEG; s = s + 1)
+            abs_any[s] = x[MW-1] && sb[s] ? ~&x[16*s +: 16] : |x[16*s +: 16];
+    end
+endfunction
+
+// the same per byte of |x|: a segment's high byte has a set bit below it when its low byte does
+function [NBYTE-1:0] abs_bany(input [MW-1:0] x, input [NSEG-1:0] sb);
+    integer b;
+    reg below;
+    begin
+        for (b = 0; b < NBYTE; b = b + 1) begin
+            below = b % 2 == 1 ? sb[b/2] || |x[8*(b-1) +: 8] : sb[b/2];
+            abs_bany[b] = x[MW-1] && below ? ~&x[8*b +: 8] : |x[8*b +: 8];
         end
     end
 endfunction
 
-// the one-hot of v's top (hi = 1) or lowest (hi = 0) nonzero segment: an OR scan of the
-// segments' any bits (registered beside the segments' indices, so that the position after it is
-// an AND-OR alone)
-function [NSEG-1:0] seg_oh(input [MW-1:0] v, input hi);
-    reg [NSEG-1:0] any, a;
+// the one-hot of the top (hi = 1) or lowest (hi = 0) nonzero segment, from the segments' any
+// bits (registered a step before: the scan alone is the step's depth)
+function [NSEG-1:0] seg_oh(input [NSEG-1:0] any, input hi);
+    reg [NSEG-1:0] a;
     begin
-        any = seg_any(v);
         if (hi) begin
             a = any >> 1;  a = a | (a >> 1);  a = a | (a >> 2);  a = a | (a >> 4);  a = a | (a >> 8);
             a = a | (a >> 16);
@@ -358,17 +407,19 @@ reg  [LANES-1:0]    c_mask [1:5];
 reg  [PR_W-1:0]     c_row  [1:5];
 reg                 g_new;              // stage G took a row at the last edge: write its first words
 reg  [LANES-1:0]    pend;               // G's elements whose records are still to go
-reg  [2:0]          rstate;             // the record engine
-localparam [2:0] R_IDLE = 3'd0, R_SEL = 3'd1, R_LOAD = 3'd2, R_TRIM = 3'd3,
-                 R_B = 3'd4, R_C = 3'd5, R_D = 3'd6, R_G = 3'd7;
+reg  [3:0]          rstate;             // the record engine
+localparam [3:0] R_IDLE = 4'd0, R_SEL = 4'd1, R_LOAD = 4'd2, R_TRIM = 4'd3,
+                 R_A = 4'd4, R_B = 4'd5, R_C = 4'd6, R_D = 4'd7, R_G = 4'd8;
 wire                r_x_now;            // the record engine's word now has X (R_G)
 // hold: the row in G has records still to go, so the stages stand still (go = !hold). A register,
-// computed for the next cycle: a row entering G holds if one of its elements has X; a held row
-// holds until its last element's last record (no element left, the engine back to idle).
+// computed for the next cycle: a row entering G holds if one of its elements has X (d_xm, a
+// register per lane in D, so that hold is an OR of LANES flip-flops); a held row holds until its
+// last element's last record (no element left, the engine back to idle).
 reg                 hold;
 wire                go  = !hold;
 assign              pop = f_valid && go && !blocked;
-wire [LANES-1:0]    d_xeff;             // stage D: the element goes on in records
+wire [LANES-1:0]    d_xm;               // stage D: the row's elements that go on in records
+reg                 p_any;              // pend is not empty (stale in R_LOAD and R_TRIM, see below)
 
 integer k;
 always @(posedge clk) begin
@@ -396,11 +447,12 @@ always @(posedge clk) begin
         if (go)
             v <= {v[3:1], pop};
         g_new <= go && v[4];
-        // pend changes only in R_SEL, so in R_IDLE and R_G the engine's next state says it
+        // pend changes only in R_LOAD, so in R_IDLE and R_G the engine's next state says it
+        // (d_xm is empty for a bubble in D)
         if (go)
-            hold <= v[4] && (c_mask[4] & d_xeff) != {LANES{1'b0}};
+            hold <= d_xm != {LANES{1'b0}};
         else
-            hold <= !(pend == {LANES{1'b0}} && (rstate == R_IDLE || (rstate == R_G && !r_x_now)));
+            hold <= !(!p_any && (rstate == R_IDLE || (rstate == R_G && !r_x_now)));
         if (pop) begin
             r_next <= (f_first ? {PR_W{1'b0}} : r_next) + 1'b1;
             if (f_last)
@@ -432,10 +484,11 @@ generate
         reg  [MW-1:0]     a_mag, b_mag, c_mag, d_mag, g_m;
         reg  [3:0]        a_fl, b_fl, c_fl, d_fl;
         reg               a_s, b_s, c_s, d_s, g_s;
-        reg  [NSEG-1:0]   b_toh, b_loh;
+        reg  [NSEG-1:0]   a_any, b_toh, b_loh;
+        reg  [NBYTE-1:0]  a_bany;
         reg  [NSEG*4-1:0] b_top, b_low;
         reg  [8:0]        c_p, c_lo;
-        reg               c_nz, d_nz, d_x, d_ovf;
+        reg               c_nz, d_nz, d_x, d_ovf, d_xr;
         /* verilator lint_off UNUSEDSIGNAL */  // bit 8 only when E >= 255 (d_ovf)
         reg  [8:0]        d_e;
         /* verilator lint_on UNUSEDSIGNAL */
@@ -449,15 +502,17 @@ generate
             // each stage loads only when a row enters it (its data is meaningless without v)
             if (pop) begin          // A: |fx|
                 a_mag <= absval(fxe, sb);
+                a_any <= abs_any(fxe, sb);
+                a_bany <= abs_bany(fxe, sb);
                 a_s   <= fxe[MW-1];
                 a_fl  <= fl;
             end
             if (go && v[1]) begin   // B: the segments' facts
                 b_mag <= a_mag;  b_s <= a_s;  b_fl <= a_fl;
-                b_toh <= seg_oh(a_mag, 1'b1);
-                b_loh <= seg_oh(a_mag, 1'b0);
-                b_top <= seg_idx(a_mag, 1'b1);
-                b_low <= seg_idx(a_mag, 1'b0);
+                b_toh <= seg_oh(a_any, 1'b1);
+                b_loh <= seg_oh(a_any, 1'b0);
+                b_top <= seg_idx(a_mag, a_bany, 1'b1);
+                b_low <= seg_idx(a_mag, a_bany, 1'b0);
             end
             if (go && v[2]) begin   // C: top and lowest set bit
                 c_mag <= b_mag;  c_s <= b_s;  c_fl <= b_fl;
@@ -473,6 +528,9 @@ generate
                 d_w   <= window(c_mag, c_p[8:4]);
                 d_f   <= fidx_of(c_p);
             end
+            if (go)                 // D: the element of a row goes on in records
+                d_xr <= v[3] && c_mask[3][gl] && ~|c_fl[3:1] && c_nz && c_p < 9'd308 &&
+                            c_span >= 9'd54;
             if (go && v[4]) begin   // G: the first word
                 g_m   <= d_mag;  g_s <= d_s;  g_e <= d_e[7:0];
                 if (d_special)
@@ -485,7 +543,7 @@ generate
                     g_w <= {d_x, d_s, d_e[7:0], fine(d_w, d_f)};
             end
         end
-        assign d_xeff[gl] = !d_special && d_nz && !d_ovf && d_x;
+        assign d_xm[gl] = d_xr;
         assign g_word[gl*64 +: 64] = g_w;
         assign g_mag[gl*MW +: MW] = g_m;
         assign g_exp[gl*9 +: 9] = {1'b0, g_e};
@@ -495,14 +553,16 @@ endgenerate
 
 // ---------------------------------------------------------------- the record engine
 // R_SEL picks the lowest pending element (element order) as a one-hot; R_LOAD takes its
-// magnitude, E and sign from G (an AND-OR over the lanes); R_TRIM clears the bits its first word
-// took; then per record word R_B, R_C, R_D (the steps of the extractors) and R_G, which emits the
-// word and clears its bits: 4 cycles a record word, 3 more an element.
+// magnitude, E and sign from G (an AND-OR over the lanes) and clears its pending bit; R_TRIM
+// clears the bits its first word took; then per record word R_A (the segments' and bytes' any
+// bits), R_B, R_C, R_D (the steps of the extractors) and R_G, which emits the word and clears
+// its bits: 5 cycles a record word, 3 more an element.
 reg  [LANES-1:0]  r_oh;
 reg  [MW-1:0]     r_m;          // what is left of the element
 reg  [8:0]        r_e;          // E of the word before (R_TRIM), of the word being made (R_D on)
 reg               r_s, r_x;
-reg  [NSEG-1:0]   r_toh, r_loh;
+reg  [NSEG-1:0]   r_any, r_toh, r_loh;
+reg  [NBYTE-1:0]  r_bany;
 reg  [NSEG*4-1:0] r_top, r_low;
 reg  [8:0]        r_p, r_lo;
 reg  [79:0]       r_w;
@@ -510,7 +570,6 @@ reg  [4:0]        r_f;
 wire [8:0]        r_span = r_p - r_lo;
 wire [63:0]       r_word = {r_x, r_s, r_e[7:0], fine(r_w, r_f)};
 wire              r_emit = rstate == R_G;
-wire              r_more = pend != {LANES{1'b0}};
 assign            r_x_now = r_x;
 
 // the lowest pending lane, one-hot
@@ -554,11 +613,15 @@ always @(posedge clk) begin
             r_s <= l_s;
         end
         R_TRIM: r_m <= below(r_m, r_e);
+        R_A: begin
+            r_any  <= seg_any(r_m);
+            r_bany <= byte_any(r_m);
+        end
         R_B: begin
-            r_toh <= seg_oh(r_m, 1'b1);
-            r_loh <= seg_oh(r_m, 1'b0);
-            r_top <= seg_idx(r_m, 1'b1);
-            r_low <= seg_idx(r_m, 1'b0);
+            r_toh <= seg_oh(r_any, 1'b1);
+            r_loh <= seg_oh(r_any, 1'b0);
+            r_top <= seg_idx(r_m, r_bany, 1'b1);
+            r_low <= seg_idx(r_m, r_bany, 1'b0);
         end
         R_C: begin
             r_p  <= pos(r_toh, r_top);
@@ -575,21 +638,31 @@ always @(posedge clk) begin
     if (rst) begin
         rstate <= R_IDLE;
         pend   <= {LANES{1'b0}};
+        p_any  <= 1'b0;
     end else begin
         case (rstate)
-            R_IDLE:  rstate <= r_more ? R_SEL : R_IDLE;
+            R_IDLE:  rstate <= p_any ? R_SEL : R_IDLE;
             R_SEL:   rstate <= R_LOAD;
             R_LOAD:  rstate <= R_TRIM;
-            R_TRIM:  rstate <= R_B;
+            R_TRIM:  rstate <= R_A;
+            R_A:     rstate <= R_B;
             R_B:     rstate <= R_C;
             R_C:     rstate <= R_D;
             R_D:     rstate <= R_G;
-            default: rstate <= r_x ? R_B : r_more ? R_SEL : R_IDLE;   // R_G
+            default: rstate <= r_x ? R_A : p_any ? R_SEL : R_IDLE;   // R_G
         endcase
         if (go && v[4])
-            pend <= c_mask[4] & d_xeff;
-        else if (rstate == R_SEL)
-            pend <= pend & ~p_oh;
+            pend <= d_xm;
+        else if (rstate == R_LOAD)      // the element R_SEL chose (r_oh) is no longer pending
+            pend <= pend & ~r_oh;
+        // p_any follows pend: set with it from G's row; after R_LOAD's clear, from pend itself
+        // (an OR of registers, not of a next value), so it is stale in R_LOAD and R_TRIM, where
+        // no one reads it (the states that do are R_IDLE and R_G; wr_final in G's row's cycle
+        // and R_G; hold in R_IDLE and R_G)
+        if (go && v[4])
+            p_any <= d_xm != {LANES{1'b0}};
+        else if (rstate == R_TRIM)
+            p_any <= pend != {LANES{1'b0}};
     end
     // the round's record position, from its first row in G (before any record of it)
     if (g_new && c_first[5]) begin
@@ -650,7 +723,7 @@ endgenerate
 
 always @(posedge clk)
     wr_final <= !rst && c_last[5] &&
-                ((fw && !r_more) || (r_emit && !r_x && !r_more));
+                ((fw && !p_any) || (r_emit && !r_x && !p_any));
 
 `ifndef SYNTHESIS
 always @(posedge clk)
