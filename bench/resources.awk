@@ -66,6 +66,7 @@ BEGIN {
         spec = cl[i]; sub(/^[^=]*=/, "", spec)
         split(spec, f, ":")
         width[name[i]] = f[1]; maxc[name[i]] = f[2]; engines[name[i]] = f[3]; fam[name[i]] = f[4]
+        more[name[i]] = f[5]
     }
     # devices: the one the configuration is mapped for
     dev["xc7"] = "XC7VX690T (NetFPGA-SUME)"; dev["xcup"] = "XCU250 (Alveo U250)"
@@ -124,8 +125,9 @@ END {
     print "**Method.** For each configuration, one yosys run: `read_verilog -sv` of the files of"
     print "`hw/wiresum_top.f` (copies rewritten by `bench/ys_prep.py` for two constructs yosys 0.23 does"
     print "not read: localparams used in port widths, and a package import), `chparam` of DATA_WIDTH,"
-    print "MAX_COUNT and ENGINES (every other parameter at its default: 4 ports, 8 jobs, 64 workers, 64"
-    print "slots, 9216-byte frames), `synth_xilinx -family xc7` (Virtex-7) or `-family xcup -uram`"
+    print "MAX_COUNT and ENGINES, and of those a configuration names besides (every other parameter at"
+    print "its default: 4 ports, 8 jobs, 64 workers, 64 slots, 9216-byte frames, no PARTIAL),"
+    print "`synth_xilinx -family xc7` (Virtex-7) or `-family xcup -uram`"
     print "(UltraScale+) with `-noiopad -noclkbuf`, hierarchically: a module instantiated several times,"
     print "such as the accumulator lanes, is synthesized once and counted per instance by `stat -top`."
     print "No vendor tool is involved: the counts are yosys's mapping, not Vivado's, and are typically"
@@ -138,6 +140,7 @@ END {
     for (i = 1; i <= nc; i++) {
         c = name[i]; k = c SUBSEP ""; F = fam[c]
         lbl = sprintf("%s: %d bits, MAX_COUNT %d, %d engine%s", c, width[c], maxc[c], engines[c], engines[c] > 1 ? "s" : "")
+        if (more[c] != "") { m = more[c]; gsub(/=/, " ", m); gsub(/,/, ", ", m); lbl = lbl ", " m }
         if (!(c in seen)) {
             printf "| %s | %s | not synthesized: %s |||||||||||||\n", lbl, dev[F],
                 (c in failmsg) ? failmsg[c] " (see " (work != "" ? work : "build/bench/resources") "/" c ".log)" : "not run"

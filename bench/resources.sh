@@ -15,9 +15,10 @@
 #
 # usage: sh bench/resources.sh [--report]   (--report: the tables again from the files of a run)
 #
-# Environment: WS_RES_CONFIGS, space-separated NAME=DATA_WIDTH:MAX_COUNT:ENGINES:FAMILY
-# (default below: the default device on the 690T; the 4 x 100G device and the 512- and 1024-bit
-# devices on the U250); WS_RES_JOBS yosys runs at once (default 2); WS_RES_LIMIT seconds a run may
+# Environment: WS_RES_CONFIGS, space-separated NAME=DATA_WIDTH:MAX_COUNT:ENGINES:FAMILY[:P=V,...]
+# (the optional fifth field: more of wiresum_top's parameters, e.g. PARTIAL=1,MAX_FRAME=12352;
+# default below: the default device on the 690T; the 4 x 100G device and the 512- and 1024-bit
+# devices on the U250; the device that takes PARTIALs, as the trees of make bench have it); WS_RES_JOBS yosys runs at once (default 2); WS_RES_LIMIT seconds a run may
 # take (default 5400; a run stopped is reported with the pass it was in); YOSYS (default yosys).
 # Run time on a 2-core machine: 9 minutes at 256 bits and 11 at 1024, two at a time, and 4.5 at
 # 512 alone, on the AMD EPYC machine of 2026-11-23 at f8627d2 (54, 65 and 71 on the slower Intel machine earlier)
@@ -30,7 +31,7 @@ cd "$root"
 build=${BUILD:-build}
 out=$build/bench
 work=$out/resources
-configs=${WS_RES_CONFIGS:-d256=256:256:1:xc7 e4x512=512:256:4:xcup d1024=1024:256:1:xcup d512=512:256:1:xcup}
+configs=${WS_RES_CONFIGS:-d256=256:256:1:xc7 e4x512=512:256:4:xcup d1024=1024:256:1:xcup d512=512:256:1:xcup p256=256:256:1:xc7:PARTIAL=1,MAX_FRAME=12352}
 jobs=${WS_RES_JOBS:-2}
 limit=${WS_RES_LIMIT:-5400}
 yosys=${YOSYS:-yosys}
@@ -39,7 +40,7 @@ mode=synth
 case "${1:-}" in
     "") ;;
     --report) mode=report ;;
-    --one) mode=one; one=${2:?resources.sh: --one NAME=W:C:E:FAMILY} ;;
+    --one) mode=one; one=${2:?resources.sh: --one NAME=W:C:E:FAMILY[:P=V,...]} ;;
     -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "resources.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
 esac
@@ -48,11 +49,18 @@ command -v python3 > /dev/null || { echo "resources.sh: python3 not found (apt-g
 files=$(sed -e 's://.*::' -e '/^[[:space:]]*-/d' -e '/\.v[[:space:]]*$/!d' -e 's:^[[:space:]]*hw/:'"$work"'/src/:' \
     hw/wiresum_top.f | tr '\n' ' ')
 
-# one NAME=W:C:E:FAMILY: synthesize one configuration (run by xargs, jobs at a time)
+# one NAME=W:C:E:FAMILY[:P=V,...]: synthesize one configuration (run by xargs, jobs at a time)
 if [ "$mode" = one ]; then
     spec=$one; name=${spec%%=*}; spec=${spec#*=}
     w=$(echo "$spec" | cut -d: -f1); c=$(echo "$spec" | cut -d: -f2)
     e=$(echo "$spec" | cut -d: -f3); fam=$(echo "$spec" | cut -d: -f4)
+    more=""
+    for pv in $(echo "$spec" | cut -s -d: -f5 | tr ',' ' '); do
+        case "$pv" in
+            [A-Z]*=[0-9]*) more="$more -set ${pv%%=*} ${pv#*=}" ;;
+            *) echo "resources.sh: $name: bad parameter '$pv' in $one (want NAME=VALUE)" >&2; exit 2 ;;
+        esac
+    done
     uram=""
     if [ "$fam" = xcup ]; then uram=-uram; fi
     at=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)   # the RTL read (copied just before)
@@ -60,7 +68,7 @@ if [ "$mode" = one ]; then
     start=$(date +%s)
     rc=0
     timeout "$limit" nice -n 5 "$yosys" -q -l "$work/$name.log" -p "read_verilog -sv -I$work/src $files; \
-            chparam -set DATA_WIDTH $w -set MAX_COUNT $c -set ENGINES $e wiresum_top; \
+            chparam -set DATA_WIDTH $w -set MAX_COUNT $c -set ENGINES $e$more wiresum_top; \
             hierarchy -check -top wiresum_top; \
             synth_xilinx -family $fam $uram -noiopad -noclkbuf; \
             tee -q -o $work/$name.stat stat -top wiresum_top; \
