@@ -98,6 +98,72 @@ localparam ADD_CHUNKS = 4;                       // the lanes' add split
 localparam SETTLE    = ADD_CHUNKS + 5 + 1;       // lane in_valid to a replica read seeing it, cycles
 // the combine adds and rounds: with several engines, and with PARTIAL (the lanes stay exact)
 localparam COMB      = (E > 1 || PARTIAL != 0) ? 1 : 0;
+
+// The PARTIAL feed's owner search (g_feed_partial): the frame's element words' X bits by word
+// index (8 + MAX_COUNT of them), in groups of 8, and the steps over them
+localparam XG_N      = (8 + MAX_COUNT + 7) / 8;
+localparam XG_LG     = $clog2(LANES);
+
+// per group of 8 bits: any bit set
+function [XG_N-1:0] grp_any(input [XG_N*8-1:0] v);
+    integer g;
+    begin
+        for (g = 0; g < XG_N; g = g + 1)
+            grp_any[g] = |v[8*g +: 8];
+    end
+endfunction
+
+// per group of 8 bits: the one-hot of its lowest set bit (an OR scan within the group)
+function [XG_N*8-1:0] grp_low(input [XG_N*8-1:0] v);
+    integer g;
+    reg [7:0] a;
+    begin
+        for (g = 0; g < XG_N; g = g + 1) begin
+            a = v[8*g +: 8] << 1;  a = a | (a << 1);  a = a | (a << 2);  a = a | (a << 4);
+            grp_low[8*g +: 8] = v[8*g +: 8] & ~a;
+        end
+    end
+endfunction
+
+// the one-hot of the lowest set bit of v (a log-step OR scan, no chain)
+function [XG_N-1:0] low_one(input [XG_N-1:0] v);
+    integer sh;
+    reg [XG_N-1:0] a;
+    begin
+        a = v << 1;
+        for (sh = 1; sh < XG_N; sh = sh * 2)
+            a = a | (a << sh);
+        low_one = v & ~a;
+    end
+endfunction
+
+// the owner's lane, from the lowest group's one-hot and the groups' lowest bits: element
+// 8*g + i - 8 is at position 8*(g + 1) + i, lane (8*(g + 1)) mod LANES + i (LANES >= 8)
+function [XG_LG-1:0] own_lane_sel(input [XG_N-1:0] goh, input [XG_N*8-1:0] boh);
+    integer g;
+    reg [XG_LG-1:0] hi;
+    reg [2:0] lo;
+    reg [7:0] b;
+    begin
+        own_lane_sel = {XG_LG{1'b0}};
+        for (g = 0; g < XG_N; g = g + 1) begin
+            b  = boh[8*g +: 8];
+            lo = {|(b & 8'hf0), |(b & 8'hcc), |(b & 8'haa)};
+            hi = XG_LG'((8 * (g + 1)) % LANES);
+            own_lane_sel = own_lane_sel | ({XG_LG{goh[g]}} & (hi | XG_LG'(lo)));
+        end
+    end
+endfunction
+
+// the owner's row: (8*(g + 1)) / LANES - PAY_BEAT0, a constant of its group
+function [BT_W-1:0] own_row_sel(input [XG_N-1:0] goh);
+    integer g;
+    begin
+        own_row_sel = {BT_W{1'b0}};
+        for (g = 0; g < XG_N; g = g + 1)
+            own_row_sel = own_row_sel | ({BT_W{goh[g]}} & BT_W'((8 * (g + 1)) / LANES - PAY_BEAT0));
+    end
+endfunction
 localparam IN_W      = PARTIAL != 0 ? 64 : 32;   // a lane's operand: a binary32, or a PARTIAL word
 
 `include "ws_judge.vh"    // DC_*, CF_* layouts of a decision and a completion
@@ -275,8 +341,9 @@ generate
         // the X bits of the frame's element words are kept in a mask (xmask, by word index),
         // and each record word belongs to the lowest element still set there, whose bit it
         // clears when its own X is clear (the element's chain ends); with no bit left, records
-        // are ignored. A beat holding records is taken from the stream once the last of them
-        // has gone (a cycle for its element words first).
+        // are ignored (the owner search: below, three registered steps, so a record waits 3
+        // cycles after each write of the mask). A beat holding records is taken from the
+        // stream once the last of them has gone (a cycle for its element words first).
         wire [LANES-1:0]      l_valid;
         wire [LANES*RA_W-1:0] l_addr;
         wire [LANES*IN_W-1:0] l_value;
@@ -299,7 +366,6 @@ generate
             localparam WPB  = LANES / 2;                   // 8-byte words of a beat
             localparam PB_W = 17 - $clog2(BYTES);          // a beat of any frame (16-bit lengths)
             localparam XN   = 8 + MAX_COUNT;               // xmask: by word index, elements from 8
-            localparam XI_W = $clog2(XN);
             localparam HB   = 42 / BYTES;                  // the beat of the type and count fields
             localparam LG   = $clog2(LANES);
             reg  [PB_W-1:0] pb;                            // the beat within the frame
@@ -353,33 +419,61 @@ generate
             wire             has_rec  = is_p && b_accept && |w_rec;
             wire [WPB-1:0]   r_one    = rpend & (~rpend + 1'b1);   // the next record word
             wire             r_last   = rpend == r_one;
-            assign f_go = rph ? r_last : !has_rec;
             wire             e_cyc    = beat_in && !rph;   // the element cycle of a beat
             wire             r_cyc    = beat_in && rph;
 
-            // the record word of this cycle and the element it belongs to
+            // the record word of this cycle
             reg  [63:0]      r_word;
-            reg  [XI_W-1:0]  r_xi;
-            integer ri, xi;
+            integer ri;
             always @(*) begin
                 r_word = 64'd0;
                 for (ri = 0; ri < WPB; ri = ri + 1)
                     if (r_one[ri])
                         r_word = wd[ri];
-                r_xi = {XI_W{1'b0}};
-                for (xi = XN - 1; xi >= 0; xi = xi - 1)
-                    if (xmask[xi])
-                        r_xi = xi[XI_W-1:0];
             end
-            wire             r_op  = r_cyc && |xmask;
-            localparam [XI_W:0] X8 = 8;
-            localparam [XI_W:0] XP0 = PAY_BEAT0[XI_W:0];
-            wire [XI_W:0]    r_pos = {1'b0, r_xi} + X8;    // 16 + j for the element j = r_xi - 8
-            wire [LG-1:0]    r_lane = r_pos[LG-1:0];
-            /* verilator lint_off UNUSEDSIGNAL */  // a row has BT_W bits
-            wire [XI_W:0]    r_row = (r_pos >> LG) - XP0;
-            /* verilator lint_on UNUSEDSIGNAL */
-            wire [RA_W-1:0]  r_addr = b_q0 + {{(RA_W-BT_W){1'b0}}, r_row[BT_W-1:0]};
+
+            // The element a record word belongs to, the lowest one set in xmask, comes from three
+            // registered steps over xmask, never from a search in the word's cycle: O1 per group
+            // of 8 bits its any bit and the one-hot of its lowest bit; O2 the lowest group's
+            // one-hot; O3 the owner's bit, lane and row (a group's element j = 8*g + i - 8 is
+            // at position 16 + j = 8*(g + 1) + i: its lane's bits above the low 3 and its row are
+            // constants of the group, the low 3 bits are i). They hold for xmask as it is once
+            // it has not been written for 3 cycles (own_ok); a record word waits until then (a
+            // beat's element cycle writes xmask, and so does a chain's end).
+            localparam NG = XG_N;
+            wire [NG*8-1:0]  xm = {{(NG*8-XN){1'b0}}, xmask};
+            reg  [NG-1:0]    o1_any, o2_goh;
+            reg  [NG*8-1:0]  o1_oh, o2_oh;
+            reg              o2_v;
+            reg  [NG*8-1:0]  own_oh;                       // O3: the owner's bit in xmask
+            reg  [LG-1:0]    own_lane;
+            reg  [BT_W-1:0]  own_row;
+            reg              own_v;                        // there is an owner
+            reg  [2:0]       x_wr_q;                       // xmask written at each of the last 3 edges
+            wire             own_ok = x_wr_q == 3'b000;
+            wire             r_take = r_cyc && own_ok;     // the record word goes this cycle
+            wire             r_op   = r_take && own_v;     // ... to its owner's lane
+            wire             x_end  = r_op && !r_word[63]; // the owner's chain ends
+            assign f_go = rph ? r_last && own_ok : !has_rec;
+            wire [RA_W-1:0]  r_addr = b_q0 + {{(RA_W-BT_W){1'b0}}, own_row};
+
+            integer og;
+            always @(posedge clk) begin
+                o1_any <= grp_any(xm);
+                o1_oh  <= grp_low(xm);
+                o2_goh <= low_one(o1_any);
+                o2_oh  <= o1_oh;
+                o2_v   <= |o1_any;
+                own_v  <= o2_v;
+                for (og = 0; og < NG; og = og + 1)
+                    own_oh[8*og +: 8] <= {8{o2_goh[og]}} & o2_oh[8*og +: 8];
+                own_lane <= own_lane_sel(o2_goh, o2_oh);
+                own_row  <= own_row_sel(o2_goh);
+                if (rst)
+                    x_wr_q <= 3'b111;
+                else
+                    x_wr_q <= {x_wr_q[1:0], e_cyc || x_end};
+            end
 
             integer xg;
             always @(posedge clk) begin
@@ -391,18 +485,18 @@ generate
                             xmask[xg] <= is_p && w_elem[xg % WPB] && w_x[xg % WPB];
                         else if (pb == 0)
                             xmask[xg] <= 1'b0;
-                end else if (r_op && !r_word[63]) begin
-                    xmask[r_xi] <= 1'b0;                   // the element's chain ends
+                end else if (x_end) begin
+                    xmask <= xmask & ~own_oh[XN-1:0];     // the element's chain ends
                 end
                 if (e_cyc)
                     rpend <= w_rec;
-                else if (r_cyc)
+                else if (r_take)
                     rpend <= rpend & ~r_one;
                 if (rst)
                     rph <= 1'b0;
                 else if (e_cyc && has_rec)
                     rph <= 1'b1;
-                else if (r_cyc && r_last)
+                else if (r_take && r_last)
                     rph <= 1'b0;
             end
 
@@ -423,7 +517,7 @@ generate
                 wire [LG-2:0]    ks    = kl[LG-2:0];
                 wire             e_op  = e_cyc && is_p && b_accept && k_in && w_elem[ks];
                 wire             d_op  = in_fire && !is_p && b_accept && b_pay && in_elem;
-                wire             rl_op = r_op && r_lane == LL;
+                wire             rl_op = r_op && own_lane == LL;
                 assign l_valid[l] = d_op || e_op || rl_op;
                 assign l_addr[l*RA_W +: RA_W] = !is_p ? b_addr : rph ? r_addr :
                                                 b_q0 + {{(RA_W-BT_W){1'b0}}, row[BT_W-1:0]};
