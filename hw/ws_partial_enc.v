@@ -497,6 +497,8 @@ generate
         reg  [63:0]       g_w;
         reg  [7:0]        g_e;
         wire [8:0]        c_span = c_p - c_lo;
+        wire              c_x    = c_span >= 9'd54;        // a set bit below E
+        wire              c_ovf  = c_p >= 9'd308;           // E >= 255: sent as +-Inf
         wire              d_special = |d_fl[3:1];
         always @(posedge clk) begin
             // each stage loads only when a row enters it (its data is meaningless without v)
@@ -523,14 +525,13 @@ generate
             if (go && v[3]) begin   // D: E, X, the window
                 d_mag <= c_mag;  d_s <= c_s;  d_fl <= c_fl;  d_nz <= c_nz;
                 d_e   <= exp_of(c_p);
-                d_x   <= c_span >= 9'd54;               // a set bit below E
-                d_ovf <= c_p >= 9'd308;                 // E >= 255: sent as +-Inf
+                d_x   <= c_x;
+                d_ovf <= c_ovf;
                 d_w   <= window(c_mag, c_p[8:4]);
                 d_f   <= fidx_of(c_p);
             end
             if (go)                 // D: the element of a row goes on in records
-                d_xr <= v[3] && c_mask[3][gl] && ~|c_fl[3:1] && c_nz && c_p < 9'd308 &&
-                            c_span >= 9'd54;
+                d_xr <= v[3] && c_mask[3][gl] && ~|c_fl[3:1] && c_nz && !c_ovf && c_x;
             if (go && v[4]) begin   // G: the first word
                 g_m   <= d_mag;  g_s <= d_s;  g_e <= d_e[7:0];
                 if (d_special)
