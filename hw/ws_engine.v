@@ -369,14 +369,18 @@ generate
             localparam HB   = 42 / BYTES;                  // the beat of the type and count fields
             localparam LG   = $clog2(LANES);
             reg  [PB_W-1:0] pb;                            // the beat within the frame
+            reg             at_hdr;                        // pb is the header beat
+            wire [PB_W-1:0] pb_n = in_last ? {PB_W{1'b0}} : pb + 1'b1;
             always @(posedge clk) begin
-                if (rst)
+                if (rst) begin
                     pb <= {PB_W{1'b0}};
-                else if (in_fire)
-                    pb <= in_last ? {PB_W{1'b0}} : pb + 1'b1;
+                    at_hdr <= HB == 0;
+                end else if (in_fire) begin
+                    pb <= pb_n;
+                    at_hdr <= pb_n == HB[PB_W-1:0];
+                end
             end
             // the frame's type and count, from its header beat (held for the later beats)
-            wire        at_hdr  = pb == HB[PB_W-1:0];
             wire        p_now   = td[(42 % BYTES)*8 +: 4] == 4'(WS_PROTO_PARTIAL);
             wire [15:0] cnt_now = {td[(52 % BYTES)*8 +: 8], td[(53 % BYTES)*8 +: 8]};
             // reset: they decide whether a frame's first beats (before its header beat) hold
@@ -394,23 +398,44 @@ generate
             wire        is_p = at_hdr ? p_now : p_r;
             wire [15:0] f_cnt = at_hdr ? cnt_now : cnt_r;
 
-            // the beat's words: big-endian, kept, element or record by their index (16 bits: a
-            // frame has fewer than 2^13 words)
+            // the beat's words: big-endian, kept, element or record by their index (a frame has
+            // fewer than 2^13 words). The class of each word of a beat after the header beat is
+            // registered when the beat before it is taken (c_elem, c_rec, from that beat's index
+            // and the count), so that no compare of the index and the count lies on the path to
+            // s_agg_tready. The header beat's words (element words at 1024 bits, where it is beat
+            // 0) are classed from the count in the beat itself: compares with constants.
             wire [63:0]    wd [0:WPB-1];
             wire [WPB-1:0] w_elem, w_rec, w_x;
-            wire [15:0]    w0 = {{(17-PB_W-LG){1'b0}}, pb, {(LG-1){1'b0}}};   // pb * WPB
+            wire [WPB-1:0] h_elem, h_rec, n_elem, n_rec;
+            reg  [WPB-1:0] c_elem, c_rec;
+            wire [15:0]    w0 = {{(17-PB_W-LG){1'b0}}, pb, {(LG-1){1'b0}}};     // pb * WPB
+            wire [16:0]    n0 = {{(17-PB_W-LG+1){1'b0}}, pb + 1'b1, {(LG-1){1'b0}}}; // the next beat's
+            wire [16:0]    c8 = {1'b0, f_cnt} + 17'd8;     // the first record word's index
             genvar k, bb;
             for (k = 0; k < WPB; k = k + 1) begin : g_word
-                localparam [15:0] K16 = k;
+                localparam [16:0] K17 = k;
+                localparam [16:0] HI  = 17'(HB * WPB + k);     // the header beat's word k
                 for (bb = 0; bb < 8; bb = bb + 1) begin : g_byte
                     assign wd[k][(7-bb)*8 +: 8] = td[(8*k + bb)*8 +: 8];
                 end
-                wire [15:0] widx = w0 + K16;
+                wire [16:0] nidx = n0 + K17;
+                assign n_elem[k] = nidx >= 17'd8 && nidx < c8;
+                assign n_rec[k]  = nidx >= 17'd8 && nidx >= c8;
+                assign h_elem[k] = HI >= 17'd8 && HI < {1'b0, cnt_now} + 17'd8;
+                assign h_rec[k]  = HI >= 17'd8 && HI >= {1'b0, cnt_now} + 17'd8;
                 wire kept = s_agg_tkeep[ge*(DATA_WIDTH/8) + 8*k];
-                assign w_elem[k] = kept && widx >= 16'd8 && widx < 16'd8 + f_cnt;
-                assign w_rec[k]  = kept && widx >= 16'd8 + f_cnt;
+                assign w_elem[k] = kept && (at_hdr ? h_elem[k] : c_elem[k]);
+                assign w_rec[k]  = kept && (at_hdr ? h_rec[k] : c_rec[k]);
                 assign w_x[k]    = wd[k][63];
             end
+            always @(posedge clk)
+                if (rst || (in_fire && in_last)) begin
+                    c_elem <= {WPB{1'b0}};                 // beat 0 is never after the header
+                    c_rec  <= {WPB{1'b0}};
+                end else if (in_fire) begin
+                    c_elem <= n_elem;
+                    c_rec  <= n_rec;
+                end
 
             reg              rph;                          // the beat's element cycle is done
             reg  [WPB-1:0]   rpend;                        // its record words not yet taken
