@@ -424,17 +424,36 @@ wire [47:0] mem_mac  = mem_rd_data[MEM_MAC_LSB +: MEM_MAC_W];
 wire [31:0] mem_ip   = mem_rd_data[MEM_IP_LSB +: MEM_IP_W];
 wire [15:0] mem_udp  = mem_rd_data[MEM_UDP_LSB +: MEM_UDP_W];
 
-wire [WC_W-1:0] j_workers  = cfg_job_workers[v1_job_idx*WC_W +: WC_W];
-wire [SL_W-1:0] j_slots    = cfg_job_slots[v1_job_idx*SL_W +: SL_W];
+// The job's entries, selected by the registered job index: one loop of compares with constant
+// part-selects, so that no product of the index and an entry's width (48, or widths that are
+// not powers of two) becomes an adder and a shifter before the select. With the job's own id,
+// and its parent's MAC and our rank there, for a parent's RESULT.
+reg  [WC_W-1:0] j_workers;
+reg  [SL_W-1:0] j_slots;
 /* verilator lint_off UNUSEDSIGNAL */  // only the pool-slot bits of the base are needed
-wire [SL_W-1:0] j_base     = cfg_job_base[v1_job_idx*SL_W +: SL_W];
+reg  [SL_W-1:0] j_base;
 /* verilator lint_on UNUSEDSIGNAL */
-wire [CN_W-1:0] j_maxcount = cfg_job_maxcount[v1_job_idx*CN_W +: CN_W];
-// the job's own id and its parent's MAC and our rank there, for a parent's RESULT
-wire [15:0]     j_id       = cfg_job_id[v1_job_idx*16 +: 16];
-wire            j_par      = PARTIAL != 0 && cfg_job_par_en[v1_job_idx];
-wire [47:0]     j_par_mac  = cfg_job_par_mac[v1_job_idx*48 +: 48];
-wire [15:0]     j_par_rank = cfg_job_par_rank[v1_job_idx*16 +: 16];
+reg  [CN_W-1:0] j_maxcount;
+reg  [15:0]     j_id;
+reg             j_par;
+reg  [47:0]     j_par_mac;
+reg  [15:0]     j_par_rank;
+integer jsel;
+always @(*) begin
+    j_workers = {WC_W{1'b0}};  j_slots = {SL_W{1'b0}};  j_base = {SL_W{1'b0}};
+    j_maxcount = {CN_W{1'b0}}; j_id = 16'd0;  j_par = 1'b0;  j_par_mac = 48'd0;  j_par_rank = 16'd0;
+    for (jsel = 0; jsel < MAX_JOBS; jsel = jsel + 1)
+        if ({{(32-JI_W){1'b0}}, v1_job_idx} == jsel) begin
+            j_workers  = cfg_job_workers[jsel*WC_W +: WC_W];
+            j_slots    = cfg_job_slots[jsel*SL_W +: SL_W];
+            j_base     = cfg_job_base[jsel*SL_W +: SL_W];
+            j_maxcount = cfg_job_maxcount[jsel*CN_W +: CN_W];
+            j_id       = cfg_job_id[jsel*16 +: 16];
+            j_par      = PARTIAL != 0 && cfg_job_par_en[jsel];
+            j_par_mac  = cfg_job_par_mac[jsel*48 +: 48];
+            j_par_rank = cfg_job_par_rank[jsel*16 +: 16];
+        end
+end
 
 wire v1_agg = v1_to_dev && v1_not_other;
 
