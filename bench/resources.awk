@@ -214,7 +214,7 @@ END {
         sest = tov[F] + sl[c] * tl[F] + sc[c] * tc[F] + sm[c] * tm[F]
         worst = (sest > est) ? sest : est
         printf "| %s | %d MHz | %d | %d (%d, %d) | %.2f (%.2f) | %d (%d, %d), %.2f | %s |\n",
-            (c in old) ? c " (older RTL: " old[c] " commits to hw/ since)" : c, mhz, budget,
+            (c in old) ? c " (older RTL: " old[c] (old[c] == 1 ? " commit" : " commits") " to hw/ since)" : c, mhz, budget,
             dl[c], dc[c], dm[c], est, per, sl[c], sc[c], sm[c], sest,
             (dl[c] <= budget && worst <= per) ? "yes" : "**no**"
     }

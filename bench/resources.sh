@@ -63,8 +63,7 @@ if [ "$mode" = one ]; then
     done
     uram=""
     if [ "$fam" = xcup ]; then uram=-uram; fi
-    at=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)   # the RTL read (copied just before)
-    if ! git diff --quiet HEAD -- hw 2>/dev/null; then at="$at+changes"; fi
+    at=$(cat "$work/src/COMMIT" 2>/dev/null || echo unknown)   # the RTL read, when it was copied
     start=$(date +%s)
     rc=0
     timeout "$limit" nice -n 5 "$yosys" -q -l "$work/$name.log" -p "read_verilog -sv -I$work/src $files; \
@@ -96,6 +95,10 @@ if [ "$mode" = synth ]; then
     # yosys 0.23 reads copies of hw/ with two constructs rewritten (bench/ys_prep.py says which)
     rm -rf "$work/src"
     python3 bench/ys_prep.py hw "$work/src"
+    # the commit of the copy (hw/ may change while the runs go on)
+    at=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+    if ! git diff --quiet HEAD -- hw 2>/dev/null; then at="$at+changes"; fi
+    echo "$at" > "$work/src/COMMIT"
     for c in $configs; do rm -f "$work/${c%%=*}".*; done
     echo "resources.sh: ${configs} (${jobs} at a time, at most $limit s each)" >&2
     printf '%s\n' $configs | xargs -P "$jobs" -I CFG env WS_RES_LIMIT="$limit" YOSYS="$yosys" BUILD="$build" \

@@ -12,7 +12,7 @@
 #   bench table           bench/resources.awk on a hand-written `stat -top` of a two-module
 #                         hierarchy: per-instance totals, LUT-RAM LUTs, RAMB18 as half a BRAM36,
 #                         the device percentages, the per-module breakdown, a run that did not
-#                         finish
+#                         finish, a configuration synthesized from a commit before the last to hw/
 # Appends "bench <case> <passed> <failed>" to the results file (tests/lib.sh) and
 # exits 1 if a case failed. Needs python3 and yosys (scripts/deps.sh).
 set -u
@@ -170,14 +170,14 @@ EOF
 echo "t t=256:256:1:xc7 7 0123456789ab+changes" > "$tmp/t.done"
 cp "$tmp/hand.depth" "$tmp/t.depth"
 echo "u u=1024:256:1:xcup not finished after 60 s; last pass: PROC_MUX pass (convert decision trees to multiplexers)." > "$tmp/u.fail"
-awk -v configs="t=256:256:1:xc7 u=1024:256:1:xcup" -v yosys="Yosys X" -v cmd="sh bench/resources.sh" -v prov="machine: M" \
+awk -v configs="t=256:256:1:xc7 u=1024:256:1:xcup" -v behind="t=1 u=0" -v yosys="Yosys X" -v cmd="sh bench/resources.sh" -v prov="machine: M" \
     -f bench/resources.awk "$tmp/t.stat" "$tmp/t.depth" "$tmp/t.done" "$tmp/u.fail" /dev/null > "$tmp/t.md" 2>&1
 expect table "$tmp/t.md" \
     '^\| t: 256 bits, MAX_COUNT 256, 1 engine \| XC7VX690T \(NetFPGA-SUME\) \| 18 \| 8 \| 10 \| 0 \| 0 \| 1 \| 1 \| 0 \| 0\.0 \| 0\.0 \| 0\.1 \| \*\*yes\*\* \| 7 s, 0123456789ab\+changes \|$' \
     '^\| u: 1024 bits, MAX_COUNT 256, 1 engine \| XCU250 \(Alveo U250\) \| not synthesized: not finished after 60 s; last pass: PROC_MUX pass' \
     '^\| lane \| x2: 14 / 10 / 1 \|$' \
     '^\| top \| x1: 4 / 0 / 0 \|$' \
-    '^\| t \| 200 MHz \| 7 \| 4 \(0, 0\) \| 3\.20 \(5\.00\) \| 4 \(0, 0\), 3\.20 \| yes \|$' \
+    '^\| t \(older RTL: 1 commit to hw/ since\) \| 200 MHz \| 7 \| 4 \(0, 0\) \| 3\.20 \(5\.00\) \| 4 \(0, 0\), 3\.20 \| yes \|$' \
     '^\| u \| 340 MHz \| 5 \| not analyzed'
 
 exit $rc
