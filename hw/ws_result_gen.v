@@ -267,6 +267,7 @@ reg  [15:0]      p1_ext, p1_pay;      // a PARTIAL's records; the payload's byte
 reg  [MEM_W-1:0] p1_par;              // the job's parent, its job id and this device's rank there
 reg  [15:0]      p1_par_job, p1_par_rank;
 
+integer pj;
 always @(posedge clk) begin
     mem_rd_addr <= MA_W'(c0_job_idx) * MA_W'(MAX_WORKERS) + MA_W'(c0_rank);
     p1_q      <= c0_q;
@@ -282,9 +283,14 @@ always @(posedge clk) begin
     p1_part   <= c0_part;
     p1_ext    <= c0_part ? c0_ext : 16'd0;
     p1_pay    <= c0_part ? (16'(c0_count) + c0_ext) << 3 : 16'(c0_count) << 2;
-    p1_par      <= cfg_par_mem[c0_job_idx*MEM_W +: MEM_W];
-    p1_par_job  <= cfg_par_job[c0_job_idx*16 +: 16];
-    p1_par_rank <= cfg_par_rank[c0_job_idx*16 +: 16];
+    // the job's parent entries: compares with constant part-selects, no index times MEM_W
+    // (an adder and a shifter over the table)
+    for (pj = 0; pj < MAX_JOBS; pj = pj + 1)
+        if ({{(32-JI_W){1'b0}}, c0_job_idx} == pj) begin
+            p1_par      <= cfg_par_mem[pj*MEM_W +: MEM_W];
+            p1_par_job  <= cfg_par_job[pj*16 +: 16];
+            p1_par_rank <= cfg_par_rank[pj*16 +: 16];
+        end
     p1_valid  <= c0_issue;
     if (rst)
         p1_valid <= 1'b0;
