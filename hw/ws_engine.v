@@ -370,7 +370,8 @@ generate
             localparam LG   = $clog2(LANES);
             reg  [PB_W-1:0] pb;                            // the beat within the frame
             reg             at_hdr;                        // pb is the header beat
-            wire [PB_W-1:0] pb_n = in_last ? {PB_W{1'b0}} : pb + 1'b1;
+            wire [PB_W-1:0] pb_1 = pb + 1'b1;
+            wire [PB_W-1:0] pb_n = in_last ? {PB_W{1'b0}} : pb_1;
             always @(posedge clk) begin
                 if (rst) begin
                     pb <= {PB_W{1'b0}};
@@ -409,7 +410,7 @@ generate
             wire [WPB-1:0] h_elem, h_rec, n_elem, n_rec;
             reg  [WPB-1:0] c_elem, c_rec;
             wire [15:0]    w0 = {{(17-PB_W-LG){1'b0}}, pb, {(LG-1){1'b0}}};     // pb * WPB
-            wire [16:0]    n0 = {{(17-PB_W-LG+1){1'b0}}, pb + 1'b1, {(LG-1){1'b0}}}; // the next beat's
+            wire [16:0]    n0 = {{(17-PB_W-LG+1){1'b0}}, pb_1, {(LG-1){1'b0}}};   // the next beat's
             wire [16:0]    c8 = {1'b0, f_cnt} + 17'd8;     // the first record word's index
             genvar k, bb;
             for (k = 0; k < WPB; k = k + 1) begin : g_word
