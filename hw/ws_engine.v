@@ -104,6 +104,12 @@ localparam COMB      = (E > 1 || PARTIAL != 0) ? 1 : 0;
 localparam XG_N      = (8 + MAX_COUNT + 7) / 8;
 localparam XG_LG     = $clog2(LANES);
 
+// a PARTIAL frame's word by its index (8-byte words from byte 0; 0 to 7 are the headers), given
+// the index of its first record word (8 + count): {element word, record word}
+function [1:0] word_class(input [16:0] idx, input [16:0] rec0);
+    word_class = {idx >= 17'd8 && idx < rec0, idx >= rec0};
+endfunction
+
 // per group of 8 bits: any bit set
 function [XG_N-1:0] grp_any(input [XG_N*8-1:0] v);
     integer g;
@@ -419,11 +425,8 @@ generate
                 for (bb = 0; bb < 8; bb = bb + 1) begin : g_byte
                     assign wd[k][(7-bb)*8 +: 8] = td[(8*k + bb)*8 +: 8];
                 end
-                wire [16:0] nidx = n0 + K17;
-                assign n_elem[k] = nidx >= 17'd8 && nidx < c8;
-                assign n_rec[k]  = nidx >= 17'd8 && nidx >= c8;
-                assign h_elem[k] = HI >= 17'd8 && HI < {1'b0, cnt_now} + 17'd8;
-                assign h_rec[k]  = HI >= 17'd8 && HI >= {1'b0, cnt_now} + 17'd8;
+                assign {n_elem[k], n_rec[k]} = word_class(n0 + K17, c8);
+                assign {h_elem[k], h_rec[k]} = word_class(HI, {1'b0, cnt_now} + 17'd8);
                 wire kept = s_agg_tkeep[ge*(DATA_WIDTH/8) + 8*k];
                 assign w_elem[k] = kept && (at_hdr ? h_elem[k] : c_elem[k]);
                 assign w_rec[k]  = kept && (at_hdr ? h_rec[k] : c_rec[k]);
