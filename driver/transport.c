@@ -22,6 +22,8 @@ typedef struct {
     uint8_t set;
     uint8_t busy;      /* sent, result not in yet */
     uint8_t retried;   /* sent more than once: no round-trip sample (Karn) */
+    uint32_t len;      /* the frame's bytes */
+    uint64_t delivered; /* the worker's bytes of results when it was first sent */
     unsigned tries;    /* retransmissions so far */
     uint64_t sent_at;  /* first transmission */
     uint64_t last_tx;  /* last transmission */
@@ -44,9 +46,23 @@ struct ws_worker {
     uint64_t srtt8, rttvar4; /* RFC 6298 state, scaled by 8 and 4 */
     uint64_t sent;      /* chunks of the current all-reduce sent (first transmissions) */
     unsigned inflight;  /* slots busy */
-    /* congestion control: the observation window (results and CE marks since it began, its
-     * length in results) and whether a timeout has cut the window in it already */
-    uint64_t win_n, win_ce, win_len;
+    uint64_t inflight_bytes; /* their frames' bytes */
+    uint64_t frame_len; /* the bytes of a frame of count elements */
+    double tick_bps;    /* cfg.rate_bps in bytes a time unit; 0 without a rate */
+    /* the delivery rate (bytes a time unit): a running max of the samples over periods of
+     * RATE_PERIODS smoothed round trips, the max of this period and the last */
+    uint64_t delivered;
+    double rate_cur, rate_prev;
+    uint64_t rate_stamp;
+    /* loss detection with the adaptive timeout: the last RESULT accepted, and the first
+     * transmission and round trip of the latest-sent chunk whose result came (RACK) */
+    uint64_t last_result, rack_sent, rack_rtt;
+    uint64_t next_tx;   /* pacing: the earliest time of the next first transmission */
+    /* congestion control: its window (bytes, before the path's bound), the observation window
+     * (bytes of results and of CE results since it began, its length in bytes) and whether a
+     * timeout has cut the window in it already */
+    double cc_cwnd;
+    uint64_t win_b, win_ce, win_len;
     int win_cut;
     char err[256];
     uint32_t elems[WS_LIMIT_COUNT];
@@ -61,6 +77,51 @@ static void set_err(ws_worker *w, const char *fmt, ...)
     vsnprintf(w->err, sizeof w->err, fmt, ap);
     va_end(ap);
 }
+
+/* ---- the window (docs/driver.md, "Window and pacing") ---------------------------------
+ * With a rate, the path's bound is WS_WINDOW_GAIN bandwidth-delay products: the delivery rate
+ * measured (at most cfg.rate_bps) times the smallest round trip measured (the path without
+ * queues; WS_INIT_CHUNKS chunks before the first one), as BBR's window, and never less than
+ * one product of cfg.rate_bps; without a rate, the slots. Congestion control keeps a window of
+ * its own under it. */
+#define RATE_PERIODS 8
+
+static double path_bound(const ws_worker *w)
+{
+    double F = (double)w->frame_len, S = (double)w->cfg.slots * F, b = S;
+    if (w->tick_bps > 0) {
+        double r = w->rate_cur > w->rate_prev ? w->rate_cur : w->rate_prev;
+        if (r <= 0 || r > w->tick_bps)
+            r = w->tick_bps;
+        b = WS_INIT_CHUNKS * F;
+        if (w->st.min_rtt) { /* never under one product of the rate: no spiral down when the
+                              * round trip grows by a delay the window does not make */
+            double lo = w->tick_bps * (double)w->st.min_rtt;
+            b = WS_WINDOW_GAIN * r * (double)w->st.min_rtt;
+            b = b < lo ? lo : b;
+        }
+    }
+    return b < F ? F : b > S ? S : b;
+}
+
+static void window_update(ws_worker *w)
+{
+    double b = path_bound(w);
+    if (w->cfg.cc && w->cc_cwnd < b)
+        b = w->cc_cwnd;
+    w->st.cwnd = b;
+    if (b < w->st.cwnd_min && (w->st.min_rtt || w->tick_bps <= 0))
+        w->st.cwnd_min = b;
+}
+
+/* one more frame of len bytes fits in the window (one chunk always does) */
+static int fits(const ws_worker *w, uint64_t len)
+{
+    return !w->inflight || (double)(w->inflight_bytes + len) <= w->st.cwnd + 1e-6;
+}
+
+/* chunks leave in chunk order, within a window in bytes, when there is a rate or cc */
+static int windowed(const ws_worker *w) { return w->cfg.cc || w->tick_bps > 0; }
 
 void ws_worker_cfg_init(ws_worker_cfg *c)
 {
@@ -130,6 +191,10 @@ ws_worker *ws_worker_new(const ws_worker_cfg *c, char *err, size_t errlen)
         snprintf(err, errlen, "worker: cc %d: 0 (off) or 1 (DCTCP-like window)", c->cc);
         return NULL;
     }
+    if (!(c->rate_bps >= 0 && c->rate_bps < 1e15)) {
+        snprintf(err, errlen, "worker: rate %g bit/s: want 0 (none) .. 1e15", c->rate_bps);
+        return NULL;
+    }
     if (c->rto_min == 0 || c->rto_min > c->rto_max || c->rto < c->rto_min || c->rto > c->rto_max) {
         snprintf(err, errlen, "worker: timeouts must satisfy 0 < rto_min <= rto <= rto_max");
         return NULL;
@@ -147,9 +212,15 @@ ws_worker *ws_worker_new(const ws_worker_cfg *c, char *err, size_t errlen)
         w->slot[k] = (slot_t){.chunk = NO_CHUNK};
     w->tensor = c->first_tensor;
     w->st.rto = c->rto;
-    w->st.cwnd = w->st.cwnd_min = c->slots;
+    w->frame_len = ws_frame_len(c->count);
+    w->tick_bps = c->rate_bps > 0 ? c->rate_bps / 8 / (double)(c->ticks_per_s ? c->ticks_per_s
+                                                                               : 1000000000u)
+                                  : 0;
+    w->cc_cwnd = (double)c->slots * (double)w->frame_len;
     w->st.alpha = c->cc ? 1.0 : 0.0; /* as Linux's DCTCP: the first marked window halves */
-    w->win_len = c->slots;
+    window_update(w);
+    w->st.cwnd_min = w->st.cwnd;
+    w->win_len = (uint64_t)w->st.cwnd;
     return w;
 }
 
@@ -166,6 +237,21 @@ static uint64_t clamp_rto(const ws_worker *w, uint64_t t)
     if (t < w->cfg.rto_min)
         return w->cfg.rto_min;
     return t > w->cfg.rto_max ? w->cfg.rto_max : t;
+}
+
+/* Pacing: with a measured round trip, first transmissions leave at WS_PACE_GAIN x cwnd / srtt
+ * when that is below the rate (a window cut by congestion control, or one the path's bound
+ * keeps under a queue's round trip), so that a window goes out over a round trip instead of in
+ * a burst at the link's rate. */
+static void pace(ws_worker *w, size_t len, uint64_t now)
+{
+    if (w->tick_bps <= 0 || !w->st.srtt)
+        return;
+    double r = WS_PACE_GAIN * w->st.cwnd / (double)w->st.srtt; /* bytes a time unit */
+    if (r >= w->tick_bps)
+        return;
+    w->next_tx = now + (uint64_t)((double)len / r);
+    w->st.paced++;
 }
 
 /* Build and send the chunk of slot k; retx marks a retransmission. */
@@ -205,8 +291,11 @@ static void transmit(ws_worker *w, unsigned k, int retx, uint64_t now)
         s->retried = 0;
         s->tries = 0;
         s->sent_at = now;
+        s->len = (uint32_t)len;
+        s->delivered = w->delivered;
         w->st.data_frames++;
         s->timer = w->st.rto;
+        pace(w, len, now);
     }
     if (s->timer > w->st.max_timer)
         w->st.max_timer = s->timer;
@@ -259,43 +348,42 @@ static void fill_slot(ws_worker *w, unsigned k, uint64_t now)
     w->sent++;
     w->inflight++;
     transmit(w, k, 0, now);
+    w->inflight_bytes += s->len;
 }
 
 /* ---- congestion control (cfg.cc) ------------------------------------------------------
- * The window is cwnd chunks: chunks leave in chunk order while fewer than floor(cwnd) are
- * outstanding (each still in its slot, i mod S, so cwnd <= S keeps the protocol's rules). Once
- * per window of results (cwnd of them), DCTCP's update: alpha += g (F - alpha) with F the
- * fraction of those results that came back CE, then cwnd *= 1 - alpha/2 if any did, else
- * cwnd += 1; a timeout halves cwnd, once per window. cwnd stays within 1..S. */
-
-static void cc_set(ws_worker *w, double cwnd)
-{
-    double S = w->cfg.slots;
-    w->st.cwnd = cwnd < 1 ? 1 : cwnd > S ? S : cwnd;
-    if (w->st.cwnd < w->st.cwnd_min)
-        w->st.cwnd_min = w->st.cwnd;
-}
+ * DCTCP's law in bytes: once per window of results (results of cwnd bytes, counted from the
+ * last update: about a round trip), alpha += g (F - alpha) with F the fraction of those bytes
+ * that came back CE, then cwnd *= 1 - alpha/2 if any did, else cwnd += one frame; a timeout
+ * halves cwnd, once per window. cwnd stays within one frame .. the path's bound. */
 
 static void cc_new_window(ws_worker *w)
 {
-    w->win_n = w->win_ce = 0;
+    w->win_b = w->win_ce = 0;
     w->win_cut = 0;
-    w->win_len = (uint64_t)(w->st.cwnd + 0.999999);
+    w->win_len = (uint64_t)w->st.cwnd;
 }
 
-static void cc_result(ws_worker *w, int ce)
+static void cc_set(ws_worker *w, double cwnd)
 {
-    w->win_n++;
-    w->win_ce += ce != 0;
+    double F = (double)w->frame_len, S = (double)w->cfg.slots * F;
+    w->cc_cwnd = cwnd < F ? F : cwnd > S ? S : cwnd;
+    window_update(w);
+}
+
+static void cc_result(ws_worker *w, uint64_t len, int ce)
+{
+    w->win_b += len;
+    w->win_ce += ce ? len : 0;
     w->st.ce_results += ce != 0;
-    if (w->win_n < w->win_len)
+    if (w->win_b < w->win_len)
         return;
-    w->st.alpha += CC_GAIN * ((double)w->win_ce / (double)w->win_n - w->st.alpha);
+    w->st.alpha += CC_GAIN * ((double)w->win_ce / (double)w->win_b - w->st.alpha);
     if (w->win_ce) {
         w->st.cwnd_cuts++;
         cc_set(w, w->st.cwnd * (1 - w->st.alpha / 2));
     } else {
-        cc_set(w, w->st.cwnd + 1);
+        cc_set(w, w->st.cwnd + (double)w->frame_len);
     }
     cc_new_window(w);
 }
@@ -310,32 +398,39 @@ static void cc_timeout(ws_worker *w)
 }
 
 /* The next chunk in chunk order and its slot, if it may leave: within the window, its slot
- * free and its hold over (ready: when it will be). */
-static int cc_next(const ws_worker *w, unsigned *k, uint64_t *ready)
+ * free (ready: when its hold and the pacing let it). */
+static int win_next(const ws_worker *w, unsigned *k, uint64_t *ready)
 {
     uint64_t c = w->base + w->sent;
-    if (!w->active || w->inflight >= (unsigned)w->st.cwnd || c >= w->base + w->nch)
+    if (!w->active || c >= w->base + w->nch)
+        return 0;
+    uint64_t T = w->cfg.shards > 1 ? w->cfg.shards : 1;
+    uint64_t off = (w->cfg.shard + T * (c - w->base)) * w->cfg.count;
+    uint64_t n = w->n - off < w->cfg.count ? w->n - off : w->cfg.count;
+    if (!fits(w, ws_frame_len((unsigned)n)))
         return 0;
     *k = (unsigned)(c % w->cfg.slots);
     if (next_chunk(w, *k) != c)
         return 0;
     *ready = ready_at(w, *k);
+    if (w->next_tx > *ready)
+        *ready = w->next_tx;
     return 1;
 }
 
-static void cc_fill(ws_worker *w, uint64_t now)
+static void win_fill(ws_worker *w, uint64_t now)
 {
     unsigned k;
     uint64_t ready;
-    while (cc_next(w, &k, &ready) && ready <= now)
+    while (win_next(w, &k, &ready) && ready <= now)
         fill_slot(w, k, now);
 }
 
 /* Every slot that can take a chunk, in chunk order (from the slot of the tensor's first). */
 static void fill_all(ws_worker *w, uint64_t now)
 {
-    if (w->cfg.cc) {
-        cc_fill(w, now);
+    if (windowed(w)) {
+        win_fill(w, now);
         return;
     }
     for (unsigned j = 0; j < w->cfg.slots; j++)
@@ -377,6 +472,7 @@ int ws_worker_start(ws_worker *w, const float *in, float *out, size_t n, uint64_
     w->got = 0;
     w->sent = 0;
     w->inflight = 0;
+    w->inflight_bytes = 0;
     w->active = 1;
     if (w->nch == 0) {
         finish(w);
@@ -384,6 +480,25 @@ int ws_worker_start(ws_worker *w, const float *in, float *out, size_t n, uint64_
     }
     fill_all(w, now);
     return 0;
+}
+
+/* A delivery-rate sample: the bytes of results that came in while the chunk was out (its own
+ * included) over its round trip; kept as the max over the last one to two periods. */
+static void rate_sample(ws_worker *w, const slot_t *s, uint64_t r, uint64_t now)
+{
+    double x = (double)(w->delivered - s->delivered) / (double)(r ? r : 1);
+    if (x > w->tick_bps) /* results bunched: no more than the rate */
+        x = w->tick_bps;
+    if (now - w->rate_stamp >= RATE_PERIODS * w->st.srtt) {
+        w->rate_prev = w->rate_cur;
+        w->rate_cur = 0;
+        w->rate_stamp = now;
+    }
+    if (x > w->rate_cur)
+        w->rate_cur = x;
+    w->st.rate_bps = 8 * (w->rate_cur > w->rate_prev ? w->rate_cur : w->rate_prev) *
+                     (double)(w->cfg.ticks_per_s ? w->cfg.ticks_per_s : 1000000000u);
+    window_update(w);
 }
 
 static void rtt_sample(ws_worker *w, uint64_t r)
@@ -398,8 +513,16 @@ static void rtt_sample(ws_worker *w, uint64_t r)
         w->srtt8 = w->srtt8 - w->srtt8 / 8 + r;
     }
     w->st.srtt = w->srtt8 / 8;
+    /* the deviation term at least rto_min, as Linux's: a round trip that steadies behind a
+     * standing queue has almost no deviation, and its timeout stays clear of the queue's
+     * changes by rto_min */
     if (w->cfg.adaptive)
-        w->st.rto = clamp_rto(w, w->srtt8 / 8 + w->rttvar4);
+        w->st.rto = clamp_rto(w, w->srtt8 / 8 + (w->rttvar4 > w->cfg.rto_min ? w->rttvar4
+                                                                               : w->cfg.rto_min));
+    if (!w->st.min_rtt || r < w->st.min_rtt) {
+        w->st.min_rtt = r ? r : 1;
+        window_update(w);
+    }
 }
 
 ws_rx_kind ws_worker_rx(ws_worker *w, const uint8_t *f, size_t len, uint64_t now)
@@ -437,19 +560,48 @@ ws_rx_kind ws_worker_rx(ws_worker *w, const uint8_t *f, size_t len, uint64_t now
     }
     s->busy = 0;
     w->inflight--;
-    if (w->cfg.cc)
-        cc_result(w, (h.tos & 3) == ECN_CE);
+    w->inflight_bytes -= s->len;
     w->st.results++;
     w->st.chunks++;
-    if (!s->retried)
+    w->delivered += s->len;
+    w->last_result = now;
+    if (!s->retried && s->sent_at >= w->rack_sent) {
+        w->rack_sent = s->sent_at;
+        w->rack_rtt = now - s->sent_at;
+    }
+    if (!s->retried) {
         rtt_sample(w, now - s->sent_at);
+        if (w->tick_bps > 0)
+            rate_sample(w, s, now - s->sent_at, now);
+    }
+    if (w->cfg.cc)
+        cc_result(w, s->len, (h.tos & 3) == ECN_CE);
     if (++w->got == w->nch)
         finish(w);
-    else if (w->cfg.cc)
-        cc_fill(w, now);
+    else if (windowed(w))
+        win_fill(w, now);
     else
         fill_slot(w, h.slot, now);
     return WS_RX_RESULT;
+}
+
+/* When slot k's chunk is given up for lost. With a fixed timeout: its timer. With the
+ * adaptive one (docs/driver.md, "Timeouts and backoff"), as TCP does: a chunk sent before the
+ * latest-sent chunk whose result came is lost once that one's round trip and a quarter of the
+ * smallest have passed since it left (RACK, RFC 8985: results come in the order the chunks
+ * left, unless a contribution is missing); any other waits for its timer counted from its
+ * transmission or from the last result, whichever is later (RFC 6298 5.3: while results come
+ * in, what is behind them is queued, not lost). */
+static uint64_t slot_deadline(const ws_worker *w, const slot_t *s)
+{
+    if (!w->cfg.adaptive)
+        return s->deadline;
+    uint64_t t;
+    if (s->last_tx < w->rack_sent)
+        t = s->last_tx + w->rack_rtt + w->st.min_rtt / 4;
+    else
+        t = (s->last_tx > w->last_result ? s->last_tx : w->last_result) + s->timer;
+    return t < s->last_tx ? WS_NO_DEADLINE : t;
 }
 
 int ws_worker_poll(ws_worker *w, uint64_t now)
@@ -460,7 +612,7 @@ int ws_worker_poll(ws_worker *w, uint64_t now)
         return 0;
     for (unsigned k = 0; k < w->cfg.slots; k++) {
         slot_t *s = &w->slot[k];
-        if (!s->busy || s->deadline > now)
+        if (!s->busy || slot_deadline(w, s) > now)
             continue;
         w->st.timeouts++;
         if (w->cfg.max_retries && s->tries >= w->cfg.max_retries) {
@@ -488,15 +640,16 @@ uint64_t ws_worker_deadline(const ws_worker *w)
         return t;
     for (unsigned k = 0; k < w->cfg.slots; k++) {
         if (w->slot[k].busy) {
-            if (w->slot[k].deadline < t)
-                t = w->slot[k].deadline;
-        } else if (!w->cfg.cc && next_chunk(w, k) != NO_CHUNK && ready_at(w, k) < t) {
+            uint64_t d = slot_deadline(w, &w->slot[k]);
+            if (d < t)
+                t = d;
+        } else if (!windowed(w) && next_chunk(w, k) != NO_CHUNK && ready_at(w, k) < t) {
             t = ready_at(w, k);
         }
     }
     unsigned k;
     uint64_t ready;
-    if (w->cfg.cc && cc_next(w, &k, &ready) && ready < t)
+    if (windowed(w) && win_next(w, &k, &ready) && ready < t)
         t = ready;
     return t;
 }

@@ -395,7 +395,7 @@ void ws_cluster_cc_print(FILE *out, const ws_cluster *c, const ws_cluster_result
                 WS_MODE_IS_WIRESUM(r->mode) ? "" : "\n");
     if (WS_MODE_IS_WIRESUM(r->mode) && (c->topo.ecn_bytes || c->job.cc))
         fprintf(out, "; transport cc %s: %llu RESULTs with CE, %llu window cuts, smallest "
-                "window %.2f chunks\n", c->job.cc ? "on" : "off",
+                "window %.0f bytes\n", c->job.cc ? "on" : "off",
                 (unsigned long long)r->ce_results, (unsigned long long)r->cwnd_cuts,
                 r->cwnd_min);
     if (r->has_bg)

@@ -12,9 +12,11 @@
 #include "wiresum/wire.h"
 
 #define JOB_ID 7
-/* the transport's timers: a retransmission waits long enough for a window of every worker to
- * pass the device (no loss is expected in a provisioned rack; a drop costs one timeout) */
-#define RTO_MIN_PS 20000000ull /* 20 us */
+/* the transport's timers (docs/cluster.md section 4): adaptive from the round trips measured,
+ * at least RTO_MIN_PS; RTO_INIT_PS until the first is; backoff up to RTO_MAX_PS */
+#define RTO_MIN_PS 20000000ull      /* 20 us */
+#define RTO_INIT_PS 1000000000ull   /* 1 ms */
+#define RTO_MAX_PS 100000000000ull  /* 100 ms */
 #define MAX_SHARDS WS_CLUSTER_MAX_DEVICES
 
 typedef struct {
@@ -675,32 +677,6 @@ static int make_devices(ws_cjob *j, const uint32_t *dev_ip, char *err, size_t er
 static int make_workers(ws_cjob *j, char *err, size_t errlen)
 {
     const ws_cluster *c = &j->c;
-    /* a round trip under load, per level of devices: the worker's windows (one per shard)
-     * queued at its own link, every member's window through the device, the links' delays (at most four between
-     * switches on a path); twice that, plus the minimum */
-    size_t fb = ws_frame_len(c->job.count);
-    unsigned levels = j->mode == WS_MODE_HIER ? 2 + (c->job.n_mids > 0) : 1;
-    uint64_t fr = 0, delay = 0, members = 0;
-    for (unsigned i = 0; i < j->desc.n; i++) {
-        const ws_cluster_dev *d = &c->dev[j->dev_of[i]];
-        uint64_t m = j->cfg[i].job[0].workers;
-        size_t len = j->cfg[i].partial ? ws_partial_max_len(c->job.count) : fb;
-        if (ws_cdev_service_ps(d, len) > fr)
-            fr = ws_cdev_service_ps(d, len);
-        if (d->link.delay_ns > delay)
-            delay = d->link.delay_ns;
-        if (m > members)
-            members = m;
-    }
-    delay += c->topo.host_link.delay_ns + 4 * c->topo.uplink.delay_ns;
-    uint64_t wire = (uint64_t)((double)fb * 8 / c->topo.host_link.rate * 1e12);
-    uint64_t rtt = levels * ((uint64_t)c->job.window * (j->T * wire + members * fr) +
-                             2 * delay * 1000);
-    if (c->bg.on) /* other traffic can fill the switch queues of the way (2 ToR ports, 4 more
-                   * between switches): their time */
-        rtt += levels * (c->topo.uplinks ? 6 : 2) *
-               (uint64_t)((double)c->topo.queue_bytes * 8 / c->topo.host_link.rate * 1e12);
-    uint64_t rto = 2 * rtt + RTO_MIN_PS;
     for (unsigned w = 0; w < j->nw; w++)
         for (unsigned s = 0; s < j->T; s++) {
             unsigned rank, i = shard_dev(j, w, s, &rank);
@@ -711,10 +687,13 @@ static int make_workers(ws_cjob *j, char *err, size_t errlen)
             wc.count = c->job.count;
             wc.shard = j->mode == WS_MODE_SHARDED ? s : 0;
             wc.shards = j->mode == WS_MODE_SHARDED ? j->T : 0;
-            wc.rto = rto;
+            /* the window from the path: the host's link, shared by the worker's shards */
+            wc.rate_bps = c->topo.host_link.rate / j->T;
+            wc.ticks_per_s = 1000000000000ull;
+            wc.rto = RTO_INIT_PS;
             wc.rto_min = RTO_MIN_PS;
-            wc.rto_max = 16 * rto;
-            wc.adaptive = 0; /* round trips include the queue of the worker's own window */
+            wc.rto_max = RTO_MAX_PS;
+            wc.adaptive = 1;
             wc.max_retries = 64;
             wc.tos = 2; /* ECT(0) */
             wc.cc = c->job.cc;

@@ -57,7 +57,7 @@ typedef struct {
     /* congestion (docs/cluster.md, "Congestion"): CE marks made by the queue discs (ns-3 layer);
      * wiresum with cc: RESULTs taken with CE, window cuts, the smallest window of any worker */
     uint64_t net_ce_marks, ce_results, cwnd_cuts;
-    double cwnd_min;
+    double cwnd_min;           /* bytes */
     int has_bg;                /* [background]: bg is its flows' result (ns-3 layer) */
     ws_bg_result bg;
     ws_cluster_linkstat uplink[WS_CLUSTER_MAX_UPLINKS]; /* ns-3 layer: link H + D + u */

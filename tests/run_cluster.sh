@@ -34,7 +34,8 @@ R='.runs[] | select(.mode == "ring")'
 # --plot: a PNG, and its data file with each collective's time and its speedup over the ring
 if [ -s "$tmp/rack8.png" ] && awk -v w="$(jq "$W | .seconds * 1e3" "$j")" -v r="$(jq "$R | .seconds * 1e3" "$j")" '
         function near(a, b) { return a - b < 1e-5 * b && b - a < 1e-5 * b }
-        $1 == "\"wiresum\"" { ok += near($2, w) && near($3, r / w) }
+        function near4(a, b) { return a - b <= 5e-5 && b - a <= 5e-5 } # the file has 4 decimals
+        $1 == "\"wiresum\"" { ok += near($2, w) && near4($3, r / w) }
         $1 == "\"ring\"" { ok += near($2, r) && $3 == 1 }
         END { exit ok != 2 }' "$tmp/rack8.dat"; then ok rack8-plot; else bad rack8-plot; fi
 check rack8-keys "$j" '.ok and ([.runs[] | has("mode", "workers", "bytes", "link_bps", "seconds", "exact")] | all) and (.runs | length) == 2'
@@ -66,7 +67,20 @@ sed -e 's/^f_clk = .*/f_clk = 20MHz/' -e 's/^ingress_buffer = .*/ingress_buffer 
 d=$tmp/drops.json
 if "$ws" cluster --json "$tmp/drops.ini" > "$d" 2> "$tmp/drops.log"; then ok drops-runs; else bad drops-runs; fi
 check drops-exact "$d" '.runs[0] | .exact and .device.drop_frames > 0 and .transport.retx > 0'
-check drops-bytes "$d" '.runs[0] | .net_drop_packets == 0 and .tx_bytes == .device.rx_bytes and .device.rx_frames == .device.served_frames + .device.drop_frames and .device.tx_bytes == .rx_bytes'
+# (what the device sent and no worker took: RESULTs it re-sent for retransmissions, still on
+# their way when the last worker completed and the simulation stopped: at most one a worker)
+check drops-bytes "$d" '.runs[0] | .net_drop_packets == 0 and .tx_bytes == .device.rx_bytes and .device.rx_frames == .device.served_frames + .device.drop_frames and .device.tx_bytes >= .rx_bytes and .device.tx_bytes - .rx_bytes <= .workers * 1088'
+
+# 16 workers behind a 4:1 uplink (tests/cluster/uplink4.ini): the window from the measured
+# delivery rate and round trip holds the standing queue within the switch port, and the
+# adaptive timeout never fires behind it: no drop, no retransmission, within 3 % of the 4:1
+# bound (a leaf's 8 tensors up its 20 Gb/s uplink in frames of 8244 bytes for 8192). With a
+# window of the slots and a timeout from a formula, the queue overflowed and the timeouts fired
+# (2608 retransmissions, 1944 drops, 9.63 ms for this file's 3.38 ms bound)
+u=$tmp/uplink4.json
+if "$ws" cluster --json tests/cluster/uplink4.ini > "$u" 2> "$tmp/uplink4.log"; then ok uplink4-runs; else bad uplink4-runs; fi
+check uplink4-no-retx "$u" '.runs[0] | .exact and .transport.retx == 0 and .transport.timeouts == 0 and .net_drop_packets == 0'
+check uplink4-bound "$u" '.runs[0] | (8 * .bytes * 8244 / 8192 * 8 / 20e9) as $t | .seconds / $t < 1.03'
 
 # halving-doubling on rack8 (uncongested: one switch, each worker one flow out and one in per
 # step) against its closed form: 2 log2(N) steps moving 2(N-1)/N of the tensor in all with the
@@ -147,11 +161,12 @@ done
 # marks above the threshold, echoed by the device into RESULTs and taken by the windows; the
 # tensors exact through it all
 check cc-exact "$tmp/cc.json" '.runs[0] | .exact and .tensors_exact == 16 and .failed == false'
-check ecn-marks "$tmp/cc.json" '.runs[0] | .net_ce_marks > 0 and .cc.ce_results > 0 and .cc.cwnd_cuts > 0 and .cc.cwnd_min >= 1'
+check ecn-marks "$tmp/cc.json" '.runs[0] | .net_ce_marks > 0 and .cc.ce_results > 0 and .cc.cwnd_cuts > 0 and .cc.cwnd_min >= 8256'
 check ecn-none-without "$tmp/cc-noecn.json" '.runs[0] | .net_ce_marks == 0 and .cc.ce_results == 0 and .exact'
-# a queue of at most 528 KB: marks at 100 KB that shrink the windows, none at 600 KB; exact
-check ecn-above-k "$tmp/k100.json" '.runs[0] | .net_ce_marks > 0 and .cc.ce_results > 0 and .cc.cwnd_min < 8 and .exact and .net_drop_packets == 0'
-check ecn-below-k "$tmp/k600.json" '.runs[0] | .net_ce_marks == 0 and .cc.ce_results == 0 and .cc.cwnd_min == 8 and .exact'
+# a queue of at most 528 KB: marks at 100 KB that cut the windows (bytes of frames of 8256
+# bytes) below the 8 slots' frames, none and no cut at 600 KB; exact
+check ecn-above-k "$tmp/k100.json" '.runs[0] | .net_ce_marks > 0 and .cc.ce_results > 0 and .cc.cwnd_cuts > 0 and .cc.cwnd_min < 8 * 8256 and .exact and .net_drop_packets == 0'
+check ecn-below-k "$tmp/k600.json" '.runs[0] | .net_ce_marks == 0 and .cc.ce_results == 0 and .cc.cwnd_cuts == 0 and .exact'
 # every background flow complete with all its bytes, in each run; an FCT never beats its ideal
 for f in cc cc-noecn; do
     check "$f-background" "$tmp/$f.json" '.runs[0].background | .flows == 30 and .completed == 30 and .rx_bytes == .bytes and .short.completed + .long.completed == 30 and .short.slowdown_p50 >= 1 and .long.slowdown_p50 >= 1'

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -308,7 +309,7 @@ static void run_job(const job_params *p, job_result *res)
     assert_true(l->max_outstanding <= p->slots);
     memset(res, 0, sizeof *res);
     res->marked = l->marked;
-    res->cwnd_min = p->slots;
+    res->cwnd_min = (double)p->slots * ws_frame_len(p->count);
     for (unsigned w = 0; w < l->nw; w++) {
         const ws_worker_stats *s = ws_worker_get_stats(l->w[w]);
         assert_int_equal(s->allreduces, p->tensors);
@@ -477,7 +478,16 @@ static size_t result_for(const uint8_t *d, const uint32_t *sums, uint8_t *out, i
 
 /* The device's answer to the oldest frame captured: it leaves the capture, its RESULT (with
  * these sums, ECN CE if ce) must complete its chunk. */
+static void answer_oldest_at(capture *c, ws_worker *w, const uint32_t *sums, int ce,
+                             uint64_t now);
 static void answer_oldest(capture *c, ws_worker *w, const uint32_t *sums, int ce)
+{
+    answer_oldest_at(c, w, sums, ce, 1);
+}
+
+/* The same at time now. */
+static void answer_oldest_at(capture *c, ws_worker *w, const uint32_t *sums, int ce,
+                             uint64_t now)
 {
     uint8_t res[WS_OFF_ELEMS + 4 * 64];
     size_t len = result_for(c->f[0], sums, res, 0);
@@ -488,7 +498,7 @@ static void answer_oldest(capture *c, ws_worker *w, const uint32_t *sums, int ce
     memmove(&c->f[0], &c->f[1], (c->n - 1) * sizeof c->f[0]);
     memmove(&c->len[0], &c->len[1], (c->n - 1) * sizeof c->len[0]);
     c->n--;
-    assert_int_equal(ws_worker_rx(w, res, len, 1), WS_RX_RESULT);
+    assert_int_equal(ws_worker_rx(w, res, len, now), WS_RX_RESULT);
 }
 
 static void answer_first(capture *c, ws_worker *w, const uint32_t *sums)
@@ -781,10 +791,10 @@ static void test_hold(void **state)
     free(c);
 }
 
-/* Congestion control: DATA ECN-capable; chunks in chunk order, never more than floor(cwnd)
+/* Congestion control: DATA ECN-capable; chunks in chunk order, never more than cwnd bytes
  * outstanding; DCTCP's update once per window of results (alpha from 1, gain 1/16): a window
- * of CE results cuts cwnd by alpha/2, a clean one adds one chunk; down to 1, never below, and
- * back up to the slots, never above; a timeout halves it once per window. */
+ * of CE results cuts cwnd by alpha/2, a clean one adds one frame; down to one frame, never
+ * below, and back up to the slots' frames, never above; a timeout halves it once per window. */
 static void test_cc_window(void **state)
 {
     (void)state;
@@ -802,9 +812,10 @@ static void test_cc_window(void **state)
     const ws_worker_stats *st = ws_worker_get_stats(w);
     static float buf[4 * 400];
     uint32_t sums[4] = {1, 2, 3, 4};
+    const double F = (double)ws_frame_len(K); /* the window counts frames' bytes */
     assert_int_equal(ws_worker_start(w, buf, buf, 4 * 400, 0), 0);
     assert_int_equal(c->n, S);
-    assert_true(st->cwnd == S);
+    assert_true(st->cwnd == S * F);
     ws_hdr h;
     ws_parse(c->f[0], &h);
     assert_int_equal(h.tos & 3, 2); /* ECT(0) */
@@ -819,7 +830,7 @@ static void test_cc_window(void **state)
             assert_int_equal(h.offset, next_off);
         }
     }
-    assert_true(st->cwnd == 4.0 && st->alpha == 1.0);
+    assert_true(st->cwnd == 4 * F && st->alpha == 1.0);
     assert_int_equal(c->n, S - 1); /* the 7 sent before the cut stay out; none leaves */
     assert_int_equal(st->ce_results, S);
     /* a clean window of 4: nothing leaves while 4 or more are out; at its end alpha decays
@@ -829,36 +840,36 @@ static void test_cc_window(void **state)
         assert_int_equal(c->n, S - 2 - i);
     }
     answer_oldest(c, w, sums, 0);
-    assert_true(st->cwnd == 5.0 && st->alpha == 1.0 - 1.0 / 16);
+    assert_true(st->cwnd == 5 * F && st->alpha == 1.0 - 1.0 / 16);
     assert_int_equal(c->n, 5);
     /* marks on every result: down to one chunk, and never below; a chunk leaves only into
      * the window */
     for (unsigned i = 0; i < 60; i++) {
         uint64_t sent = st->data_frames;
         answer_oldest(c, w, sums, 1);
-        assert_true(st->cwnd >= 1.0);
+        assert_true(st->cwnd >= F);
         assert_true(c->n >= 1);
         if (st->data_frames > sent)
-            assert_true(c->n <= (unsigned)st->cwnd);
+            assert_true(c->n * F <= st->cwnd);
     }
-    assert_true(st->cwnd == 1.0 && st->cwnd_min == 1.0);
+    assert_true(st->cwnd == F && st->cwnd_min == F);
     assert_int_equal(c->n, 1);
     /* no marks: one chunk more per window, up to S (1 + 2 + ... + 7 = 28 results), no more */
     for (unsigned i = 0; i < 28; i++) {
-        assert_true(st->cwnd < S);
+        assert_true(st->cwnd < S * F);
         answer_oldest(c, w, sums, 0);
     }
-    assert_true(st->cwnd == S);
+    assert_true(st->cwnd == S * F);
     assert_int_equal(c->n, S);
     for (unsigned i = 0; i < 3 * S; i++)
         answer_oldest(c, w, sums, 0);
-    assert_true(st->cwnd == S);
+    assert_true(st->cwnd == S * F);
     assert_int_equal(c->n, S);
     /* every outstanding chunk times out at once: one cut (8 -> 4), then nothing leaves until
      * results bring the outstanding count under the window */
     uint64_t cuts = st->cwnd_cuts;
     assert_int_equal(ws_worker_poll(w, 1 + wc.rto), 0);
-    assert_true(st->cwnd == 4.0);
+    assert_true(st->cwnd == 4 * F);
     assert_int_equal(st->cwnd_cuts, cuts + 1);
     assert_int_equal(c->n, 2 * S); /* 8 retransmissions, no new chunk */
     ws_worker_free(w);
@@ -873,11 +884,149 @@ static void test_cc_window(void **state)
         answer_oldest(c, w, sums, 1);
         assert_int_equal(c->n, S);
     }
-    assert_true(st->cwnd == S && st->ce_results == 0 && st->cwnd_cuts == 0);
+    assert_true(st->cwnd == S * F && st->ce_results == 0 && st->cwnd_cuts == 0);
     ws_worker_free(w);
     wc.cc = 2;
     assert_null(ws_worker_new(&wc, err, sizeof err));
     assert_non_null(strstr(err, "cc 2"));
+    free(c);
+}
+
+/* A worker with a rate of a byte a nanosecond (ticks of 1 ns), S slots of K = 4 elements
+ * (80-byte frames), an adaptive timeout with rto_min 50. */
+static ws_worker *rate_worker(capture *c, ws_worker_cfg *wc, unsigned S)
+{
+    solo_cfg(c, wc, S, 4);
+    wc->rate_bps = 8e9;
+    wc->ticks_per_s = 1000000000;
+    wc->rto = 100000;
+    wc->rto_min = 50;
+    wc->rto_max = 800000;
+    wc->adaptive = 1;
+    wc->max_retries = 0;
+    char err[256];
+    ws_worker *w = ws_worker_new(wc, err, sizeof err);
+    assert_non_null(w);
+    return w;
+}
+
+/* The device and the network for a worker with a rate: each frame captured is answered rtt
+ * after it left (sent_at, in capture order), n answers from *t on; the worker polled at every
+ * deadline in between. Whatever leaves goes into the window; returns the most frames out. */
+static unsigned run_rtt(capture *c, ws_worker *w, uint64_t *t, uint64_t *sent_at, unsigned n,
+                        uint64_t rtt)
+{
+    const ws_worker_stats *st = ws_worker_get_stats(w);
+    const double F = (double)ws_frame_len(4);
+    static const uint32_t sums[4] = {1, 2, 3, 4};
+    unsigned most = c->n;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t due = c->n ? sent_at[0] + rtt : UINT64_MAX, d;
+        while ((d = ws_worker_deadline(w)) < due) {
+            assert_true(d >= *t);
+            *t = d;
+            unsigned k = c->n;
+            assert_int_equal(ws_worker_poll(w, *t), 0);
+            for (; k < c->n; k++)
+                sent_at[k] = *t;
+            if (due == UINT64_MAX && c->n)
+                due = sent_at[0] + rtt;
+        }
+        assert_true(c->n > 0);
+        *t = due > *t ? due : *t;
+        unsigned k = c->n;
+        uint64_t sent = st->data_frames;
+        answer_oldest_at(c, w, sums, 0, *t);
+        memmove(&sent_at[0], &sent_at[1], (k - 1) * sizeof sent_at[0]);
+        for (k = k - 1; k < c->n; k++)
+            sent_at[k] = *t;
+        if (st->data_frames > sent)
+            assert_true(c->n * F <= st->cwnd + 1e-9 || c->n == 1);
+        if (c->n > most)
+            most = c->n;
+    }
+    return most;
+}
+
+/* With a rate: WS_INIT_CHUNKS chunks before the first round trip, then a window of
+ * WS_WINDOW_GAIN x (delivery rate, at most the rate) x the smallest round trip, growing with
+ * the rate delivered up to the rate's bound; the adaptive timeout srtt + rto_min once the
+ * round trips steady; no pacing while cwnd / srtt is above the rate. */
+static void test_rate_window(void **state)
+{
+    (void)state;
+    capture *c = malloc(sizeof *c);
+    assert_non_null(c);
+    ws_worker_cfg wc;
+    ws_worker *w = rate_worker(c, &wc, 32);
+    const ws_worker_stats *st = ws_worker_get_stats(w);
+    static float buf[4 * 4000];
+    uint64_t t = 0, sent_at[64] = {0};
+    assert_int_equal(ws_worker_start(w, buf, buf, 4 * 4000, 0), 0);
+    assert_int_equal(c->n, WS_INIT_CHUNKS);
+    /* round trips of 1000 ns: up to 2 x 1 x 1000 = 2000 bytes, 25 frames out */
+    unsigned most = run_rtt(c, w, &t, sent_at, 300, 1000);
+    assert_int_equal(st->min_rtt, 1000);
+    assert_true(fabs(st->cwnd - 2000) < 1e-9);
+    assert_int_equal(most, 25);
+    assert_int_equal(c->n, 25);
+    /* the deviation term is at least rto_min: a timeout of srtt + 50 */
+    assert_int_equal(st->srtt, 1000);
+    assert_int_equal(st->rto, 1050);
+    /* from the first round trip on at least one product of the rate (12 frames), then
+     * growing with the rate delivered: 25 frames out within the first 4 round trips */
+    ws_worker_free(w);
+    w = rate_worker(c, &wc, 32);
+    st = ws_worker_get_stats(w);
+    t = 0;
+    memset(sent_at, 0, sizeof sent_at);
+    assert_int_equal(ws_worker_start(w, buf, buf, 4 * 4000, 0), 0);
+    assert_int_equal(run_rtt(c, w, &t, sent_at, 4 + 12 + 25, 1000), 25);
+    assert_true(t <= 4000);
+    ws_worker_free(w);
+    /* a rate out of range is refused */
+    char err[256];
+    wc.rate_bps = -1;
+    assert_null(ws_worker_new(&wc, err, sizeof err));
+    assert_non_null(strstr(err, "rate"));
+    free(c);
+}
+
+/* The adaptive timeout behind a queue that stands up: round trips steady at 1000, then 1040
+ * (less than rto_min = 50 more): no timeout fires (srtt + 4 x its deviation alone would be
+ * about 1000 and fire); then round trips growing by 100 every 20 results to 4000 (results keep
+ * coming: the timers restart on them), a delay the window does not make: the rate
+ * delivered falls, and the window with it down to one product of the rate and the smallest
+ * round trip (1000 bytes), no lower; 1.25 x cwnd / srtt is below the rate: the frames leave
+ * paced. */
+static void test_rate_queue(void **state)
+{
+    (void)state;
+    capture *c = malloc(sizeof *c);
+    assert_non_null(c);
+    ws_worker_cfg wc;
+    ws_worker *w = rate_worker(c, &wc, 32);
+    const ws_worker_stats *st = ws_worker_get_stats(w);
+    static float buf[4 * 40000];
+    uint64_t t = 0, sent_at[64] = {0};
+    assert_int_equal(ws_worker_start(w, buf, buf, 4 * 40000, 0), 0);
+    run_rtt(c, w, &t, sent_at, 300, 1000);
+    uint64_t paced = st->paced; /* the window's start is paced, its steady state not */
+    run_rtt(c, w, &t, sent_at, 300, 1000);
+    assert_int_equal(st->paced, paced);
+    run_rtt(c, w, &t, sent_at, 300, 1040);
+    assert_int_equal(st->timeouts, 0);
+    for (uint64_t rtt = 1100; rtt <= 4000; rtt += 100) /* a queue standing up */
+        run_rtt(c, w, &t, sent_at, 20, rtt);
+    run_rtt(c, w, &t, sent_at, 200, 4000);
+    assert_int_equal(st->timeouts, 0);
+    assert_int_equal(st->retx_frames, 0);
+    assert_true(st->srtt > 3500 && st->paced > 0);
+    assert_true(fabs(st->cwnd - 1000) < 1e-9);
+    double gap = (double)ws_frame_len(4) / (WS_PACE_GAIN * st->cwnd / (double)st->srtt);
+    assert_true(c->n >= 2);
+    assert_true((double)(sent_at[c->n - 1] - sent_at[c->n - 2]) >= gap - 1);
+    ws_worker_free(w);
     free(c);
 }
 
@@ -895,7 +1044,8 @@ static void test_cc_closed_loop(void **state)
         job_result r;
         run_job(&p, &r);
         assert_true(r.marked > 0 && r.ce > 0 && r.cuts > 0);
-        assert_true(r.cwnd_min >= 1.0 && r.cwnd_min < p.slots);
+        double F = ws_frame_len(p.count);
+        assert_true(r.cwnd_min >= F && r.cwnd_min < p.slots * F);
     }
 }
 
@@ -1326,6 +1476,8 @@ int main(void)
         cmocka_unit_test(test_hold),
         cmocka_unit_test(test_cc_window),
         cmocka_unit_test(test_cc_closed_loop),
+        cmocka_unit_test(test_rate_window),
+        cmocka_unit_test(test_rate_queue),
         cmocka_unit_test(test_bad_use),
         cmocka_unit_test(test_blocking_allreduce),
         cmocka_unit_test_setup_teardown(test_dev_job_setup_teardown, fake_bus_new, fake_bus_free),

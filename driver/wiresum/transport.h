@@ -24,6 +24,9 @@
 
 #define WS_NO_DEADLINE UINT64_MAX
 #define WS_MAX_SHARDS 4096
+#define WS_WINDOW_GAIN 2.0  /* the window with a rate: this many bandwidth-delay products */
+#define WS_PACE_GAIN 1.25   /* pacing: this many windows a smoothed round trip */
+#define WS_INIT_CHUNKS 4    /* the window with a rate, before the first round trip is measured */
 
 typedef struct ws_worker ws_worker;
 
@@ -43,10 +46,20 @@ typedef struct {
     uint32_t dev_ip;
     uint16_t dev_port;
     uint8_t tos;            /* DSCP and ECN bits of DATA frames */
-    int cc;                 /* 1: congestion control, PANAMA's DCTCP-like window on the ECN echo
-                             * of the RESULTs (docs/driver.md, "Congestion control"): at most
-                             * cwnd (1..slots) chunks outstanding, sent in chunk order, DATA
-                             * ECN-capable (ECT(0)); 0 (default): off, the window is slots */
+    int cc;                 /* 1: congestion control, PANAMA's DCTCP-like window in bytes on the
+                             * ECN echo of the RESULTs (docs/driver.md, "Congestion control"),
+                             * chunks sent in chunk order, DATA ECN-capable (ECT(0)); 0
+                             * (default): off */
+    /* the path (docs/driver.md, "Window and pacing"): the rate this worker object may send at,
+     * in bits per second (its link's; a sharded worker's objects share their link: each gets
+     * its share), and the caller's time units in a second (0: 1e9, nanoseconds). With a rate
+     * the window is in bytes, WS_WINDOW_GAIN x the path's bandwidth-delay product (the delivery
+     * rate measured, at most this rate, x the smallest round trip measured), within one chunk
+     * .. slots chunks; chunks leave in chunk
+     * order, paced at WS_PACE_GAIN x window / smoothed round trip when that is below the rate.
+     * 0 (default): no rate; the window is the slots, unpaced (or cc's alone) */
+    double rate_bps;
+    uint64_t ticks_per_s;
     /* sharding (docs/protocol.md section 9): a job over `shards` devices sends chunk i of a
      * tensor to device i mod shards; this worker object serves device `shard` (its dev_*
      * addresses), with its own window and timers. A worker of a sharded job is one object per
@@ -57,7 +70,8 @@ typedef struct {
     uint64_t rto;           /* retransmission timeout of a chunk's first transmission */
     uint64_t rto_min;       /* bounds of every timeout armed (backoff included) */
     uint64_t rto_max;
-    int adaptive;           /* 1: the first timeout follows measured round trips (RFC 6298) */
+    int adaptive;           /* 1: the first timeout follows measured round trips (RFC 6298:
+                             * smoothed round trip + 4 x its mean deviation, at least rto_min) */
     unsigned max_retries;   /* retransmissions of one chunk before the all-reduce fails; 0: none */
     uint64_t hold;          /* a slot's next chunk leaves no earlier than hold after the last
                              * transmission of its previous chunk. Set it to the network's
@@ -99,12 +113,18 @@ typedef struct {
     uint64_t srtt;           /* smoothed round trip, 0 before the first sample */
     uint64_t rto;            /* timeout the next new chunk gets */
     uint64_t max_timer;      /* largest timeout armed so far (shows the backoff) */
-    /* congestion control (cfg.cc; without it cwnd stays slots and the rest 0) */
+    uint64_t min_rtt;        /* smallest round trip measured, 0 before the first sample */
+    double rate_bps;         /* delivery rate measured (cfg.rate_bps set): the most bytes of
+                              * results a round trip brought in, over recent round trips */
+    /* the window in bytes of frames (cfg.rate_bps and cfg.cc; without either it stays slots
+     * frames of count elements): at most cwnd bytes outstanding, at least one chunk */
+    double cwnd;             /* the window now */
+    double cwnd_min;         /* the smallest it has been since the first round trip measured */
+    uint64_t paced;          /* chunks that waited for the pacing */
+    /* congestion control (cfg.cc; without it these stay 0) */
     uint64_t ce_results;     /* RESULTs accepted with ECN CE */
     uint64_t cwnd_cuts;      /* decreases: windows with marks, timeouts */
-    double cwnd;             /* the window now, chunks (fractional; floor(cwnd) may be out) */
-    double cwnd_min;         /* the smallest it has been */
-    double alpha;            /* the EWMA of the marked fraction */
+    double alpha;            /* the EWMA of the marked fraction (of bytes) */
 } ws_worker_stats;
 
 /* What ws_worker_rx did with a frame. */
