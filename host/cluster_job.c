@@ -113,16 +113,28 @@ static uint32_t ring_sum(const ws_cjob *j, unsigned iter, unsigned s, uint64_t i
     return ws_f32_bits(p);
 }
 
+/* halving-doubling: the first segment (of P) of the range participant v holds after its first
+ * `steps` halvings: each halving keeps the lower or the upper half of the range by v's bit of
+ * that step (step s: bit s, the partner at distance 2^s), so after all log2 P of them v holds
+ * segment hd_lo(P, v, log2 P), v's bits reversed */
+static unsigned hd_lo(unsigned P, unsigned v, unsigned steps)
+{
+    unsigned lo = 0;
+    for (unsigned b = 0; b < steps; b++)
+        lo += (v >> b & 1) * (P >> (b + 1));
+    return lo;
+}
+
 /* Halving-doubling's: participant v's value before the first halving (the first 2r workers fold
- * in pairs, the even one's own first), then after halving step s the sum of the two partners'
- * values, the lower participant's first. */
+ * in pairs, the even one's own first), then after halving step s (the partner v ^ 2^s) the sum
+ * of the two partners' values, the lower participant's first. */
 static float hd_part(const ws_cjob *j, unsigned iter, unsigned v, int s, uint64_t i)
 {
     unsigned r = j->nw - j->P;
     if (s < 0)
         return v < r ? value(j, iter, 2 * v, i) + value(j, iter, 2 * v + 1, i)
                      : value(j, iter, v + r, i);
-    unsigned pv = v ^ (j->P >> (s + 1)), lo = v < pv ? v : pv, hi = v ^ pv ^ lo;
+    unsigned pv = v ^ (1u << s), lo = v < pv ? v : pv, hi = v ^ pv ^ lo;
     return hd_part(j, iter, lo, s - 1, i) + hd_part(j, iter, hi, s - 1, i);
 }
 
@@ -136,10 +148,12 @@ static void expect(ws_cjob *j, unsigned iter)
         for (unsigned s = 0; s < j->nw; s++)
             for (uint64_t i = bound(j, s, j->nw); i < bound(j, s + 1, j->nw); i++)
                 j->order[k][i] = ring_sum(j, iter, s, i);
-    if (j->mode == WS_MODE_HD) /* segment g of P ends at participant g */
-        for (unsigned g = 0; g < j->P; g++)
+    if (j->mode == WS_MODE_HD) /* participant v ends reduce-scatter with segment g of P */
+        for (unsigned v = 0; v < j->P; v++) {
+            unsigned g = hd_lo(j->P, v, j->logP);
             for (uint64_t i = bound(j, g, j->P); i < bound(j, g + 1, j->P); i++)
-                j->order[k][i] = ws_f32_bits(hd_part(j, iter, g, (int)j->logP - 1, i));
+                j->order[k][i] = ws_f32_bits(hd_part(j, iter, v, (int)j->logP - 1, i));
+        }
     j->have[k] = 1;
     j->have_iter[k] = iter;
 }
@@ -363,11 +377,14 @@ static step ring_step(const ws_cjob *j, unsigned w, unsigned t)
     return st;
 }
 
-/* halving-doubling over P = 2^m participants: reduce-scatter by recursive halving (step s: the
- * partner at distance P/2^(s+1), each keeps the half of its range its bit says and sends the
- * other), then all-gather by recursive doubling (distance 1, 2, ..., each sends what it has).
- * With N = P + r workers, r > 0, a first step folds worker 2i+1 into 2i (i < r: the whole
- * tensor) and a last one sends 2i's result back (as MPICH's Rabenseifner reduce-scatter). */
+/* halving-doubling over P = 2^m participants, the partners nearest first: reduce-scatter by
+ * recursive halving (step s: the partner at distance 2^s, each keeps the half of its range its
+ * bit s says and sends the other), then all-gather by recursive doubling in the mirror order
+ * (distance P/2, ..., 2, 1, each sends what it has). Hosts are numbered switch by switch, so the
+ * first halvings and the last doublings, the largest exchanges, stay within a rack, and the
+ * steps that cross racks carry the smallest ranges (docs/cluster.md section 4). With N = P + r
+ * workers, r > 0, a first step folds worker 2i+1 into 2i (i < r: the whole tensor) and a last
+ * one sends 2i's result back (as MPICH's Rabenseifner reduce-scatter). */
 static step hd_step(const ws_cjob *j, unsigned w, unsigned t)
 {
     unsigned r = j->nw - j->P, m = j->logP;
@@ -391,32 +408,28 @@ static step hd_step(const ws_cjob *j, unsigned w, unsigned t)
             return no_step();
         t--;
     }
-    unsigned v = w < 2 * r ? w / 2 : w - r, d, pv;
-    uint64_t mine_lo, mine_n, theirs_lo;
-    int op;
-    if (t < m) { /* halving: the range [lo, lo + 2d) splits, keep v's half, send the other */
-        d = j->P >> (t + 1);
-        pv = v ^ d;
-        unsigned lo = v & ~(2 * d - 1);
-        mine_lo = lo + (v & d ? d : 0);
-        theirs_lo = lo + (v & d ? 0 : d);
-        mine_n = d;
+    unsigned v = w < 2 * r ? w / 2 : w - r;
+    /* halving step t splits v's range of P/2^t segments by bit t; doubling step t - m joins the
+     * two halves that halving step 2m - 1 - t split, bit 2m - 1 - t */
+    unsigned b = t < m ? t : 2 * m - 1 - t, d = 1u << b, pv = v ^ d, h = j->P >> (b + 1);
+    unsigned send_lo, recv_lo, peer = pv < r ? 2 * pv : pv + r;
+    int op = OP_COPY;
+    if (t < m) { /* keep v's half, send the other, add the partner's partial of v's half */
+        unsigned lo = hd_lo(j->P, v, b);
+        recv_lo = lo + (v & d ? h : 0);
+        send_lo = lo + (v & d ? 0 : h);
         op = v < pv ? OP_OWN_FIRST : OP_RECV_FIRST;
-        step st = {0, 0, bound(j, (unsigned)theirs_lo, j->P),
-                   bound(j, (unsigned)(theirs_lo + mine_n), j->P), bound(j, (unsigned)mine_lo, j->P),
-                   bound(j, (unsigned)(mine_lo + mine_n), j->P), op};
-        unsigned peer = pv < r ? 2 * pv : pv + r;
-        st.send_to = st.recv_from = (int)peer;
-        return st;
+    } else { /* send the sums v has, receive the partner's */
+        send_lo = hd_lo(j->P, v, b + 1);
+        recv_lo = hd_lo(j->P, pv, b + 1);
     }
-    d = 1u << (t - m); /* doubling: send the d segments v has, receive the partner's */
-    pv = v ^ d;
-    mine_lo = v & ~(d - 1);
-    theirs_lo = pv & ~(d - 1);
-    unsigned peer = pv < r ? 2 * pv : pv + r;
-    step st = {(int)peer, (int)peer, bound(j, (unsigned)mine_lo, j->P),
-               bound(j, (unsigned)(mine_lo + d), j->P), bound(j, (unsigned)theirs_lo, j->P),
-               bound(j, (unsigned)(theirs_lo + d), j->P), OP_COPY};
+    step st = {(int)peer,
+               (int)peer,
+               bound(j, send_lo, j->P),
+               bound(j, send_lo + h, j->P),
+               bound(j, recv_lo, j->P),
+               bound(j, recv_lo + h, j->P),
+               op};
     return st;
 }
 
