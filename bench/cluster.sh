@@ -132,8 +132,9 @@ fi
 while read -r n mb g mode; do
     if [ -s "$D/$n-$mb-$g-$mode.line" ]; then cat "$D/$n-$mb-$g-$mode.line" >> "$JS"; fi
 done < "$PTS"
-# one row per (link, N, tensor): time of each collective, the best through wiresum, its speedup
-# over the ring against the ideal 2(N-1)/N x wire efficiency, and what limits it
+# one row per (link, N, tensor): time of each collective, the faster baseline, the best through
+# wiresum, its speedup over that baseline against the ideal 2(N-1)/N x wire efficiency, and what
+# limits it
 jq -r '[.point.gbps, .point.workers, .point.mib, .point.mode,
         (if (.failed // false) or ((.ok // false) | not) then -1 else .seconds end),
         ((.devices // []) | map(.busy_seconds) | max // 0), (.transport.retx // 0),
@@ -147,12 +148,12 @@ SLOWEST=$(jq -s -r 'max_by(.process_wall_s // 0) | "\(.process_wall_s) s of wall
 gnuplot <<EOF
 set terminal pngcairo size 1100,800 font ",10"
 set output '$P/cluster.png'
-set multiplot layout 2,1 title "all-reduce through wiresum (best of one device, sharded, hierarchical) against ring, measured in ns-3\nbench/cluster.sh; $MACHINE, $DATE, commit $commit"
+set multiplot layout 2,1 title "all-reduce through wiresum (best of one device, sharded, hierarchical) against the faster of ring and halving-doubling, measured in ns-3\nbench/cluster.sh; $MACHINE, $DATE, commit $commit"
 set logscale x 2
 set xlabel 'workers N'
 set grid
 set key outside right
-set ylabel 'speedup over ring'
+set ylabel 'speedup over the faster baseline'
 plot for [g in "10 100"] for [mb in "1 16"] '$D/plot.dat' using (\$1 == g + 0 && \$2 == mb + 0 ? \$3 : 1/0):4 with linespoints title g.' Gb/s, '.mb.' MiB'
 set ylabel 'speedup / (2(N-1)/N x wire eff.)'
 set yrange [0:*]
@@ -162,11 +163,11 @@ EOF
 
 {
     printf '## 5. All-reduce time\n\n### Measured in a simulated cluster (ns-3)\n\n'
-    printf 'All-reduce of one tensor per worker through wiresum (one device; sharded over 4 devices on the spines; a hierarchy of one device per rack under a root on a spine) and, in the same fabric and the same simulator, ring and halving-doubling all-reduce over TCP: `wiresum cluster` (docs/cluster.md), packet by packet; every wiresum tensor is checked equal to the exact sum, every baseline tensor to the sums of its own order. The fabric: a leaf-spine of racks of 8 hosts (32 above 256 workers), 4 spines at 1:1, 1 us links, MTU 9000 (TCP segments of 8948 bytes), 1 MB FIFO switch queues, no background traffic. The devices are provisioned per rack (per member line rate): each a 1024-bit datapath at 340 MHz (348 Gb/s an engine) with the engines its members need (at most 16), a link of 1.25 times their rate, a 4 MiB ingress buffer and a window for a 20 us round trip (4..512 chunks; sharded, a quarter of it on each device; at most what the ingress buffer holds if every member sends its window at once). One device and sharded send %s elements a frame (8244 bytes on the wire for 8192 of payload), the hierarchy %s (its longest PARTIAL, 48 bytes an element, must fit a device'"'"'s 65535-byte frame; it crosses the network as a fragmented IPv4 datagram); every device is a MAX_COUNT 2048 build. *speedup* is ring / best wiresum; *ideal* is 2(N-1)/N x wire efficiency (wiresum'"'"'s payload per wire byte over TCP'"'"'s, 8948/9002) for the best mode'"'"'s frames; *ratio* is speedup / ideal (target 0.97). One device and sharded serve at most 64 workers (WS_LIMIT_WORKERS); the hierarchy runs from 16. **Limits of the simulation**: the baselines hold every worker'"'"'s tensor (here N x tensor <= 4 GiB); wiresum'"'"'s workers hold none (chunks generated and checked on demand, docs/driver.md), so its limit is time (section 7 of docs/cluster.md: 16 MiB for 1024 workers, 3.2 M DATA frames, is its scale run).\n\n' "$FCOUNT" "$HCOUNT"
-    printf '| link | N | tensor | ring | halving-doubling | one device | sharded | hierarchical | speedup | best | ideal | ratio | what limits it |\n'
-    printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|\n'
+    printf 'All-reduce of one tensor per worker through wiresum (one device; sharded over 4 devices on the spines; a hierarchy of one device per rack under a root on a spine) and, in the same fabric and the same simulator, ring and halving-doubling all-reduce over TCP: `wiresum cluster` (docs/cluster.md), packet by packet; every wiresum tensor is checked equal to the exact sum, every baseline tensor to the sums of its own order. The fabric: a leaf-spine of racks of 8 hosts (32 above 256 workers), 4 spines at 1:1, 1 us links, MTU 9000 (TCP segments of 8948 bytes), 1 MB FIFO switch queues, no background traffic. The devices are provisioned per rack (per member line rate): each a 1024-bit datapath at 340 MHz (348 Gb/s an engine) with the engines its members need (at most 16), a link of 1.25 times their rate, a 4 MiB ingress buffer and a window for a 20 us round trip (4..512 chunks; sharded, a quarter of it on each device; at most what the ingress buffer holds if every member sends its window at once). One device and sharded send %s elements a frame (8244 bytes on the wire for 8192 of payload), the hierarchy %s (its longest PARTIAL, 48 bytes an element, must fit a device'"'"'s 65535-byte frame; it crosses the network as a fragmented IPv4 datagram); every device is a MAX_COUNT 2048 build. *baseline* is the faster of ring and halving-doubling at the point, *speedup* that baseline'"'"'s time / best wiresum'"'"'s; *ideal* is 2(N-1)/N x wire efficiency (wiresum'"'"'s payload per wire byte over TCP'"'"'s, 8948/9002) for the best mode'"'"'s frames; *ratio* is speedup / ideal (target 0.97). One device and sharded serve at most 64 workers (WS_LIMIT_WORKERS); the hierarchy runs from 16. **Limits of the simulation**: the baselines hold every worker'"'"'s tensor (here N x tensor <= 4 GiB); wiresum'"'"'s workers hold none (chunks generated and checked on demand, docs/driver.md), so its limit is time (section 7 of docs/cluster.md: 16 MiB for 1024 workers, 3.2 M DATA frames, is its scale run).\n\n' "$FCOUNT" "$HCOUNT"
+    printf '| link | N | tensor | ring | halving-doubling | one device | sharded | hierarchical | baseline | speedup | best | ideal | ratio | what limits it |\n'
+    printf '|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---:|---|\n'
     cat "$D/table.md"
-    printf '\n![speedup over ring](perf/cluster.png)\n\n'
+    printf '\n![speedup over the faster baseline](perf/cluster.png)\n\n'
     printf '%s points, %s failed or did not complete (*failed*); the slowest took %s. Machine: %s; date: %s; commit: %s. Command: `sh bench/cluster.sh%s` (%s processes at a time; each point'"'"'s cluster file, JSON and stderr are in build/bench/cluster/).\n' \
         "$NPTS" "$NFAIL" "$SLOWEST" "$MACHINE" "$DATE" "$commit" "${1:+ $1}" "$JOBS"
 } > "$OUT"
