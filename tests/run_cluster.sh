@@ -8,8 +8,10 @@
 # A small leaf-spine and a k = 4 fat-tree (tests/cluster/) with every mode: the wiresum modes'
 # tensors exact, the baselines' equal to their own order's sums, bytes conserved through one,
 # sharded and hierarchical devices, a hierarchy whose PARTIALs cross as IPv4 fragments;
-# halving-doubling against its closed form on rack8; ECMP per
-# flow spreading a leaf's flows over its uplinks without splitting any; topology errors.
+# halving-doubling against its closed form on rack8, and on the leaf-spine its bytes on the
+# uplinks (only the smallest steps cross: the partners nearest first); --plot's speedups over the
+# faster baseline; ECMP per flow spreading a leaf's flows over its uplinks without splitting any;
+# topology errors.
 # Congestion: ECN marks above the threshold (and none without it) reaching the transport's
 # window, the tensors exact with the congestion control on, every background flow complete with
 # its bytes, bad [background] sections and distribution files refused with FILE:LINE.
@@ -96,7 +98,9 @@ check hd-bytes "$h" '.runs[0] | .net_drop_packets == 0 and .tx_bytes == .rx_byte
 # 2 pairs around 8)
 for topo in ls-small ft4; do
     t=$tmp/$topo.json
-    if "$ws" cluster --json "tests/cluster/$topo.ini" > "$t" 2> "$tmp/$topo.log"; then ok $topo-runs; else bad $topo-runs; fi
+    plot=; [ $topo != ls-small ] || plot="--plot $tmp/$topo.png"
+    # shellcheck disable=SC2086
+    if "$ws" cluster --json $plot "tests/cluster/$topo.ini" > "$t" 2> "$tmp/$topo.log"; then ok $topo-runs; else bad $topo-runs; fi
     check $topo-modes "$t" '.ok and ([.runs[].mode] == ["wiresum", "sharded", "hierarchical", "ring", "halving-doubling"])'
     check $topo-exact "$t" '[.runs[] | select(.mode == "wiresum" or .mode == "sharded" or .mode == "hierarchical") | .exact and .tensors_exact == .workers and .transport.retx == 0] | all'
     check $topo-baselines "$t" '[.runs[] | select(.mode == "ring" or .mode == "halving-doubling") | .consistent and .tensors_consistent == .workers and .exact == false] | all'
@@ -113,6 +117,26 @@ done
 # and out
 check ls-ring-bytes "$tmp/ls-small.json" '.runs[] | select(.mode == "ring") | .tx_bytes == 2 * (.workers - 1) * .bytes'
 check ft4-hd-bytes "$tmp/ft4.json" '.runs[] | select(.mode == "halving-doubling") | .workers == 10 and .tx_bytes == 8 * 2 * 7 / 8 * .bytes + 2 * 2 * .bytes'
+# --plot with both baselines: each collective's speedup is over the faster of them (here
+# halving-doubling, whose largest steps stay within a leaf), which the data file names
+L=$tmp/ls-small.json
+if [ -s "$tmp/ls-small.png" ] && awk -v base="$(jq '[.runs[] | select(.mode == "ring" or .mode == "halving-doubling")] | min_by(.seconds) | "\(.mode) \(.seconds * 1e3)"' -r "$L")" \
+        -v times="$(jq -r '[.runs[] | "\(.mode) \(.seconds * 1e3)"] | join(" ")' "$L")" '
+        function near(a, b) { return a - b < 1e-5 * b && b - a < 1e-5 * b }
+        function near4(a, b) { return a - b <= 5e-5 && b - a <= 5e-5 } # the file has 4 decimals
+        BEGIN { split(base, bm, " "); n = split(times, tm, " "); for (i = 1; i < n; i += 2) ms["\"" tm[i] "\""] = tm[i + 1] }
+        NR == 1 { named = index($0, "faster baseline, " bm[1] " ") > 0; next }
+        ($1 in ms) && near($2, ms[$1]) && near4($3, bm[2] / $2) { good++ }
+        END { exit !(named && good == 5 && n == 10) }' "$tmp/ls-small.dat"; then ok ls-plot-baseline; else bad ls-plot-baseline; fi
+# halving-doubling, partners nearest first: of the 16 workers on two leaves of 8, only the
+# halving at distance 8 (the last, 1/16 of the tensor a worker) and the doubling at distance 8
+# (the first, as much) cross the spines. So a leaf's uplinks carry 8 x 2 x bytes/16 of payload,
+# plus 52 bytes of IPv4/TCP headers a segment of at most 8948 bytes and the ACKs and handshakes
+# of its 8 connections in and 8 out: within 2 %. (The farthest partners first crossed with half
+# the tensor: 8 times as much.) Every tensor is still the sums of its own order.
+for l in 0 1; do
+    check ls-hd-uplinks-leaf$l "$L" ".runs[] | select(.mode == \"halving-doubling\") | (8 * 2 * .bytes / 16 * (.iteration_seconds | length)) as \$p | ([.uplinks[] | select(.link | startswith(\"leaf$l-\")) | .up_bytes] | add) as \$u | .workers == 16 and .consistent and \$u >= \$p and \$u <= \$p * 1.02"
+done
 # ECMP per flow: halving-doubling's partners at distance 8 are on the other leaf: leaf0's 8 data
 # flows and the 8 ACK flows of the connections towards it go up, spread over both spines
 check ecmp-spread "$tmp/ls-small.json" '.runs[] | select(.mode == "halving-doubling") | [.uplinks[] | select(.link | startswith("leaf0-"))] | (map(.up_flows) | add) == 16 and all(.up_flows >= 2 and .up_bytes > 0)'
