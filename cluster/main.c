@@ -141,14 +141,15 @@ static json_t *json_uplinks(const ws_cluster *c, const ws_cluster_result *r)
 
 static json_t *json_dev(const ws_cdev_stats *d)
 {
-    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f}",
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I}",
                      "rx_frames", (json_int_t)d->rx_frames, "rx_bytes", (json_int_t)d->rx_bytes,
                      "drop_frames", (json_int_t)d->drop_frames,
                      "drop_bytes", (json_int_t)d->drop_bytes,
                      "served_frames", (json_int_t)d->served_frames,
                      "tx_frames", (json_int_t)d->tx_frames, "tx_bytes", (json_int_t)d->tx_bytes,
                      "max_queued", (json_int_t)d->max_queued,
-                     "busy_seconds", (double)d->busy_ps * 1e-12);
+                     "busy_seconds", (double)d->busy_ps * 1e-12,
+                     "ce_marks", (json_int_t)d->ce_marks);
 }
 
 static json_t *json_run(const ws_cluster *c, const ws_cluster_result *r);

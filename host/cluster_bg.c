@@ -394,6 +394,9 @@ void ws_cluster_cc_print(FILE *out, const ws_cluster *c, const ws_cluster_result
                 (unsigned long long)r->net_ce_marks, (unsigned long long)c->topo.ecn_bytes,
                 WS_MODE_IS_WIRESUM(r->mode) ? "" : "\n");
     if (WS_MODE_IS_WIRESUM(r->mode) && (c->topo.ecn_bytes || c->job.cc))
+        fprintf(out, ", %llu at the devices' ingress buffers",
+                (unsigned long long)r->dev.ce_marks);
+    if (WS_MODE_IS_WIRESUM(r->mode) && (c->topo.ecn_bytes || c->job.cc))
         fprintf(out, "; transport cc %s: %llu RESULTs with CE, %llu window cuts, smallest "
                 "window %.0f bytes\n", c->job.cc ? "on" : "off",
                 (unsigned long long)r->ce_results, (unsigned long long)r->cwnd_cuts,

@@ -23,18 +23,19 @@ static const char *const topo_keys[] = {"kind", "hosts", "rate", "delay", "mtu",
                                         "uplink_delay", "k", "ecn_threshold", NULL};
 static const char *const dev_keys[] = {"switch", "rate", "delay", "data_width", "engines",
                                        "f_clk", "beats_per_cycle", "idle_latency",
-                                       "ingress_buffer", "max_count", "slots", "model", NULL};
+                                       "ingress_buffer", "max_count", "slots", "model",
+                                       "ecn_threshold", NULL};
 static const char *const job_keys[] = {"workers", "elements", "tensor_bytes", "iterations",
                                        "compute", "mode", "count", "window", "device", "seed",
                                        "shard_devices", "root_device", "leaf_devices", "cc",
-                                       "mid_devices", NULL};
+                                       "mid_devices", "values", NULL};
 enum { T_KIND, T_HOSTS, T_RATE, T_DELAY, T_MTU, T_QUEUE, T_LEAVES, T_SPINES, T_HPL, T_URATE,
        T_UDELAY, T_K, T_ECN };
 enum { D_SWITCH, D_RATE, D_DELAY, D_WIDTH, D_ENGINES, D_FCLK, D_BPC, D_LAT, D_INGRESS, D_MAXC,
-       D_SLOTS, D_MODEL };
+       D_SLOTS, D_MODEL, D_ECN };
 enum { J_WORKERS, J_ELEMS, J_BYTES, J_ITERS, J_COMPUTE, J_MODE, J_COUNT, J_WINDOW, J_DEVICE,
-       J_SEED, J_SHARDS, J_ROOT, J_LEAVES, J_CC, J_MIDS };
-#define MAX_KEYS 15
+       J_SEED, J_SHARDS, J_ROOT, J_LEAVES, J_CC, J_MIDS, J_VALUES };
+#define MAX_KEYS 16
 #define LIST_LEN 4096 /* a list of device names as given (on one line or several) */
 
 typedef struct {
@@ -365,6 +366,12 @@ static int dev_key(parser *p, int k, const char *name, const char *v)
                        "(the Verilator model)");
         d->model = strcmp(v, "rtl") ? WS_CLUSTER_TIMING : WS_CLUSTER_RTL;
         return 0;
+    case D_ECN:
+        if (parse_with_unit(v, byte_units, 1, &x) || x < 1 || x > 1e9)
+            return bad(p, what, name, v, "the ingress buffer's bytes above which the device "
+                       "marks ECN CE, bytes (units B, KB, KiB, ...), e.g. 100KB");
+        d->ecn_bytes = (uint64_t)x;
+        return 0;
     }
     return 0;
 }
@@ -467,6 +474,17 @@ static int job_key(parser *p, int k, const char *name, const char *v)
         if (strcmp(v, "on") && strcmp(v, "off"))
             return bad(p, "job", name, v, "on (the transport's DCTCP-like window) or off");
         j->cc = !strcmp(v, "on");
+        return 0;
+    case J_VALUES:
+        if (!strcmp(v, "normal"))
+            j->values = WS_CLUSTER_NORMAL;
+        else if (!strcmp(v, "special"))
+            j->values = WS_CLUSTER_SPECIAL;
+        else if (!strcmp(v, "mixed"))
+            j->values = WS_CLUSTER_MIXED;
+        else
+            return bad(p, "job", name, v, "normal (gradients), special (subnormals, infinities, "
+                       "NaNs, near overflow) or mixed (1 in 64 special)");
         return 0;
     }
     return 0;
@@ -792,6 +810,8 @@ static int check(parser *p)
     for (unsigned k = 0; k < c->n_dev; k++) {
         ws_cluster_dev *d = &c->dev[k];
         static const int dev_req[] = {D_SWITCH, D_RATE, D_DELAY};
+        if (!p->dev[k][D_ECN]) /* marking as the switches of the fabric mark */
+            d->ecn_bytes = t->ecn_bytes;
         for (size_t i = 0; i < sizeof dev_req / sizeof dev_req[0]; i++)
             if (!p->dev[k][dev_req[i]])
                 return perr(p, p->dev_line[k], "device %s: '%s' is required", d->name,

@@ -40,6 +40,9 @@ typedef enum {
 /* 1 for the modes that run through wiresum devices */
 #define WS_MODE_IS_WIRESUM(m) ((m) <= WS_MODE_HIER)
 
+/* The workers' inputs (host/run.h's values): gradients, special values, or 1 in 64 special */
+typedef enum { WS_CLUSTER_NORMAL = 0, WS_CLUSTER_SPECIAL, WS_CLUSTER_MIXED } ws_cluster_values;
+
 /* A link: rate in bits per second, one-way propagation delay in nanoseconds. */
 typedef struct {
     double rate;
@@ -81,6 +84,8 @@ typedef struct {
     unsigned max_count;        /* MAX_COUNT */
     unsigned slots;            /* the pool of slots */
     ws_cluster_model model;    /* timing (default) or rtl */
+    uint64_t ecn_bytes;        /* ECN: CE marks on frames that find this many bytes in the
+                                * ingress buffer (default the topology's ecn_threshold; 0 none) */
 } ws_cluster_dev;
 
 typedef struct {
@@ -104,6 +109,7 @@ typedef struct {
     unsigned mid_l0[WS_CLUSTER_MAX_DEVICES], mid_l1[WS_CLUSTER_MAX_DEVICES]; /* leaves [l0, l1) */
     uint64_t seed;             /* the inputs (ws_run_value) */
     int cc;                    /* wiresum: the transport's congestion control (ws_worker_cfg) */
+    ws_cluster_values values;  /* the inputs (default normal: gradients) */
 } ws_cluster_job;
 
 typedef struct {

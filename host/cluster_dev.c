@@ -198,6 +198,12 @@ uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, uint32_t sip, uint16_t sport, 
         d->st.drop_bytes += len;
         return WS_CLUSTER_NEVER;
     }
+    /* ECN from the device's own queue, as a switch port marks (docs/cluster.md section 9): an
+     * ECN-capable frame that finds ecn_bytes or more in the buffer is marked CE */
+    if (d->p.ecn_bytes && d->queued >= d->p.ecn_bytes && (tos & 3) && (tos & 3) != 3) {
+        tos |= 3;
+        d->st.ce_marks++;
+    }
     uint8_t *f = d->frame;
     ws_cluster_frame(f, d->cfg.mac, mac_of(d, sip), sip, dip, sport, dport, tos, ttl, payload,
                      plen, 0);

@@ -47,6 +47,7 @@ typedef struct {
     uint64_t tx_frames, tx_bytes;     /* frames the reference sent */
     uint64_t max_queued;              /* most bytes in the ingress buffer at once */
     uint64_t busy_ps;                 /* time serving frames */
+    uint64_t ce_marks;                /* frames marked CE on arrival (ecn_bytes in the buffer) */
 } ws_cdev_stats;
 
 /* Called for every frame the device sends, with the time it leaves (the end of the fixed

@@ -804,7 +804,9 @@ ws_cjob *ws_cjob_new(const ws_cluster *c, ws_cluster_mode mode, const uint32_t *
     j->c = *c;
     j->mode = mode;
     j->vals.seed = c->job.seed;
-    j->vals.values = WS_RUN_MIXED;
+    j->vals.values = c->job.values == WS_CLUSTER_SPECIAL ? WS_RUN_SPECIAL
+                     : c->job.values == WS_CLUSTER_MIXED ? WS_RUN_MIXED
+                                                         : WS_RUN_NORMAL;
     j->nw = c->job.workers;
     j->n = c->job.elems;
     j->tx = tx;
@@ -950,5 +952,6 @@ void ws_cjob_result(const ws_cjob *j, ws_cluster_result *r)
         if (d->max_queued > r->dev.max_queued)
             r->dev.max_queued = d->max_queued;
         r->dev.busy_ps += d->busy_ps;
+        r->dev.ce_marks += d->ce_marks;
     }
 }

@@ -144,11 +144,12 @@ check ecmp-spread "$tmp/ls-small.json" '.runs[] | select(.mode == "halving-doubl
 check ecmp-cores "$tmp/ft4.json" '.runs[] | select(.mode == "halving-doubling") | [.uplinks[] | select(.link | test("^agg.*core")) | select(.up_flows > 0)] | length >= 3'
 # the hierarchy's leaves serve the workers below their switch: e0 2, e1 2, a2 (pod 2) 4, e3 2;
 # each takes its members' DATA and the root's RESULT per chunk: (2 + 1) to (4 + 1)
-# the hierarchy with count 1024: PARTIALs of about 10 KB, above the MTU of 9000, cross the
+# the hierarchy with count 1024 and mixed values (1 in 64 special: record words; gradients
+# alone make PARTIALs of 8 bytes an element, 8.3 KB): PARTIALs of about 10 KB, above the MTU of 9000, cross the
 # leaves' uplinks to the root's spine as IPv4 fragments and reach the root reassembled: more
 # packets on those links than PARTIALs at the root, every tensor exact, nothing lost, no flow
 # split over two paths
-sed -e 's/^count = 128/count = 1024/' -e 's/^window = 16/window = 4/' -e 's/^mode = .*/mode = hierarchical/' \
+sed -e 's/^count = 128/count = 1024/' -e 's/^window = 16/window = 4/' -e 's/^mode = .*/mode = hierarchical\nvalues = mixed/' \
     -e 's/^data_width = 512/data_width = 512\nmax_count = 1024/' tests/cluster/ls-small.ini > "$tmp/frag.ini"
 if "$ws" cluster --json "$tmp/frag.ini" > "$tmp/frag.json" 2> "$tmp/frag.log"; then ok frag-runs; else bad frag-runs; fi
 check frag-exact "$tmp/frag.json" '.runs[0] | .exact and .tensors_exact == .workers and .transport.retx == 0 and .net_drop_packets == 0 and .split_flows == 0 and .device.drop_frames == 0'
@@ -196,6 +197,27 @@ for f in cc cc-noecn; do
     check "$f-background" "$tmp/$f.json" '.runs[0].background | .flows == 30 and .completed == 30 and .rx_bytes == .bytes and .short.completed + .long.completed == 30 and .short.slowdown_p50 >= 1 and .long.slowdown_p50 >= 1'
 done
 
+# the device's own queue marks (docs/cluster.md section 9): rack8's device at 20 MHz (10 Gb/s
+# of datapath for 80 offered) with a 1 MiB ingress buffer and ecn_threshold = 32KB: the frames
+# that find 32 KB or more in its buffer are marked CE, the RESULTs carry the marks to the
+# windows, which shrink; no switch marks (no ecn_threshold in [topology]); exact. The same device
+# without the key marks nothing.
+sed -e 's/^f_clk = .*/f_clk = 20MHz/' -e 's/^ingress_buffer = .*/ingress_buffer = 1MiB\necn_threshold = 32KB/' \
+    -e 's/^tensor_bytes = .*/tensor_bytes = 256KiB/' -e 's/^mode = .*/mode = wiresum\ncc = on/' \
+    -e 's/^iterations = .*/iterations = 1/' "$rack8" > "$tmp/devecn.ini"
+grep -v '^ecn_threshold' "$tmp/devecn.ini" > "$tmp/devecn-off.ini"
+for f in devecn devecn-off; do
+    if "$ws" cluster --json "$tmp/$f.ini" > "$tmp/$f.json" 2> "$tmp/$f.log"; then ok "$f-runs"; else bad "$f-runs"; fi
+done
+check devecn-marks "$tmp/devecn.json" '.runs[0] | .exact and .net_ce_marks == 0 and .device.ce_marks > 0 and .devices[0].ce_marks == .device.ce_marks and .cc.ce_results > 0 and .cc.cwnd_cuts > 0 and .device.max_queued > 32000'
+check devecn-none-without "$tmp/devecn-off.json" '.runs[0] | .exact and .device.ce_marks == 0 and .cc.ce_results == 0'
+# values: gradients by default (a hierarchy's PARTIALs need no record word: 8 bytes an element
+# and the 64-byte header, what ls-small's root takes per chunk from each leaf); special refused
+# when misspelt
+jq -e '.runs[] | select(.mode == "hierarchical") | .devices[0].rx_bytes' "$tmp/ls-small.json" > /dev/null 2>&1 &&
+    check values-normal "$tmp/ls-small.json" '.runs[] | select(.mode == "hierarchical") | (.bytes / 4 / 128) as $c | (.devices | length - 1) as $l | .devices[0].rx_bytes == $c * $l * (64 + 8 * 128)' ||
+    { echo "no hierarchical run in ls.json" > "$tmp/values-normal.log"; bad values-normal; }
+
 # bad cluster files: FILE:LINE and the reason
 badf() {
     name=$1; pat=$2
@@ -203,6 +225,10 @@ badf() {
 }
 sed 's/^rate = 10Gbps/speed = 10Gbps/' "$rack8" > "$tmp/bad-key.ini"
 badf bad-key "bad-key.ini:8: \[topology\]: unknown key 'speed'"
+sed 's/^mode = .*/mode = wiresum\nvalues = gaussian/' "$rack8" > "$tmp/bad-values.ini"
+badf bad-values "bad-values.ini:35: job: values 'gaussian': normal (gradients)"
+sed 's/^ingress_buffer = .*/ingress_buffer = 128KiB\necn_threshold = 0/' "$rack8" > "$tmp/bad-devecn.ini"
+badf bad-devecn "bad-devecn.ini:26: device agg0: ecn_threshold '0'"
 sed 's/^rate = 10Gbps/rate = 10G/' "$rack8" > "$tmp/bad-rate.ini"
 badf bad-rate "bad-rate.ini:8: topology: rate '10G': a rate with its unit"
 sed 's/^workers = 0-7/workers = 0-8/' "$rack8" > "$tmp/bad-host.ini"
