@@ -299,7 +299,7 @@ endgenerate
 // them again.
 
 localparam P_N  = 1 << PS_W;                     // pool slots addressable by a header
-localparam FD_W = 32 + 32 + CN_W + 2 + E;        // a set's round fields: offset, tensor, count, ECN, touched
+localparam FD_W = 32 + 32 + CN_W + MW + 2 + E;   // a set's round fields: offset, tensor, count, CE row, ECN, touched
 reg [Q_N-1:0]      st_complete;
 reg [Q_N-1:0]      st_wait;                      // waiting for the parent's RESULT (PARTIAL sent)
 reg [P_N-1:0]      st_clr;                       // the pool slot's rows read as empty
@@ -379,6 +379,7 @@ reg  [MW-1:0]    jb_oth;     // the other set's row without the frame's rank: wh
 reg  [31:0]      ja_offset, ja_tensor, jb_offset, jb_tensor;
 reg  [CN_W-1:0]  ja_count, jb_count;
 reg  [1:0]       ja_ecn, jb_ecn;
+reg  [MW-1:0]    ja_ce, jb_ce;     // the ranks whose contribution came marked CE
 reg  [E-1:0]     ja_touched, jb_touched;
 reg  [MW-1:0]    ja_bit, jb_bit;   // the frame's rank's bit
 reg  [MW-1:0]    ja_need;          // the job's other ranks: 0 .. workers-1 but the frame's
@@ -455,6 +456,11 @@ wire d_wait     = d_part;
 wire [MW-1:0] d_after   = jb_after;   // the set's row, written (a new round's row is empty)
 wire [MW-1:0] d_oth     = jb_oth;     // the other set's row
 wire [1:0]    d_ecn     = (d_new || b_fan ? 2'b00 : jb_ecn) | b_ecn;
+// the CE row (docs/protocol.md section 7): a contribution marked CE sets its rank's bit; the
+// parent's RESULT marked CE sets every rank's (this device's path was congested)
+wire          b_ce      = b_ecn == 2'b11;
+wire [MW-1:0] d_ce      = b_fan ? jb_ce | {MW{b_ce}}
+                                : (d_new ? {MW{1'b0}} : jb_ce) | (b_ce ? jb_bit : {MW{1'b0}});
 wire          d_first   = b_fan || d_new || !jb_touched[jb_e];
 wire [E-1:0]  d_touched = (d_new || b_fan ? {E{1'b0}} : jb_touched) | bit_e;
 // The read guard, from registers: "reads owed" of the set as read in the cycle before (at JA's
@@ -594,7 +600,8 @@ always @(posedge clk) begin
         ja_row_oth  <= z_oth ? d_after : z_same ? d_oth : z_row_o;
         ja_offset   <= z_same ? b_offset  : z_fields[FD_W-1 -: 32];
         ja_tensor   <= z_same ? b_tensor  : z_fields[FD_W-33 -: 32];
-        ja_count    <= z_same ? b_count   : z_fields[E+2 +: CN_W];
+        ja_count    <= z_same ? b_count   : z_fields[E+2+MW +: CN_W];
+        ja_ce       <= z_same ? d_ce      : z_fields[E+2 +: MW];
         ja_ecn      <= z_same ? d_ecn     : z_fields[E +: 2];
         ja_touched  <= z_same ? d_touched : z_fields[0 +: E];
         ja_fx       <= hf(j0_h) ^ (z_same ? hf(jb_h) : z_fields[FD_W-1 -: MF_W]);
@@ -611,6 +618,7 @@ always @(posedge clk) begin
         jb_tensor   <= a_same ? b_tensor  : ja_tensor;
         jb_count    <= a_same ? b_count   : ja_count;
         jb_ecn      <= a_same ? d_ecn     : ja_ecn;
+        jb_ce       <= a_same ? d_ce      : ja_ce;
         jb_touched  <= a_same ? d_touched : ja_touched;
         jb_bit      <= ja_bit;
         jb_dup_s    <= f_dup_s;
@@ -702,7 +710,7 @@ always @(posedge clk) begin
     if (b_fw) begin
         st_rows[jp] <= jb_h[H_SET] ? {d_after, d_oth} : {d_oth, d_after};
         st_fields[jq] <= {d_new ? b_offset : jb_offset, d_new ? b_tensor : jb_tensor,
-                          d_new ? b_count : jb_count, d_ecn, d_touched};
+                          d_new ? b_count : jb_count, d_ce, d_ecn, d_touched};
     end
 end
 // commands and completions of JB: a completion sends the round to every rank, a re-send to the
@@ -727,6 +735,7 @@ always @(*) begin
         j_cmd_data[C_TENSOR +: 32]   = b_tensor;
         j_cmd_data[C_COUNT +: CN_W]  = b_count;
         j_cmd_data[C_ECN +: 2]       = d_ecn;
+        j_cmd_data[C_CE +: MW]       = d_ce;
         j_cmd_data[C_RANK_LO +: WK_W] = {WK_W{1'b0}};
         j_cmd_data[C_RANK_HI +: WK_W] = c_part ? {WK_W{1'b0}} : b_workers[WK_W-1:0] - 1'b1;
     end else begin
@@ -734,6 +743,7 @@ always @(*) begin
         j_cmd_data[C_TENSOR +: 32]   = jb_tensor;
         j_cmd_data[C_COUNT +: CN_W]  = jb_count;
         j_cmd_data[C_ECN +: 2]       = jb_ecn;
+        j_cmd_data[C_CE +: MW]       = jb_ce;
         j_cmd_data[C_RANK_LO +: WK_W] = c_part ? {WK_W{1'b0}} : b_worker;
         j_cmd_data[C_RANK_HI +: WK_W] = c_part ? {WK_W{1'b0}} : b_worker;
     end

@@ -217,6 +217,11 @@ assign c0_hi      = c0_cmd[C_RANK_HI - WK_W +: WK_W];
 assign c0_retx    = c0_cmd[C_RETX - WK_W];
 wire             c0_part    = PARTIAL != 0 && c0_cmd[C_PART - WK_W];
 wire [15:0]      c0_ext     = c0_cmd[C_EXT - WK_W +: 16];
+wire [MAX_WORKERS-1:0] c0_ce = c0_cmd[C_CE - WK_W +: MAX_WORKERS];
+// the frame's ECN bits (docs/protocol.md section 7): CE to a rank whose contribution came
+// marked, else the round's OR with CE taken as ECT(0); the PARTIAL to the parent as the latter
+wire [1:0]       c0_ecn_out = !c0_part && c0_ce[c0_rank] ? 2'b11
+                            : c0_ecn == 2'b11 ? 2'b10 : c0_ecn;
 
 wire             prep_can;                     // a place in the descriptor FIFO is free
 wire             cmd_fire   = cmd_valid && cmd_ready;
@@ -277,7 +282,7 @@ always @(posedge clk) begin
     p1_offset <= c0_offset;
     p1_tensor <= c0_tensor;
     p1_count  <= c0_count;
-    p1_ecn    <= c0_ecn;
+    p1_ecn    <= c0_ecn_out;
     p1_rank   <= c0_rank;
     p1_retx   <= c0_retx;
     p1_part   <= c0_part;

@@ -10,9 +10,10 @@
 typedef struct {
     uint8_t complete; /* 1: complete or never used; 0: accumulating or waiting */
     uint8_t waiting;  /* complete here, PARTIAL sent: waiting for the parent's RESULT */
-    uint8_t ecn;      /* OR of the ECN bits of the round's contributions */
+    uint8_t ecn;      /* OR of the ECN bits of the round's contributions (the parent's RESULT's) */
     uint16_t count;
     uint64_t bitmap;
+    uint64_t ce;      /* the ranks whose contribution came marked CE (docs/protocol.md section 7) */
     uint32_t offset, tensor;
     ws_xsum *acc;     /* job max_count accumulators, allocated on first use */
     uint32_t *result; /* the rounded sums of the last complete round */
@@ -146,15 +147,26 @@ static void emit_frame(ws_refdev *d, unsigned egress, const uint8_t *f, size_t l
         emit(ctx, egress, f, len);
 }
 
+/* The ECN bits of what the device sends about round st (docs/protocol.md section 7): to member
+ * `rank`, CE if its own contribution came marked (its path was congested), else the round's OR
+ * of ECN bits with CE taken as ECT(0); to the parent (rank -1) the same as to an unmarked
+ * member: one marked path is that worker's congestion, not everyone's. */
+static uint8_t out_ecn(const set_state *st, int rank)
+{
+    if (rank >= 0 && (st->ce >> rank & 1))
+        return 3;
+    return st->ecn == 3 ? 2 : st->ecn;
+}
+
 /* The header of a frame the device sends about set st of the round rq named: to `to` (a member,
- * or the parent), as job `job` and rank `rank` there. */
+ * or the parent), as job `job` and rank `rank` there, with the ECN bits ecn. */
 static void out_hdr(const ws_refdev *d, const ws_member *to, const ws_hdr *rq, const set_state *st,
-                    unsigned job, unsigned rank, int retx, ws_hdr *h)
+                    unsigned job, unsigned rank, int retx, uint8_t ecn, ws_hdr *h)
 {
     ws_hdr_init(h);
     memcpy(h->dst_mac, to->mac, 6);
     memcpy(h->src_mac, d->cfg.mac, 6);
-    h->tos = st->ecn;
+    h->tos = ecn;
     h->src_ip = d->cfg.ip;
     h->dst_ip = to->ip;
     h->src_port = d->cfg.udp_port;
@@ -174,7 +186,7 @@ static void send_result(ws_refdev *d, const ws_job *job, const ws_hdr *rq, const
 {
     const ws_member *m = &job->member[rank];
     ws_hdr h;
-    out_hdr(d, m, rq, st, job->id, rank, retx, &h);
+    out_hdr(d, m, rq, st, job->id, rank, retx, out_ecn(st, (int)rank), &h);
     h.type = WS_TYPE_RESULT;
     size_t len = ws_build(d->frame, &h, st->result);
     emit_frame(d, m->port, d->frame, len, emit, ctx);
@@ -188,7 +200,7 @@ static void send_results(ws_refdev *d, const ws_job *job, const ws_hdr *rq, cons
     for (unsigned r = 0; r < job->workers; r++) {
         const ws_member *m = &job->member[r];
         ws_hdr h;
-        out_hdr(d, m, rq, st, job->id, r, 0, &h);
+        out_hdr(d, m, rq, st, job->id, r, 0, out_ecn(st, (int)r), &h);
         h.type = WS_TYPE_RESULT;
         emit_frame(d, m->port, d->frame, ws_build_headers(d->frame, &h, sum), emit, ctx);
     }
@@ -200,7 +212,8 @@ static void send_partial(ws_refdev *d, const ws_job *job, const ws_hdr *rq, cons
                          int retx, ws_emit_fn emit, void *ctx)
 {
     ws_hdr h;
-    out_hdr(d, &job->parent, rq, st, job->parent_job, job->parent_rank, retx, &h);
+    out_hdr(d, &job->parent, rq, st, job->parent_job, job->parent_rank, retx, out_ecn(st, -1),
+            &h);
     size_t len = ws_build_partial(d->frame, &h, st->acc);
     if (len == 0)
         abort(); /* a sum of more than 2^31 binary32 values: impossible with 64 members of 2^24 */
@@ -208,7 +221,8 @@ static void send_partial(ws_refdev *d, const ws_job *job, const ws_hdr *rq, cons
 }
 
 /* The parent's RESULT f of a round waiting for it: its sums are the round's result, sent to every
- * member in rank order with the parent's ECN marks. Each element is taken as the one contribution
+ * member in rank order with the parent's ECN bits: CE to every member if it came marked (this
+ * device's path up or down was congested), and to each member whose own contribution was. Each element is taken as the one contribution
  * of an exact sum and rounded, as the device's lanes take it: the same value, but that a NaN
  * becomes the quiet NaN every sum gives (docs/protocol.md section 9). */
 static void fanout(ws_refdev *d, const ws_job *job, const ws_hdr *rq, set_state *st,
@@ -221,6 +235,8 @@ static void fanout(ws_refdev *d, const ws_job *job, const ws_hdr *rq, set_state 
         st->result[i] = ws_xsum_round(&x);
     }
     st->ecn = rq->tos & 3;
+    if (st->ecn == 3)
+        st->ce = ~0ull;
     st->waiting = 0;
     st->complete = 1;
     send_results(d, job, rq, st, emit, ctx);
@@ -277,6 +293,7 @@ ws_verdict ws_refdev_rx(ws_refdev *d, unsigned port, const uint8_t *f, size_t le
         st->waiting = 0;
         st->bitmap = 0;
         st->ecn = 0;
+        st->ce = 0;
         st->offset = x.h.offset;
         st->tensor = x.h.tensor;
         st->count = x.h.count;
@@ -285,6 +302,8 @@ ws_verdict ws_refdev_rx(ws_refdev *d, unsigned port, const uint8_t *f, size_t le
     x.other->bitmap &= ~bit;
     st->bitmap |= bit;
     st->ecn |= x.h.tos & 3;
+    if ((x.h.tos & 3) == 3)
+        st->ce |= bit;
     if (x.h.type == WS_TYPE_PARTIAL)
         ws_partial_add(f, &x.h, st->acc);
     else

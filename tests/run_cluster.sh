@@ -200,8 +200,10 @@ done
 # the device's own queue marks (docs/cluster.md section 9): rack8's device at 20 MHz (10 Gb/s
 # of datapath for 80 offered) with a 1 MiB ingress buffer and ecn_threshold = 32KB: the frames
 # that find 32 KB or more in its buffer are marked CE, the RESULTs carry the marks to the
-# windows, which shrink; no switch marks (no ecn_threshold in [topology]); exact. The same device
-# without the key marks nothing.
+# windows, which shrink; no switch marks (no ecn_threshold in [topology]); exact. Each mark
+# reaches its own worker alone (docs/protocol.md section 7): as many RESULTs came back CE as
+# contributions were marked (with the OR of a round's marks every worker's RESULT of a round
+# with one mark was CE: 144 for 127 marks). The same device without the key marks nothing.
 sed -e 's/^f_clk = .*/f_clk = 20MHz/' -e 's/^ingress_buffer = .*/ingress_buffer = 1MiB\necn_threshold = 32KB/' \
     -e 's/^tensor_bytes = .*/tensor_bytes = 256KiB/' -e 's/^mode = .*/mode = wiresum\ncc = on/' \
     -e 's/^iterations = .*/iterations = 1/' "$rack8" > "$tmp/devecn.ini"
@@ -210,6 +212,7 @@ for f in devecn devecn-off; do
     if "$ws" cluster --json "$tmp/$f.ini" > "$tmp/$f.json" 2> "$tmp/$f.log"; then ok "$f-runs"; else bad "$f-runs"; fi
 done
 check devecn-marks "$tmp/devecn.json" '.runs[0] | .exact and .net_ce_marks == 0 and .device.ce_marks > 0 and .devices[0].ce_marks == .device.ce_marks and .cc.ce_results > 0 and .cc.cwnd_cuts > 0 and .device.max_queued > 32000'
+check devecn-own-path "$tmp/devecn.json" '.runs[0] | .transport.retx == 0 and .cc.ce_results == .device.ce_marks'
 check devecn-none-without "$tmp/devecn-off.json" '.runs[0] | .exact and .device.ce_marks == 0 and .cc.ce_results == 0'
 # values: gradients by default (a hierarchy's PARTIALs need no record word: 8 bytes an element
 # and the 64-byte header, what ls-small's root takes per chunk from each leaf); special refused

@@ -2042,7 +2042,9 @@ static void test_oversize(void **state)
 /* ======================================================================== */
 /* 14. ECN                                                                  */
 
-static void ecn_round(fx *x, unsigned chunk, const uint8_t tos[3], uint8_t want_tos, ws_rng *rng)
+/* One round of 3 workers whose DATA carry tos[w]; the RESULT to rank k carries want_tos[k]. */
+static void ecn_round(fx *x, unsigned chunk, const uint8_t tos[3], const uint8_t want_tos[3],
+                      ws_rng *rng)
 {
     enum { N = 4 };
     uint32_t v[3 * N], want[N];
@@ -2054,10 +2056,11 @@ static void ecn_round(fx *x, unsigned chunk, const uint8_t tos[3], uint8_t want_
         d.tos = tos[w];
         EXPECT_V(send(x, &d, v + w * N), w == 2 ? WS_V_COMPLETE : WS_V_ACCEPT, WS_OK);
     }
-    dspec r = mk(14, 0, chunk % 2, (chunk / 2) & 1, N, chunk * N, 1);
-    r.tos = want_tos;
-    for (unsigned k = 0; k < 3; k++)
+    for (unsigned k = 0; k < 3; k++) {
+        dspec r = mk(14, k, chunk % 2, (chunk / 2) & 1, N, chunk * N, 1);
+        r.tos = want_tos[k];
         check_round(&x->cap.f[k], &r, want);
+    }
 }
 
 static void test_ecn(void **state)
@@ -2069,15 +2072,21 @@ static void test_ecn(void **state)
     ws_rng rng = {14};
     static const uint8_t t_a[3] = {ECT0, ECT0, CE}, t_b[3] = {0, 0, 0}, t_c[3] = {ECT1, ECT0, 0},
                          t_d[3] = {0xb8 | ECT1, 0x48, ECT1};
-    ecn_round(x, 0, t_a, 3, &rng);
-    /* a resend carries the round's ECN */
+    /* CE to the rank whose DATA came marked, the others the round's OR with CE as ECT(0) */
+    static const uint8_t w_a[3] = {ECT0, ECT0, CE}, w_b[3] = {0, 0, 0},
+                         w_c[3] = {ECT0, ECT0, ECT0}, w_d[3] = {ECT1, ECT1, ECT1};
+    ecn_round(x, 0, t_a, w_a, &rng);
+    /* a resend carries the round's ECN for that rank */
     dspec dup = mk(14, 1, 0, 0, N, 0, 1);
     uint32_t any[N] = {0};
     EXPECT_V(send(x, &dup, any), WS_V_RESEND, WS_DROP_DUPLICATE);
-    assert_int_equal(x->cap.f[0].buf[15], 3);
-    ecn_round(x, 1, t_b, 0, &rng);
-    ecn_round(x, 2, t_c, 3, &rng);
-    ecn_round(x, 3, t_d, ECT1, &rng); /* DSCP of DATA is not copied */
+    assert_int_equal(x->cap.f[0].buf[15], ECT0);
+    dup = mk(14, 2, 0, 0, N, 0, 1);
+    EXPECT_V(send(x, &dup, any), WS_V_RESEND, WS_DROP_DUPLICATE);
+    assert_int_equal(x->cap.f[0].buf[15], CE);
+    ecn_round(x, 1, t_b, w_b, &rng);
+    ecn_round(x, 2, t_c, w_c, &rng); /* ECT(1) | ECT(0): not CE, ECT(0) */
+    ecn_round(x, 3, t_d, w_d, &rng); /* DSCP of DATA is not copied */
 
     /* chunk 4: dropped frames marked CE do not count */
     uint32_t v[3 * N], want[N];

@@ -466,6 +466,60 @@ static void test_tree_round(void **state)
     free_tree(&t);
 }
 
+/* The frame f with its IPv4 ECN bits set to ecn (a switch's mark on the way), checksums fixed */
+static void set_ecn(uint8_t *f, size_t len, unsigned ecn)
+{
+    f[WS_OFF_IP + 1] = (uint8_t)((f[WS_OFF_IP + 1] & ~3u) | ecn);
+    ws_fix_checksums(f, len);
+}
+
+static unsigned ecn_of(const out_frame *o) { return o->f[WS_OFF_IP + 1] & 3; }
+
+/* ECN through a tree (docs/protocol.md sections 7 and 9): each worker sees CE exactly when a link
+ * of its own path was marked. Worker 1's DATA comes marked: only its RESULT is CE; child A's
+ * PARTIAL goes up unmarked; child B's PARTIAL is marked on its way up: the parent's RESULT to B is
+ * CE, to A not, and B's workers both get CE. */
+static void test_tree_ecn(void **state)
+{
+    (void)state;
+    static tree t;
+    uint8_t f[2048];
+    build_tree(&t, 2);
+    for (unsigned w = 0; w < 4; w++) {
+        size_t len = data_frame(&t, w, 0, 0, f);
+        set_ecn(f, len, w == 1 ? 3 : 2);
+        rx(&t, w / 2, w % 2, f, len);
+    }
+    const out_frame *pa = only_out(&t, 0, 2), *pb = pa + 1;
+    assert_int_equal(ecn_of(pa), 2); /* a member's mark stays with that member */
+    assert_int_equal(ecn_of(pb), 2);
+    static uint8_t pbm[WS_LIMIT_FRAME];
+    memcpy(pbm, pb->f, pb->len);
+    set_ecn(pbm, pb->len, 3); /* marked between B and the parent */
+    rx(&t, P, 0, pa->f, pa->len);
+    ws_verdict v = rx(&t, P, 1, pbm, pb->len);
+    assert_int_equal(v.kind, WS_V_COMPLETE);
+    const out_frame *res = only_out(&t, 2, 2);
+    assert_int_equal(ecn_of(&res[0]), 2);
+    assert_int_equal(ecn_of(&res[1]), 3);
+    unsigned mark = t.n_out;
+    for (unsigned c = 0; c < 2; c++)
+        assert_int_equal(rx(&t, c, 3, res[c].f, res[c].len).kind, WS_V_FANOUT);
+    const out_frame *fan = only_out(&t, mark, 4);
+    static const unsigned want[4] = {2, 3, 3, 3};
+    for (unsigned k = 0; k < 4; k++) {
+        expect_flat(&fan[k], 0);
+        assert_int_equal(ecn_of(&fan[k]), want[k]);
+    }
+    /* a re-send keeps the worker's own mark: worker 1's duplicate gets CE, worker 0's not */
+    for (unsigned w = 0; w < 2; w++) {
+        mark = t.n_out;
+        rx(&t, A, w, f, data_frame(&t, w, 0, 1, f));
+        assert_int_equal(ecn_of(only_out(&t, mark, 1)), w == 1 ? 3 : 2);
+    }
+    free_tree(&t);
+}
+
 /* A waiting set holds every member's contribution: a rank that went on to the other set (outside
  * its window) and sends its DATA of the waiting round again sends a duplicate, which re-sends the
  * PARTIAL unchanged; after the parent's RESULT the slot is used on as usual. */
@@ -665,6 +719,7 @@ int main(void)
         cmocka_unit_test(test_partials_merge_exactly),
         cmocka_unit_test(test_decoding_is_total),
         cmocka_unit_test(test_tree_round),
+        cmocka_unit_test(test_tree_ecn),
         cmocka_unit_test(test_waiting_set_takes_nothing),
         cmocka_unit_test(test_parent_result_checks),
         cmocka_unit_test(test_partial_validation),

@@ -8,7 +8,8 @@
  * MAX_WORKERS 64, POOL_SLOTS 64. Files written to OUTDIR (hex, one word or record a line):
  *   mem.hex    MAX_JOBS*MAX_WORKERS words {port, udp[15:0], ip[31:0], mac[47:0]}
  *   res.hex    2*POOL_SLOTS*PAY_BEATS rows of DATA_WIDTH bits (lane l at bits l*32)
- *   cmds.hex   q job_idx job_id slot offset tensor count ecn csum rank_lo rank_hi retx
+ *   cmds.hex   q job_idx job_id slot offset tensor count ecn ce csum rank_lo rank_hi retx
+ *              (ce: the ranks whose contribution came marked CE, a bit each)
  *   beats.hex  tdata tkeep tlast tuser cmd cmd_end   (one expected output beat a line)
  *   meta.txt   ncmds nbeats nframes nresults nresends phase2_cmd phase3_cmd beats_p1 beats_p2
  *              dev_mac dev_ip dev_udp (decimal, then the device values in hex)
@@ -36,6 +37,7 @@
 typedef struct {
     unsigned q, ji, job_id, slot, count, ecn, csum, lo, hi, retx;
     uint32_t offset, tensor;
+    uint64_t ce;
 } cmd_t;
 
 typedef struct {
@@ -81,7 +83,9 @@ static size_t build(ctx_t *c, const cmd_t *m, unsigned r, uint8_t *f, unsigned *
     ws_hdr_init(&h);
     memcpy(h.dst_mac, mb->mac, 6);
     memcpy(h.src_mac, c->dev_mac, 6);
-    h.tos = (uint8_t)m->ecn;
+    /* docs/protocol.md section 7: CE to a rank whose contribution came marked, else the
+     * round's OR with CE taken as ECT(0) */
+    h.tos = (uint8_t)(m->ce >> r & 1 ? 3 : m->ecn == 3 ? 2 : m->ecn);
     h.src_ip = c->dev_ip;
     h.dst_ip = mb->ip;
     h.src_port = c->dev_udp;
@@ -272,6 +276,7 @@ int main(int argc, char **argv)
         m->tensor = (uint32_t)ws_rng_next(&rng);
         m->count = rand_count(&rng, &c);
         m->ecn = (unsigned)ws_rng_below(&rng, 4);
+        m->ce = ws_rng_chance(&rng, 0.5) ? ws_rng_next(&rng) & ws_rng_next(&rng) : 0;
         m->retx = ws_rng_chance(&rng, 0.15);
         rand_ranks(&rng, m);
     }
@@ -332,8 +337,9 @@ int main(int argc, char **argv)
     FILE *fc = open_out(dir, "cmds.hex");
     for (unsigned n = 0; n < ncmds; n++) {
         const cmd_t *m = &cmds[n];
-        fprintf(fc, "%x %x %x %x %x %x %x %x %x %x %x %x\n", m->q, m->ji, m->job_id, m->slot,
-                m->offset, m->tensor, m->count, m->ecn, m->csum, m->lo, m->hi, m->retx);
+        fprintf(fc, "%x %x %x %x %x %x %x %x %llx %x %x %x %x\n", m->q, m->ji, m->job_id,
+                m->slot, m->offset, m->tensor, m->count, m->ecn, (unsigned long long)m->ce,
+                m->csum, m->lo, m->hi, m->retx);
     }
     close_out(fc, "cmds.hex");
 

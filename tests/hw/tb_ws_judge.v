@@ -108,6 +108,9 @@ always @(posedge clk) cycle <= cycle + 1;
 // ---- expectations, in judgment order
 integer exp_v [0:255];
 integer exp_e [0:255];
+integer exp_ce [0:255];   // the command's CE row expected (-1: not checked)
+integer exp_fe [0:255];   // a fan-out's ECN bits expected (the parent's RESULT's)
+reg [1:0] chk_fe;
 integer exp_n = 0, got_n = 0;
 reg [DC_W-1:0]     dc_r;
 reg                dc_r_v = 1'b0;
@@ -132,6 +135,12 @@ always @(posedge clk) begin
                          cycle, got_n, dc_r_e, stat_acc_e, stat_drop_e, exp_e[got_n]);
                 errors = errors + 1;
             end
+            if (exp_ce[got_n] >= 0 && k_cmd_data[C_CE +: MAX_WORKERS] != exp_ce[got_n][MAX_WORKERS-1:0]) begin
+                $display("FAIL cycle %0d: judgment %0d: CE row %b, expected %b", cycle, got_n,
+                         k_cmd_data[C_CE +: MAX_WORKERS], exp_ce[got_n][MAX_WORKERS-1:0]);
+                errors = errors + 1;
+            end
+            chk_fe = exp_fe[got_n][1:0];
             if (!check(exp_v[got_n])) begin
                 $display("FAIL cycle %0d: judgment %0d: expected verdict %0d, got accepted %b drop %b reason %0d last %b cmd %b retx %b comp %b",
                          cycle, got_n, exp_v[got_n], stat_accepted, stat_drop, stat_drop_reason,
@@ -161,7 +170,7 @@ function check(input integer v);
                             k_comp_data[CF_COUNT +: CN_W] == 8;
         V_FANOUT:   check = stat_accepted && dc_r[DC_ACCEPT] && dc_r[DC_LAST] && dc_r[DC_FIRST] && k_cmd &&
                             !k_cmd_data[C_RETX] && !k_cmd_data[C_PART] && k_comp && !k_comp_data[CF_PART] &&
-                            k_cmd_data[C_RANK_HI +: WK_W] == 2 && k_cmd_data[C_ECN +: 2] == 2'b01;
+                            k_cmd_data[C_RANK_HI +: WK_W] == 2 && k_cmd_data[C_ECN +: 2] == chk_fe;
         V_DUP:      check = stat_drop && stat_drop_reason == WS_DROP_DUPLICATE && !dc_r[DC_ACCEPT] && !k_cmd;
         V_EARLY:    check = stat_drop && stat_drop_reason == WS_DROP_EARLY && !dc_r[DC_ACCEPT] && !k_cmd;
         V_MISMATCH: check = stat_drop && stat_drop_reason == WS_DROP_MISMATCH && !dc_r[DC_ACCEPT] && !k_cmd;
@@ -232,6 +241,9 @@ integer bq_workers [0:7];
 integer bq_par [0:7];     // the job has a parent
 integer bq_fan [0:7];     // the token is the parent's RESULT (ECN 01)
 integer bq_count [0:7];
+integer bq_ecn [0:7];     // the token's ECN bits (-1: as q_fan says)
+integer q_ecn = -1;       // queue's tokens: their ECN bits, -1: 01 for the parent's RESULT, else 00
+integer q_want_ce = -1;   // queue's verdicts: the command's CE row expected, -1: not checked
 reg     q_par = 1'b0;     // queue's tokens: of a job with a parent
 reg     q_fan = 1'b0;     // ... the parent's RESULT
 integer q_count = 8;
@@ -248,9 +260,12 @@ task queue(input integer job, input integer worker, input integer pslot, input i
         bq_par[bq_n] = q_par;
         bq_fan[bq_n] = q_fan;
         bq_count[bq_n] = q_count;
+        bq_ecn[bq_n] = q_ecn;
         bq_n = bq_n + 1;
         exp_v[exp_n] = v;
         exp_e[exp_n] = worker % ENGINES;
+        exp_ce[exp_n] = q_want_ce;
+        exp_fe[exp_n] = q_ecn >= 0 ? q_ecn : 1;
         exp_n = exp_n + 1;
     end
 endtask
@@ -271,7 +286,7 @@ task burst;
             tok_hdr[H_COUNT +: CN_W]    = bq_count[i];
             tok_hdr[H_OFFSET +: 32]     = bq_offset[i];
             tok_hdr[H_TENSOR +: 32]     = 1;
-            tok_hdr[H_ECN +: 2]         = bq_fan[i] ? 2'b01 : 2'b00;
+            tok_hdr[H_ECN +: 2]         = bq_ecn[i] >= 0 ? bq_ecn[i][1:0] : bq_fan[i] ? 2'b01 : 2'b00;
             tok_hdr[H_WORKERS +: WC_W]  = bq_workers[i];
             tok_hdr[H_PARENT]           = bq_par[i];
             tok_hdr[H_FANOUT]           = bq_fan[i];
@@ -584,7 +599,50 @@ initial begin
     queue(0, 0, 11, 0, 2000, 3, V_ACC);
     burst;
     judged(80);
+
+    // 13. the CE row (docs/protocol.md section 7): a rank whose frame came marked CE has its bit
+    //    in the round's command, and in a re-send's; a child's fan-out keeps its ranks' bits, and
+    //    a parent's RESULT marked CE sets every rank's
+    settle(60);
+    frame(0, 0, 13, 0, 2100, 3, V_ACC);
+    q_ecn = 3;
+    frame(0, 2, 13, 0, 2100, 3, V_ACC);
+    q_ecn = 2;
+    q_want_ce = 4'b0100;
+    frame(0, 1, 13, 0, 2100, 3, V_PART);
+    q_want_ce = -1;
+    q_fan = 1'b1;
+    q_want_ce = 4'b0100;          // the parent's RESULT not marked: rank 2's bit alone
+    frame(0, 0, 13, 0, 2100, 3, V_FANOUT);
+    q_fan = 1'b0;
+    frame(0, 2, 13, 0, 2100, 3, V_RESEND);
+    q_want_ce = -1;
+    frame(0, 0, 13, 1, 2200, 3, V_ACC);
+    frame(0, 1, 13, 1, 2200, 3, V_ACC);
+    frame(0, 2, 13, 1, 2200, 3, V_PART);
+    q_fan = 1'b1;
+    q_ecn = 3;                    // the parent's RESULT marked: every rank's bit
+    q_want_ce = 4'b1111;
+    frame(0, 0, 13, 1, 2200, 3, V_FANOUT);
+    q_fan = 1'b0;
+    q_ecn = 2;
+    frame(0, 1, 13, 1, 2200, 3, V_RESEND);
+    q_want_ce = -1;
+    judged(80);
     q_par = 1'b0;
+    //    ... and without a parent: the round's command carries the row, a new round clears it
+    settle(60);
+    frame(1, 0, 14, 0, 2300, 2, V_ACC);
+    q_ecn = 3;
+    q_want_ce = 4'b0010;
+    frame(1, 1, 14, 0, 2300, 2, V_LAST);
+    q_ecn = 2;
+    q_want_ce = 4'b0000;
+    frame(1, 0, 14, 1, 2400, 2, V_ACC);
+    frame(1, 1, 14, 1, 2400, 2, V_LAST);
+    q_want_ce = -1;
+    q_ecn = -1;
+    judged(60);
 
     settle(100);
     if (got_n != exp_n) begin

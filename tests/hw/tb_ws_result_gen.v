@@ -52,6 +52,7 @@ reg  [15:0]            cmd_job_id = 0, cmd_slot = 0, cmd_csum = 0;
 reg  [31:0]            cmd_offset = 0, cmd_tensor = 0;
 reg  [CN_W-1:0]        cmd_count = 0;
 reg  [1:0]             cmd_ecn = 0;
+reg  [MAX_WORKERS-1:0] cmd_ce = 0;
 reg  [WK_W-1:0]        cmd_rank_lo = 0, cmd_rank_hi = 0;
 reg                    cmd_retx = 1'b0;
 reg  [47:0]            cfg_dev_mac = 0;
@@ -79,6 +80,7 @@ assign cmd_data[C_OFFSET +: 32]       = cmd_offset;
 assign cmd_data[C_TENSOR +: 32]       = cmd_tensor;
 assign cmd_data[C_COUNT +: CN_W]      = cmd_count;
 assign cmd_data[C_ECN +: 2]           = cmd_ecn;
+assign cmd_data[C_CE +: MAX_WORKERS]  = cmd_ce;
 assign cmd_data[C_CSUM +: 16]         = cmd_csum;
 assign cmd_data[C_RANK_HI +: WK_W]    = cmd_rank_hi;
 assign cmd_data[C_RETX]               = cmd_retx;
@@ -122,6 +124,7 @@ reg [15:0] meta_udp;
 reg [31:0] c_q [0:MAX_CMDS-1], c_ji [0:MAX_CMDS-1], c_jid [0:MAX_CMDS-1], c_slot [0:MAX_CMDS-1];
 reg [31:0] c_off [0:MAX_CMDS-1], c_ten [0:MAX_CMDS-1], c_cnt [0:MAX_CMDS-1], c_ecn [0:MAX_CMDS-1];
 reg [31:0] c_csum [0:MAX_CMDS-1], c_lo [0:MAX_CMDS-1], c_hi [0:MAX_CMDS-1], c_retx [0:MAX_CMDS-1];
+reg [63:0] c_ce [0:MAX_CMDS-1];
 
 integer errors = 0;
 task fail(input [8*160-1:0] msg);
@@ -173,6 +176,7 @@ always @(posedge clk) begin
             cmd_tensor  <= c_ten[nxt];
             cmd_count   <= c_cnt[nxt][CN_W-1:0];
             cmd_ecn     <= c_ecn[nxt][1:0];
+            cmd_ce      <= c_ce[nxt][MAX_WORKERS-1:0];
             cmd_csum    <= c_csum[nxt][15:0];
             cmd_rank_lo <= c_lo[nxt][WK_W-1:0];
             cmd_rank_hi <= c_hi[nxt][WK_W-1:0];
@@ -192,6 +196,7 @@ always @(posedge clk) begin
             cmd_tensor  <= rr;
             cmd_count   <= rr[CN_W-1:0];
             cmd_ecn     <= rng_cmd[21:20];
+            cmd_ce      <= {(MAX_WORKERS + 31) / 32 {rr}};
             cmd_csum    <= rng_cmd[31:16];
             cmd_rank_lo <= rr[WK_W-1:0];
             cmd_rank_hi <= rr[8 +: WK_W];
@@ -350,9 +355,10 @@ initial begin
     $sformat(fname, "%0s/cmds.hex", dir);
     fd = $fopen(fname, "r");
     for (n = 0; n < ncmds; n = n + 1) begin
-        r = $fscanf(fd, "%h %h %h %h %h %h %h %h %h %h %h %h\n", c_q[n], c_ji[n], c_jid[n], c_slot[n],
-                    c_off[n], c_ten[n], c_cnt[n], c_ecn[n], c_csum[n], c_lo[n], c_hi[n], c_retx[n]);
-        if (r != 12) begin
+        r = $fscanf(fd, "%h %h %h %h %h %h %h %h %h %h %h %h %h\n", c_q[n], c_ji[n], c_jid[n], c_slot[n],
+                    c_off[n], c_ten[n], c_cnt[n], c_ecn[n], c_ce[n], c_csum[n], c_lo[n], c_hi[n],
+                    c_retx[n]);
+        if (r != 13) begin
             $display("FAIL tb_ws_result_gen: %0s line %0d", fname, n + 1);
             $finish;
         end
