@@ -17,8 +17,9 @@
 # 1:1, 1 us links, MTU 9000, 1 MB switch queues. The devices are provisioned per rack: one per
 # leaf (the hierarchy's leaves, under a root on spine0), sharded over 4 devices on the spines,
 # and the single device on the rack's switch (on spine0 for several racks); each a 1024-bit datapath at 340 MHz with as many
-# engines (at most 16) as its members' line rate needs, a link of 1.25 times it, an ingress
-# buffer of 4 MiB and a window for the round trip (docs/performance.md section 5 says which).
+# ports (at most 16) as its members' line rate needs and an engine a port, a link a port of 1.25
+# times its members' rate, an ingress buffer of 4 MiB and a window for the round trip
+# (docs/performance.md section 5 says which).
 set -eu
 WS=${WS:-build/wiresum}
 B=build/bench
@@ -59,11 +60,20 @@ fi
 # (count at most 1363; 1344 is 42 beats of 1024 bits). Every device is a MAX_COUNT 2048 build.
 FCOUNT=2048
 HCOUNT=1344
-# engines for a device taking `gbps` of frames: 1024 bits at 340 MHz = 348.16 Gb/s each, <= 16
-engines() { awk -v g="$1" 'BEGIN { e = int(g * 1.05 / 348.16) + 1; print (e > 16 ? 16 : e) }'; }
-device() { # NAME SWITCH OFFERED_GBPS SLOTS MAX_COUNT
-    printf '[device %s]\nswitch = %s\nrate = %sGbps\ndelay = 500ns\ndata_width = 1024\nf_clk = 340MHz\nengines = %s\ningress_buffer = 4MiB\nslots = %s\nmax_count = %s\n\n' \
-        "$1" "$2" "$(awk -v g="$3" 'BEGIN { printf "%d", g * 1.25 + 0.5 }')" "$(engines "$3")" "$4" "$5"
+# A device's ports for MEMBERS members each offering GBPS: each port takes a beat of 1024 bits a
+# cycle at 340 MHz, 348.16 Gb/s, and its members are rank r on port r mod ports
+# (docs/cluster.md section 3), so the fewest ports (at most 16) whose busiest, with
+# ceil(members / ports) members, has 5 % to spare; an engine a port (an engine takes a beat a
+# cycle too: beats_per_cycle 1.0), so engines divide ports; and a link a port of 1.25 times the
+# busiest port's members' rate. Prints "ports link_gbps".
+ports() {
+    awk -v m="$1" -v g="$2" 'BEGIN { for (p = 1; p < 16 && int((m + p - 1) / p) * g * 1.05 > 348.16; p++);
+        printf "%d %d\n", p, int((m + p - 1) / p) * g * 1.25 + 0.5 }'
+}
+device() { # NAME SWITCH MEMBERS MEMBER_GBPS SLOTS MAX_COUNT
+    set -- "$@" $(ports "$3" "$4")
+    printf '[device %s]\nswitch = %s\nports = %s\nrate = %sGbps\ndelay = 500ns\ndata_width = 1024\nf_clk = 340MHz\nengines = %s\ningress_buffer = 4MiB\nslots = %s\nmax_count = %s\n\n' \
+        "$1" "$2" "$7" "$8" "$7" "$5" "$6"
 }
 write_ini() { # N MB GBPS MODE FILE
     n=$1 mb=$2 g=$3 mode=$4
@@ -86,12 +96,14 @@ write_ini() { # N MB GBPS MODE FILE
         case $mode in
             wiresum) # on the rack's switch, or on a spine for several racks
                 sw=spine0; [ "$leaves" -gt 1 ] || sw=leaf0
-                device agg0 "$sw" $((n * g)) "$win" "$FCOUNT" ;;
-            sharded) for s in 0 1 2 3; do device "sh$s" "spine$s" $((n * g / 4)) "$win" "$FCOUNT"; done ;;
+                device agg0 "$sw" "$n" "$g" "$win" "$FCOUNT" ;;
+            # every worker sends a quarter of its chunks to each shard
+            sharded) for s in 0 1 2 3; do device "sh$s" "spine$s" "$n" "$(awk -v g="$g" 'BEGIN { print g / 4 }')" "$win" "$FCOUNT"; done ;;
             hierarchical)
-                l=0; while [ "$l" -lt "$leaves" ]; do device "t$l" "leaf$l" $((hpl * g)) "$win" "$FCOUNT"; l=$((l + 1)); done
-                # a root's input: a PARTIAL a leaf and round, about 2.4 times the leaf's DATA bytes
-                device root spine0 $((leaves * g * 5 / 2)) "$win" "$FCOUNT" ;;
+                l=0; while [ "$l" -lt "$leaves" ]; do device "t$l" "leaf$l" "$hpl" "$g" "$win" "$FCOUNT"; l=$((l + 1)); done
+                # a root's members are the leaves: each sends a PARTIAL a round, about 2.4 times
+                # one worker's DATA bytes, at its workers' pace
+                device root spine0 "$leaves" $((g * 5 / 2)) "$win" "$FCOUNT" ;;
         esac
         printf '[job]\nworkers = 0-%s\ntensor_bytes = %sMiB\niterations = 1\nmode = %s\n' $((n - 1)) "$mb" "$mode"
         printf 'count = %s\nwindow = %s\n' "$count" "$win"
@@ -118,6 +130,19 @@ run_point() { # N MB GBPS MODE
         jq -nc --argjson n "$1" --argjson mb "$2" --argjson g "$3" --arg m "$4" --arg e "$(tail -n 3 "$f.err" | tr '\n' ' ')" \
             '{point: {workers: $n, mib: $mb, gbps: $g, mode: $m}, ok: false, failed: true, error: $e}' > "$f.line"
 }
+# a run's row of the table (bench/cluster.awk): the point, its time (-1: failed), the busy
+# fractions of its devices' busiest port, engine and egress (`device`: the busiest device's), its
+# busiest link between switches either way, retransmissions, network and device drops
+ROW='[.point.gbps, .point.workers, .point.mib, .point.mode,
+      (if (.failed // false) or ((.ok // false) | not) then -1 else .seconds end),
+      (.device.port_busy // 0), (.device.engine_busy // 0), (.device.egress_busy // 0),
+      ([(.uplinks // [])[] | .up_utilization, .down_utilization] | max // 0),
+      (.transport.retx // 0), (.net_drop_packets // 0), (.device.drop_frames // 0)] | @tsv'
+if [ -n "${CLUSTER_LIMIT:-}" ]; then # what limits each wiresum run of `wiresum cluster --json`'s output
+    jq -c '.ok as $ok | .runs[] | select(.device) | . + {ok: $ok, point: {workers, mib: (.bytes / 1048576), gbps: (.link_bps / 1e9), mode}}' "$CLUSTER_LIMIT" |
+        jq -r "$ROW" | awk -F'\t' -v limit_only=1 -f bench/cluster.awk
+    exit 0
+fi
 if [ -n "${CLUSTER_ONE:-}" ]; then # one point, in a process of its own (xargs below)
     # shellcheck disable=SC2086
     run_point $CLUSTER_ONE
@@ -135,11 +160,7 @@ done < "$PTS"
 # one row per (link, N, tensor): time of each collective, the faster baseline, the best through
 # wiresum, its speedup over that baseline against the ideal 2(N-1)/N x wire efficiency, and what
 # limits it
-jq -r '[.point.gbps, .point.workers, .point.mib, .point.mode,
-        (if (.failed // false) or ((.ok // false) | not) then -1 else .seconds end),
-        ((.devices // []) | map(.busy_seconds) | max // 0), (.transport.retx // 0),
-        (.net_drop_packets // 0), (.device.drop_frames // 0)] | @tsv' "$JS" |
-    sort -k1,1n -k2,2n -k3,3n > "$D/rows.tsv"
+jq -r "$ROW" "$JS" | sort -k1,1n -k2,2n -k3,3n > "$D/rows.tsv"
 awk -F'\t' -v plot="$D/plot.dat" -v fcount=$FCOUNT -v hcount=$HCOUNT -f bench/cluster.awk "$D/rows.tsv" > "$D/table.md"
 NPTS=$(wc -l < "$JS")
 NFAIL=$(jq -s 'map(select((.failed // false) or ((.ok // false) | not))) | length' "$JS")
