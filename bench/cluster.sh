@@ -4,6 +4,8 @@
 # side by side in the same simulated fabric by `wiresum cluster` (ns-3, docs/cluster.md).
 #
 # usage: sh bench/cluster.sh [POINTS]
+#        CLUSTER_LIMIT=RUN.json sh bench/cluster.sh   (the "what limits it" of each wiresum run of
+#                                                    a `wiresum cluster --json` document)
 #
 # Each point is "N MB GBPS MODE" (workers, tensor in MiB, the hosts' link rate in Gb/s, the
 # collective); POINTS is a file of them, one a line (default: the grid below). Every point is a

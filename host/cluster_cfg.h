@@ -72,7 +72,7 @@ typedef enum { WS_CLUSTER_TIMING = 0, WS_CLUSTER_RTL } ws_cluster_model;
 typedef struct {
     char name[WS_CLUSTER_NAME];
     unsigned sw;               /* the switch it is attached to (index, cluster_topo.h) */
-    ws_cluster_link link;      /* device <-> switch */
+    ws_cluster_link link;      /* device <-> switch: each port's link */
     /* build parameters (hw/wiresum_top.v) and the timing model (docs/cluster.md) */
     unsigned data_width;       /* bits */
     unsigned ports;            /* N_PORTS: links to its switch, each of `link`'s rate */

@@ -12,6 +12,9 @@
 # uplinks (only the smallest steps cross: the partners nearest first); --plot's speedups over the
 # faster baseline; ECMP per flow spreading a leaf's flows over its uplinks without splitting any;
 # topology errors.
+# Devices with several ports: each member's frames in and RESULTs out on its port (rank r on port
+# r mod ports), one saturated port named as the limit and two ports halving the time, an engine
+# named when it is the limit; bad `ports` refused with FILE:LINE.
 # Congestion: ECN marks above the threshold (and none without it) reaching the transport's
 # window, the tensors exact with the congestion control on, every background flow complete with
 # its bytes, bad [background] sections and distribution files refused with FILE:LINE.
