@@ -44,22 +44,23 @@ static const char usage[] =
 
 static double mega(double x) { return x / 1e6; }
 
-/* The busy fractions of the all-reduces' time of the stages of device i of r (every device's:
- * i < 0), each its busiest: a port's receive stage, an engine, a port's egress. None is divided
- * among the others of its kind: one saturated port shows as saturated. */
+/* The stages of device i of r (every device's: i < 0), each its busiest: a port's receive
+ * stage, an engine, a port's egress; their busy time in ps[] and as fractions of the
+ * all-reduces' time in f[]. None is divided among the others of its kind: one saturated port
+ * shows as saturated. */
 enum { ST_PORT, ST_ENGINE, ST_EGRESS, ST_N };
-static void stage_busy(const ws_cluster_result *r, int i, double f[ST_N])
+static void stage_busy(const ws_cluster_result *r, int i, uint64_t ps[ST_N], double f[ST_N])
 {
     double t = r->seconds * r->iterations * 1e12;
-    f[ST_PORT] = f[ST_ENGINE] = f[ST_EGRESS] = 0;
+    ps[ST_PORT] = ps[ST_ENGINE] = ps[ST_EGRESS] = 0;
     for (unsigned k = i < 0 ? 0 : (unsigned)i; k < (i < 0 ? r->n_devices : (unsigned)i + 1); k++) {
         const ws_cdev_stats *d = &r->dev_each[k];
-        double b[ST_N] = {(double)ws_cdev_port_busy(d), (double)ws_cdev_engine_busy(d),
-                          (double)ws_cdev_egress_busy(d)};
+        uint64_t b[ST_N] = {ws_cdev_port_busy(d), ws_cdev_engine_busy(d), ws_cdev_egress_busy(d)};
         for (int s = 0; s < ST_N; s++)
-            if (t > 0 && b[s] / t > f[s])
-                f[s] = b[s] / t;
+            ps[s] = b[s] > ps[s] ? b[s] : ps[s];
     }
+    for (int s = 0; s < ST_N; s++)
+        f[s] = t > 0 ? (double)ps[s] / t : 0;
 }
 
 static void print_run(const ws_cluster *c, const ws_cluster_result *r)
@@ -88,8 +89,9 @@ static void print_run(const ws_cluster *c, const ws_cluster_result *r)
             const ws_cluster_dev *p = &c->dev[r->dev_index[i]];
             char sw[WS_CLUSTER_NAME];
             ws_cluster_switch_name(c, p->sw, sw);
+            uint64_t ps[ST_N];
             double f[ST_N];
-            stage_busy(r, (int)i, f);
+            stage_busy(r, (int)i, ps, f);
             printf("  device %s (%s): %llu frames in (%.3f MB), %llu dropped (buffer full), "
                    "%llu out (%.3f MB); ingress buffer peak %llu bytes\n"
                    "    busy (the busiest): port %.1f %% of %u, engine %.1f %% of %u, egress "
@@ -166,12 +168,9 @@ static json_t *json_uplinks(const ws_cluster *c, const ws_cluster_result *r)
 static json_t *json_dev(const ws_cluster_result *r, int i)
 {
     const ws_cdev_stats *d = i < 0 ? &r->dev : &r->dev_each[i];
+    uint64_t ps[ST_N];
     double f[ST_N];
-    stage_busy(r, i, f);
-    uint64_t busy = 0; /* the busiest engine's */
-    for (unsigned k = i < 0 ? 0 : (unsigned)i; k < (i < 0 ? r->n_devices : (unsigned)i + 1); k++)
-        if (ws_cdev_engine_busy(&r->dev_each[k]) > busy)
-            busy = ws_cdev_engine_busy(&r->dev_each[k]);
+    stage_busy(r, i, ps, f);
     json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I, s:f, s:f, s:f}",
                           "rx_frames", (json_int_t)d->rx_frames,
                           "rx_bytes", (json_int_t)d->rx_bytes,
@@ -181,7 +180,7 @@ static json_t *json_dev(const ws_cluster_result *r, int i)
                           "tx_frames", (json_int_t)d->tx_frames,
                           "tx_bytes", (json_int_t)d->tx_bytes,
                           "max_queued", (json_int_t)d->max_queued,
-                          "busy_seconds", (double)busy * 1e-12,
+                          "busy_seconds", (double)ps[ST_ENGINE] * 1e-12,
                           "ce_marks", (json_int_t)d->ce_marks,
                           "port_busy", f[ST_PORT], "engine_busy", f[ST_ENGINE],
                           "egress_busy", f[ST_EGRESS]);

@@ -143,32 +143,32 @@ void ws_cdev_free(ws_cdev *d)
     free(d);
 }
 
-unsigned ws_cdev_port_of(const ws_cdev *d, uint32_t ip)
+/* the member or parent at an IPv4 address (its MAC, its port): the device's neighbour table;
+ * NULL for an address it does not know */
+static const ws_member *neighbour(const ws_cdev *d, uint32_t ip)
 {
     for (unsigned j = 0; j < d->cfg.n_jobs; j++) {
         const ws_job *jb = &d->cfg.job[j];
         for (unsigned w = 0; w < jb->workers; w++)
             if (jb->member[w].ip == ip)
-                return jb->member[w].port;
+                return &jb->member[w];
         if (jb->has_parent && jb->parent.ip == ip)
-            return jb->parent.port;
+            return &jb->parent;
     }
-    return 0;
+    return NULL;
 }
 
-/* the MAC of an IPv4 address, a member's or a parent's: the device's neighbour table */
+unsigned ws_cdev_port_of(const ws_cdev *d, uint32_t ip)
+{
+    const ws_member *m = neighbour(d, ip);
+    return m ? m->port : 0;
+}
+
 static const uint8_t *mac_of(const ws_cdev *d, uint32_t ip)
 {
     static const uint8_t none[6];
-    for (unsigned j = 0; j < d->cfg.n_jobs; j++) {
-        const ws_job *jb = &d->cfg.job[j];
-        for (unsigned w = 0; w < jb->workers; w++)
-            if (jb->member[w].ip == ip)
-                return jb->member[w].mac;
-        if (jb->has_parent && jb->parent.ip == ip)
-            return jb->parent.mac;
-    }
-    return none;
+    const ws_member *m = neighbour(d, ip);
+    return m ? m->mac : none;
 }
 
 /* picoseconds of that many cycles (of the RTL's time line: the picosecond of a cycle) */
