@@ -4,6 +4,8 @@
 # side by side in the same simulated fabric by `wiresum cluster` (ns-3, docs/cluster.md).
 #
 # usage: sh bench/cluster.sh [POINTS]
+#        CLUSTER_LIMIT=RUN.json sh bench/cluster.sh   (the "what limits it" of each wiresum run of
+#                                                    a `wiresum cluster --json` document)
 #
 # Each point is "N MB GBPS MODE" (workers, tensor in MiB, the hosts' link rate in Gb/s, the
 # collective); POINTS is a file of them, one a line (default: the grid below). Every point is a
@@ -17,8 +19,9 @@
 # 1:1, 1 us links, MTU 9000, 1 MB switch queues. The devices are provisioned per rack: one per
 # leaf (the hierarchy's leaves, under a root on spine0), sharded over 4 devices on the spines,
 # and the single device on the rack's switch (on spine0 for several racks); each a 1024-bit datapath at 340 MHz with as many
-# engines (at most 16) as its members' line rate needs, a link of 1.25 times it, an ingress
-# buffer of 4 MiB and a window for the round trip (docs/performance.md section 5 says which).
+# ports (at most 16) as its members' line rate needs and an engine a port, a link a port of 1.25
+# times its members' rate, an ingress buffer of 4 MiB and a window for the round trip
+# (docs/performance.md section 5 says which).
 set -eu
 WS=${WS:-build/wiresum}
 B=build/bench
@@ -59,11 +62,20 @@ fi
 # (count at most 1363; 1344 is 42 beats of 1024 bits). Every device is a MAX_COUNT 2048 build.
 FCOUNT=2048
 HCOUNT=1344
-# engines for a device taking `gbps` of frames: 1024 bits at 340 MHz = 348.16 Gb/s each, <= 16
-engines() { awk -v g="$1" 'BEGIN { e = int(g * 1.05 / 348.16) + 1; print (e > 16 ? 16 : e) }'; }
-device() { # NAME SWITCH OFFERED_GBPS SLOTS MAX_COUNT
-    printf '[device %s]\nswitch = %s\nrate = %sGbps\ndelay = 500ns\ndata_width = 1024\nf_clk = 340MHz\nengines = %s\ningress_buffer = 4MiB\nslots = %s\nmax_count = %s\n\n' \
-        "$1" "$2" "$(awk -v g="$3" 'BEGIN { printf "%d", g * 1.25 + 0.5 }')" "$(engines "$3")" "$4" "$5"
+# A device's ports for MEMBERS members each offering GBPS: each port takes a beat of 1024 bits a
+# cycle at 340 MHz, 348.16 Gb/s, and its members are rank r on port r mod ports
+# (docs/cluster.md section 3), so the fewest ports (at most 16) whose busiest, with
+# ceil(members / ports) members, has 5 % to spare; an engine a port (an engine takes a beat a
+# cycle too: beats_per_cycle 1.0), so engines divide ports; and a link a port of 1.25 times the
+# busiest port's members' rate. Prints "ports link_gbps".
+ports() {
+    awk -v m="$1" -v g="$2" 'BEGIN { for (p = 1; p < 16 && int((m + p - 1) / p) * g * 1.05 > 348.16; p++);
+        printf "%d %d\n", p, int((m + p - 1) / p) * g * 1.25 + 0.5 }'
+}
+device() { # NAME SWITCH MEMBERS MEMBER_GBPS SLOTS MAX_COUNT
+    set -- "$@" $(ports "$3" "$4")
+    printf '[device %s]\nswitch = %s\nports = %s\nrate = %sGbps\ndelay = 500ns\ndata_width = 1024\nf_clk = 340MHz\nengines = %s\ningress_buffer = 4MiB\nslots = %s\nmax_count = %s\n\n' \
+        "$1" "$2" "$7" "$8" "$7" "$5" "$6"
 }
 write_ini() { # N MB GBPS MODE FILE
     n=$1 mb=$2 g=$3 mode=$4
@@ -86,12 +98,14 @@ write_ini() { # N MB GBPS MODE FILE
         case $mode in
             wiresum) # on the rack's switch, or on a spine for several racks
                 sw=spine0; [ "$leaves" -gt 1 ] || sw=leaf0
-                device agg0 "$sw" $((n * g)) "$win" "$FCOUNT" ;;
-            sharded) for s in 0 1 2 3; do device "sh$s" "spine$s" $((n * g / 4)) "$win" "$FCOUNT"; done ;;
+                device agg0 "$sw" "$n" "$g" "$win" "$FCOUNT" ;;
+            # every worker sends a quarter of its chunks to each shard
+            sharded) for s in 0 1 2 3; do device "sh$s" "spine$s" "$n" "$(awk -v g="$g" 'BEGIN { print g / 4 }')" "$win" "$FCOUNT"; done ;;
             hierarchical)
-                l=0; while [ "$l" -lt "$leaves" ]; do device "t$l" "leaf$l" $((hpl * g)) "$win" "$FCOUNT"; l=$((l + 1)); done
-                # a root's input: a PARTIAL a leaf and round, about 2.4 times the leaf's DATA bytes
-                device root spine0 $((leaves * g * 5 / 2)) "$win" "$FCOUNT" ;;
+                l=0; while [ "$l" -lt "$leaves" ]; do device "t$l" "leaf$l" "$hpl" "$g" "$win" "$FCOUNT"; l=$((l + 1)); done
+                # a root's members are the leaves: each sends a PARTIAL a round, about 2.4 times
+                # one worker's DATA bytes, at its workers' pace
+                device root spine0 "$leaves" $((g * 5 / 2)) "$win" "$FCOUNT" ;;
         esac
         printf '[job]\nworkers = 0-%s\ntensor_bytes = %sMiB\niterations = 1\nmode = %s\n' $((n - 1)) "$mb" "$mode"
         printf 'count = %s\nwindow = %s\n' "$count" "$win"
@@ -118,6 +132,19 @@ run_point() { # N MB GBPS MODE
         jq -nc --argjson n "$1" --argjson mb "$2" --argjson g "$3" --arg m "$4" --arg e "$(tail -n 3 "$f.err" | tr '\n' ' ')" \
             '{point: {workers: $n, mib: $mb, gbps: $g, mode: $m}, ok: false, failed: true, error: $e}' > "$f.line"
 }
+# a run's row of the table (bench/cluster.awk): the point, its time (-1: failed), the busy
+# fractions of its devices' busiest port, engine and egress (`device`: the busiest device's), its
+# busiest link between switches either way, retransmissions, network and device drops
+ROW='[.point.gbps, .point.workers, .point.mib, .point.mode,
+      (if (.failed // false) or ((.ok // false) | not) then -1 else .seconds end),
+      (.device.port_busy // 0), (.device.engine_busy // 0), (.device.egress_busy // 0),
+      ([(.uplinks // [])[] | .up_utilization, .down_utilization] | max // 0),
+      (.transport.retx // 0), (.net_drop_packets // 0), (.device.drop_frames // 0)] | @tsv'
+if [ -n "${CLUSTER_LIMIT:-}" ]; then # what limits each wiresum run of `wiresum cluster --json`'s output
+    jq -c '.ok as $ok | .runs[] | select(.device) | . + {ok: $ok, point: {workers, mib: (.bytes / 1048576), gbps: (.link_bps / 1e9), mode}}' "$CLUSTER_LIMIT" |
+        jq -r "$ROW" | awk -F'\t' -v limit_only=1 -f bench/cluster.awk
+    exit 0
+fi
 if [ -n "${CLUSTER_ONE:-}" ]; then # one point, in a process of its own (xargs below)
     # shellcheck disable=SC2086
     run_point $CLUSTER_ONE
@@ -135,11 +162,7 @@ done < "$PTS"
 # one row per (link, N, tensor): time of each collective, the faster baseline, the best through
 # wiresum, its speedup over that baseline against the ideal 2(N-1)/N x wire efficiency, and what
 # limits it
-jq -r '[.point.gbps, .point.workers, .point.mib, .point.mode,
-        (if (.failed // false) or ((.ok // false) | not) then -1 else .seconds end),
-        ((.devices // []) | map(.busy_seconds) | max // 0), (.transport.retx // 0),
-        (.net_drop_packets // 0), (.device.drop_frames // 0)] | @tsv' "$JS" |
-    sort -k1,1n -k2,2n -k3,3n > "$D/rows.tsv"
+jq -r "$ROW" "$JS" | sort -k1,1n -k2,2n -k3,3n > "$D/rows.tsv"
 awk -F'\t' -v plot="$D/plot.dat" -v fcount=$FCOUNT -v hcount=$HCOUNT -f bench/cluster.awk "$D/rows.tsv" > "$D/table.md"
 NPTS=$(wc -l < "$JS")
 NFAIL=$(jq -s 'map(select((.failed // false) or ((.ok // false) | not))) | length' "$JS")
@@ -163,7 +186,7 @@ EOF
 
 {
     printf '## 5. All-reduce time\n\n### Measured in a simulated cluster (ns-3)\n\n'
-    printf 'All-reduce of one tensor per worker through wiresum (one device; sharded over 4 devices on the spines; a hierarchy of one device per rack under a root on a spine) and, in the same fabric and the same simulator, ring and halving-doubling all-reduce over TCP: `wiresum cluster` (docs/cluster.md), packet by packet; every wiresum tensor is checked equal to the exact sum, every baseline tensor to the sums of its own order. The fabric: a leaf-spine of racks of 8 hosts (32 above 256 workers), 4 spines at 1:1, 1 us links, MTU 9000 (TCP segments of 8948 bytes), 1 MB FIFO switch queues, no background traffic. The devices are provisioned per rack (per member line rate): each a 1024-bit datapath at 340 MHz (348 Gb/s an engine) with the engines its members need (at most 16), a link of 1.25 times their rate, a 4 MiB ingress buffer and a window for a 20 us round trip (4..512 chunks; sharded, a quarter of it on each device; at most what the ingress buffer holds if every member sends its window at once). One device and sharded send %s elements a frame (8244 bytes on the wire for 8192 of payload), the hierarchy %s (its longest PARTIAL, 48 bytes an element, must fit a device'"'"'s 65535-byte frame; it crosses the network as a fragmented IPv4 datagram); every device is a MAX_COUNT 2048 build. *baseline* is the faster of ring and halving-doubling at the point, *speedup* that baseline'"'"'s time / best wiresum'"'"'s; *ideal* is 2(N-1)/N x wire efficiency (wiresum'"'"'s payload per wire byte over TCP'"'"'s, 8948/9002) for the best mode'"'"'s frames; *ratio* is speedup / ideal (target 0.97). One device and sharded serve at most 64 workers (WS_LIMIT_WORKERS); the hierarchy runs from 16. **Limits of the simulation**: the baselines hold every worker'"'"'s tensor (here N x tensor <= 4 GiB); wiresum'"'"'s workers hold none (chunks generated and checked on demand, docs/driver.md), so its limit is time (section 7 of docs/cluster.md: 16 MiB for 1024 workers, 3.2 M DATA frames, is its scale run).\n\n' "$FCOUNT" "$HCOUNT"
+    printf 'All-reduce of one tensor per worker through wiresum (one device; sharded over 4 devices on the spines; a hierarchy of one device per rack under a root on a spine) and, in the same fabric and the same simulator, ring and halving-doubling all-reduce over TCP: `wiresum cluster` (docs/cluster.md), packet by packet; every wiresum tensor is checked equal to the exact sum, every baseline tensor to the sums of its own order. The fabric: a leaf-spine of racks of 8 hosts (32 above 256 workers), 4 spines at 1:1, 1 us links, MTU 9000 (TCP segments of 8948 bytes), 1 MB FIFO switch queues, no background traffic. The devices are provisioned per rack (per member line rate): each a 1024-bit datapath at 340 MHz, 348.16 Gb/s a port and as much an engine, with the ports its members need (the fewest, at most 16, whose busiest port, with its members in rank order round robin, has 5 %% to spare; a hierarchy'"'"'s root has the leaves as members, each sending a PARTIAL stream of about 2.5 times a worker'"'"'s rate), an engine a port, a link a port of 1.25 times that port'"'"'s members'"'"' rate, a 4 MiB ingress buffer and a window for a 20 us round trip (4..512 chunks; sharded, a quarter of it on each device; at most what the ingress buffer holds if every member sends its window at once). One device and sharded send %s elements a frame (8244 bytes on the wire for 8192 of payload), the hierarchy %s (its longest PARTIAL, 48 bytes an element, must fit a device'"'"'s 65535-byte frame; it crosses the network as a fragmented IPv4 datagram); every device is a MAX_COUNT 2048 build. *baseline* is the faster of ring and halving-doubling at the point, *speedup* that baseline'"'"'s time / best wiresum'"'"'s; *ideal* is 2(N-1)/N x wire efficiency (wiresum'"'"'s payload per wire byte over TCP'"'"'s, 8948/9002) for the best mode'"'"'s frames; *ratio* is speedup / ideal (target 0.97). *what limits it* is the best mode'"'"'s run'"'"'s: *loss* when a frame was dropped or retransmitted; else the stage busy above 90 %% of the all-reduce time, of the devices'"'"' busiest port (its receive stage), busiest engine and busiest port egress as measured (docs/cluster.md section 6: each the busiest of its kind, none divided among the others) and the busiest link between switches (its utilization either way), the busiest of them (the first on a tie), every fraction in brackets; else *window and round trips* (no stage above 90 %%), with the goodput a worker got. One device and sharded serve at most 64 workers (WS_LIMIT_WORKERS); the hierarchy runs from 16. **Limits of the simulation**: the baselines hold every worker'"'"'s tensor (here N x tensor <= 4 GiB); wiresum'"'"'s workers hold none (chunks generated and checked on demand, docs/driver.md), so its limit is time (section 7 of docs/cluster.md: 16 MiB for 1024 workers, 3.2 M DATA frames, is its scale run).\n\n' "$FCOUNT" "$HCOUNT"
     printf '| link | N | tensor | ring | halving-doubling | one device | sharded | hierarchical | baseline | speedup | best | ideal | ratio | what limits it |\n'
     printf '|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---:|---|\n'
     cat "$D/table.md"

@@ -44,6 +44,25 @@ static const char usage[] =
 
 static double mega(double x) { return x / 1e6; }
 
+/* The stages of device i of r (every device's: i < 0), each its busiest: a port's receive
+ * stage, an engine, a port's egress; their busy time in ps[] and as fractions of the
+ * all-reduces' time in f[]. None is divided among the others of its kind: one saturated port
+ * shows as saturated. */
+enum { ST_PORT, ST_ENGINE, ST_EGRESS, ST_N };
+static void stage_busy(const ws_cluster_result *r, int i, uint64_t ps[ST_N], double f[ST_N])
+{
+    double t = r->seconds * r->iterations * 1e12;
+    ps[ST_PORT] = ps[ST_ENGINE] = ps[ST_EGRESS] = 0;
+    for (unsigned k = i < 0 ? 0 : (unsigned)i; k < (i < 0 ? r->n_devices : (unsigned)i + 1); k++) {
+        const ws_cdev_stats *d = &r->dev_each[k];
+        uint64_t b[ST_N] = {ws_cdev_port_busy(d), ws_cdev_engine_busy(d), ws_cdev_egress_busy(d)};
+        for (int s = 0; s < ST_N; s++)
+            ps[s] = b[s] > ps[s] ? b[s] : ps[s];
+    }
+    for (int s = 0; s < ST_N; s++)
+        f[s] = t > 0 ? (double)ps[s] / t : 0;
+}
+
 static void print_run(const ws_cluster *c, const ws_cluster_result *r)
 {
     const char *m = ws_cluster_mode_name(r->mode);
@@ -70,14 +89,20 @@ static void print_run(const ws_cluster *c, const ws_cluster_result *r)
             const ws_cluster_dev *p = &c->dev[r->dev_index[i]];
             char sw[WS_CLUSTER_NAME];
             ws_cluster_switch_name(c, p->sw, sw);
+            uint64_t ps[ST_N];
+            double f[ST_N];
+            stage_busy(r, (int)i, ps, f);
             printf("  device %s (%s): %llu frames in (%.3f MB), %llu dropped (buffer full), "
-                   "%llu out (%.3f MB); busy %.1f %%, ingress buffer peak %llu bytes\n",
-                   p->name, sw, (unsigned long long)d->rx_frames, mega((double)d->rx_bytes),
-                   (unsigned long long)d->drop_frames, (unsigned long long)d->tx_frames,
-                   mega((double)d->tx_bytes),
-                   r->seconds > 0 ? 100.0 * (double)d->busy_ps * 1e-12 /
-                                        (r->seconds * r->iterations) : 0.0,
-                   (unsigned long long)d->max_queued);
+                   "%llu out (%.3f MB); ingress buffer peak %llu bytes\n"
+                   "    busy (the busiest): port %.1f %% of %u, engine %.1f %% of %u, egress "
+                   "%.1f %%; MB in by port:", p->name, sw, (unsigned long long)d->rx_frames,
+                   mega((double)d->rx_bytes), (unsigned long long)d->drop_frames,
+                   (unsigned long long)d->tx_frames, mega((double)d->tx_bytes),
+                   (unsigned long long)d->max_queued, 100 * f[ST_PORT], d->ports,
+                   100 * f[ST_ENGINE], d->engines, 100 * f[ST_EGRESS]);
+            for (unsigned k = 0; k < d->ports; k++)
+                printf(" %.3f", mega((double)d->port_rx_bytes[k]));
+            printf("\n");
         }
     } else {
         printf("  tensors: %llu of %llu equal to the %s-order reference%s; %llu of %llu "
@@ -139,17 +164,44 @@ static json_t *json_uplinks(const ws_cluster *c, const ws_cluster_result *r)
     return a;
 }
 
-static json_t *json_dev(const ws_cdev_stats *d)
+/* device i of r (every device's, summed: i < 0; its stages then the busiest device's) */
+static json_t *json_dev(const ws_cluster_result *r, int i)
 {
-    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I}",
-                     "rx_frames", (json_int_t)d->rx_frames, "rx_bytes", (json_int_t)d->rx_bytes,
-                     "drop_frames", (json_int_t)d->drop_frames,
-                     "drop_bytes", (json_int_t)d->drop_bytes,
-                     "served_frames", (json_int_t)d->served_frames,
-                     "tx_frames", (json_int_t)d->tx_frames, "tx_bytes", (json_int_t)d->tx_bytes,
-                     "max_queued", (json_int_t)d->max_queued,
-                     "busy_seconds", (double)d->busy_ps * 1e-12,
-                     "ce_marks", (json_int_t)d->ce_marks);
+    const ws_cdev_stats *d = i < 0 ? &r->dev : &r->dev_each[i];
+    uint64_t ps[ST_N];
+    double f[ST_N];
+    stage_busy(r, i, ps, f);
+    json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I, s:f, s:f, s:f}",
+                          "rx_frames", (json_int_t)d->rx_frames,
+                          "rx_bytes", (json_int_t)d->rx_bytes,
+                          "drop_frames", (json_int_t)d->drop_frames,
+                          "drop_bytes", (json_int_t)d->drop_bytes,
+                          "served_frames", (json_int_t)d->served_frames,
+                          "tx_frames", (json_int_t)d->tx_frames,
+                          "tx_bytes", (json_int_t)d->tx_bytes,
+                          "max_queued", (json_int_t)d->max_queued,
+                          "busy_seconds", (double)ps[ST_ENGINE] * 1e-12,
+                          "ce_marks", (json_int_t)d->ce_marks,
+                          "port_busy", f[ST_PORT], "engine_busy", f[ST_ENGINE],
+                          "egress_busy", f[ST_EGRESS]);
+    if (!o || i < 0)
+        return o;
+    /* each port's frames and bytes in and out and its stages' busy fractions; each engine's */
+    double t = r->seconds * r->iterations * 1e12;
+    json_t *ports = json_array(), *engines = json_array();
+    for (unsigned k = 0; k < d->ports && ports; k++)
+        json_array_append_new(ports, json_pack(
+            "{s:I, s:I, s:I, s:I, s:f, s:f}", "rx_frames", (json_int_t)d->port_rx_frames[k],
+            "rx_bytes", (json_int_t)d->port_rx_bytes[k],
+            "tx_frames", (json_int_t)d->port_tx_frames[k],
+            "tx_bytes", (json_int_t)d->port_tx_bytes[k],
+            "busy", t > 0 ? (double)d->port_busy_ps[k] / t : 0.0,
+            "egress_busy", t > 0 ? (double)d->egress_busy_ps[k] / t : 0.0));
+    for (unsigned k = 0; k < d->engines && engines; k++)
+        json_array_append_new(engines, json_real(t > 0 ? (double)d->engine_busy_ps[k] / t : 0.0));
+    json_object_set_new(o, "ports", ports);
+    json_object_set_new(o, "engines", engines);
+    return o;
 }
 
 static json_t *json_run(const ws_cluster *c, const ws_cluster_result *r);
@@ -222,10 +274,10 @@ static json_t *json_run(const ws_cluster *c, const ws_cluster_result *r)
             "results", (json_int_t)r->results, "dup_results", (json_int_t)r->dup_results,
             "stale_results", (json_int_t)r->stale_results, "bad_frames",
             (json_int_t)r->bad_frames));
-        json_object_set_new(o, "device", json_dev(&r->dev)); /* every device's, summed */
+        json_object_set_new(o, "device", json_dev(r, -1)); /* every device's, summed */
         json_t *each = json_array();
         for (unsigned i = 0; i < r->n_devices && each; i++) {
-            json_t *d = json_dev(&r->dev_each[i]);
+            json_t *d = json_dev(r, (int)i);
             char sw[WS_CLUSTER_NAME];
             ws_cluster_switch_name(c, c->dev[r->dev_index[i]].sw, sw);
             json_object_set_new(d, "name", json_string(c->dev[r->dev_index[i]].name));

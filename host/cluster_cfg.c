@@ -24,7 +24,7 @@ static const char *const topo_keys[] = {"kind", "hosts", "rate", "delay", "mtu",
 static const char *const dev_keys[] = {"switch", "rate", "delay", "data_width", "engines",
                                        "f_clk", "beats_per_cycle", "idle_latency",
                                        "ingress_buffer", "max_count", "slots", "model",
-                                       "ecn_threshold", NULL};
+                                       "ecn_threshold", "ports", NULL};
 static const char *const job_keys[] = {"workers", "elements", "tensor_bytes", "iterations",
                                        "compute", "mode", "count", "window", "device", "seed",
                                        "shard_devices", "root_device", "leaf_devices", "cc",
@@ -32,7 +32,7 @@ static const char *const job_keys[] = {"workers", "elements", "tensor_bytes", "i
 enum { T_KIND, T_HOSTS, T_RATE, T_DELAY, T_MTU, T_QUEUE, T_LEAVES, T_SPINES, T_HPL, T_URATE,
        T_UDELAY, T_K, T_ECN };
 enum { D_SWITCH, D_RATE, D_DELAY, D_WIDTH, D_ENGINES, D_FCLK, D_BPC, D_LAT, D_INGRESS, D_MAXC,
-       D_SLOTS, D_MODEL, D_ECN };
+       D_SLOTS, D_MODEL, D_ECN, D_PORTS };
 enum { J_WORKERS, J_ELEMS, J_BYTES, J_ITERS, J_COMPUTE, J_MODE, J_COUNT, J_WINDOW, J_DEVICE,
        J_SEED, J_SHARDS, J_ROOT, J_LEAVES, J_CC, J_MIDS, J_VALUES };
 #define MAX_KEYS 16
@@ -162,6 +162,7 @@ static void dev_defaults(ws_cluster_dev *d)
      * 1.0 engine beats per cycle (section 1), 56 fixed cycles (section 2, column fixed), the
      * 4 receive FIFOs of 32 KB (section 2, loaded latency) */
     d->data_width = 256;
+    d->ports = 1;
     d->engines = 1;
     d->f_clk = 200e6;
     d->beats_per_cycle = 1.0;
@@ -325,9 +326,14 @@ static int dev_key(parser *p, int k, const char *name, const char *v)
         d->data_width = (unsigned)u;
         return 0;
     case D_ENGINES:
-        if (ws_ini_uint(v, 1, 16, &u))
-            return bad(p, what, name, v, "1..16");
+        if (ws_ini_uint(v, 1, WS_LIMIT_PORTS, &u))
+            return bad(p, what, name, v, "1..16, dividing ports");
         d->engines = (unsigned)u;
+        return 0;
+    case D_PORTS:
+        if (ws_ini_uint(v, 1, WS_LIMIT_PORTS, &u))
+            return bad(p, what, name, v, "1..16 links to its switch, a multiple of engines");
+        d->ports = (unsigned)u;
         return 0;
     case D_FCLK:
         if (parse_with_unit(v, freq_units, 0, &x) || x < 1e6 || x > 5e9)
@@ -832,6 +838,21 @@ static int check(parser *p)
                         first, last);
         }
         d->sw = (unsigned)sw;
+        /* the RTL's ENGINES splits its N_PORTS ports into equal groups (docs/architecture.md
+         * section 9) */
+        if (d->ports % d->engines) {
+            unsigned el = p->dev[k][D_ENGINES];
+            return perr(p, p->dev[k][D_PORTS] ? p->dev[k][D_PORTS] : el ? el : p->dev_line[k],
+                        "device %s: ports %u is not a multiple of engines %u (line %u): each "
+                        "engine serves an equal group of ports (docs/architecture.md section 9)",
+                        d->name, d->ports, d->engines, el ? el : p->dev_line[k]);
+        }
+        if (d->model == WS_CLUSTER_RTL && d->ports > 1)
+            return perr(p, p->dev[k][D_PORTS], "device %s: model rtl: one port (the cluster "
+                        "pushes every frame into the model's port 0; ports %u needs model "
+                        "timing)", d->name, d->ports);
+        d->port_link = t->hosts + c->n_dev + t->uplinks + c->port_links;
+        c->port_links += d->ports - 1;
     }
     if (t->ecn_bytes && t->ecn_bytes >= t->queue_bytes)
         return perr(p, p->topo[T_ECN], "[topology]: ecn_threshold %llu bytes: at least the "

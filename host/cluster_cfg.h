@@ -72,10 +72,12 @@ typedef enum { WS_CLUSTER_TIMING = 0, WS_CLUSTER_RTL } ws_cluster_model;
 typedef struct {
     char name[WS_CLUSTER_NAME];
     unsigned sw;               /* the switch it is attached to (index, cluster_topo.h) */
-    ws_cluster_link link;      /* device <-> switch */
+    ws_cluster_link link;      /* device <-> switch: each port's link */
     /* build parameters (hw/wiresum_top.v) and the timing model (docs/cluster.md) */
     unsigned data_width;       /* bits */
-    unsigned engines;
+    unsigned ports;            /* N_PORTS: links to its switch, each of `link`'s rate */
+    unsigned engines;          /* ENGINES, dividing ports: engine e serves ports
+                                * e * ports / engines .. (e + 1) * ports / engines - 1 */
     double f_clk;              /* Hz */
     double beats_per_cycle;    /* per engine, measured (docs/performance.md section 1) */
     unsigned idle_latency;     /* fixed cycles from a frame's last beat of service to its
@@ -86,6 +88,8 @@ typedef struct {
     ws_cluster_model model;    /* timing (default) or rtl */
     uint64_t ecn_bytes;        /* ECN: CE marks on frames that find this many bytes in the
                                 * ingress buffer (default the topology's ecn_threshold; 0 none) */
+    unsigned port_link;        /* derived (cluster_topo.h): the link of its port 1; ports
+                                * 1..ports-1 are links port_link .. port_link + ports - 2 */
 } ws_cluster_dev;
 
 typedef struct {
@@ -117,6 +121,7 @@ typedef struct {
     ws_cluster_topo topo;
     unsigned n_dev;
     ws_cluster_dev dev[WS_CLUSTER_MAX_DEVICES];
+    unsigned port_links;       /* derived: the devices' links beyond their first port's */
     ws_cluster_job job;
     ws_cluster_bg bg;          /* [background] (cluster_bg.h) */
 } ws_cluster;

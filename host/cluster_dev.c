@@ -39,30 +39,39 @@ size_t ws_cluster_frame(uint8_t *f, const uint8_t dmac[6], const uint8_t smac[6]
 }
 
 /* a frame in the ingress buffer: its length and, in the timing model, the end of its service
- * by the engine (the frame itself went through the reference when it arrived; the RTL's
+ * by its engine (the frame itself went through the reference when it arrived; the RTL's
  * session holds a copy of its frames) */
 typedef struct {
     uint32_t len;
     uint64_t done;
 } qframe;
 
+/* the frames of one engine in the buffer, in the order it serves them (so their ends of
+ * service are in order): a ring */
+typedef struct {
+    qframe *q;
+    size_t head, n, cap;
+} fifo;
+
 struct ws_cdev {
     ws_cluster_dev p;
     ws_refdev *ref; /* the timing model's device; NULL for the RTL */
     ws_config cfg;
-    qframe *q; /* ring buffer */
-    size_t head, n, cap;
-    uint64_t queued;  /* bytes in the buffer, the frame in service included */
+    fifo eq[WS_LIMIT_PORTS]; /* by engine (the RTL: eq[0], the frames in front of its port) */
+    uint64_t queued;  /* bytes in the buffer, the frames in service included */
     uint64_t latency_ps;
     double cycle_ps;
-    /* the timing model's stages: when the port, the engine and the egress are next free */
-    uint64_t port_free, engine_free, egress_free;
+    /* the timing model's stages (docs/architecture.md section 9), when each is next free: each
+     * port's receive stage, each engine, each engine's result generator, each port's egress */
+    uint64_t port_free[WS_LIMIT_PORTS], engine_free[WS_LIMIT_PORTS];
+    uint64_t gen_free[WS_LIMIT_PORTS], egress_free[WS_LIMIT_PORTS];
+    unsigned group; /* ports an engine serves */
     uint64_t emit_at; /* the first beat of the frames of the frame the reference takes */
     ws_cdev_stats st;
     ws_cdev_emit_fn emit;
     void *emit_ctx;
     /* the RTL (model = rtl): the session, its cycle in picoseconds, the frames pushed and not
-     * yet wholly taken (in q), the next cycle a service call is scheduled for (or none) */
+     * yet wholly taken (in eq[0]), the next cycle a service call is scheduled for (or none) */
     ws_session *s;
     int wake;
     uint64_t wake_cycle;
@@ -76,7 +85,25 @@ uint64_t ws_cdev_service_ps(const ws_cluster_dev *p, size_t len)
 {
     unsigned bytes = p->data_width / 8;
     double beats = (double)((len + bytes - 1) / bytes);
-    return (uint64_t)llround(beats / (p->beats_per_cycle * p->engines) / p->f_clk * 1e12);
+    return (uint64_t)llround(beats / p->beats_per_cycle / p->f_clk * 1e12);
+}
+
+static uint64_t busiest(const uint64_t *ps, unsigned n)
+{
+    uint64_t m = 0;
+    for (unsigned i = 0; i < n; i++)
+        m = ps[i] > m ? ps[i] : m;
+    return m;
+}
+
+uint64_t ws_cdev_port_busy(const ws_cdev_stats *s) { return busiest(s->port_busy_ps, s->ports); }
+uint64_t ws_cdev_engine_busy(const ws_cdev_stats *s)
+{
+    return busiest(s->engine_busy_ps, s->engines);
+}
+uint64_t ws_cdev_egress_busy(const ws_cdev_stats *s)
+{
+    return busiest(s->egress_busy_ps, s->ports);
 }
 
 ws_cdev *ws_cdev_new(const ws_cluster_dev *p, const ws_config *cfg, char *err, size_t errlen)
@@ -86,14 +113,15 @@ ws_cdev *ws_cdev_new(const ws_cluster_dev *p, const ws_config *cfg, char *err, s
         return snprintf(err, errlen, "out of memory"), NULL;
     d->p = *p;
     d->cfg = *cfg;
-    d->cap = 64;
-    d->q = calloc(d->cap, sizeof *d->q);
+    d->st.ports = p->ports;
+    d->st.engines = p->engines;
+    d->group = p->ports / p->engines;
     d->frame = malloc(WS_LIMIT_FRAME);
     d->cycle_ps = 1e12 / p->f_clk;
     if (p->model == WS_CLUSTER_RTL)
         return rtl_new(d, err, errlen);
     d->ref = ws_refdev_new(cfg, err, errlen);
-    if (!d->ref || !d->q || !d->frame) {
+    if (!d->ref || !d->frame) {
         if (d->ref)
             snprintf(err, errlen, "out of memory");
         ws_cdev_free(d);
@@ -107,26 +135,40 @@ void ws_cdev_free(ws_cdev *d)
 {
     if (!d)
         return;
-    free(d->q);
+    for (unsigned e = 0; e < WS_LIMIT_PORTS; e++)
+        free(d->eq[e].q);
     ws_refdev_free(d->ref);
     ws_session_free(d->s);
     free(d->frame);
     free(d);
 }
 
-/* the MAC of an IPv4 address, a member's or a parent's: the device's neighbour table */
-static const uint8_t *mac_of(const ws_cdev *d, uint32_t ip)
+/* the member or parent at an IPv4 address (its MAC, its port): the device's neighbour table;
+ * NULL for an address it does not know */
+static const ws_member *neighbour(const ws_cdev *d, uint32_t ip)
 {
-    static const uint8_t none[6];
     for (unsigned j = 0; j < d->cfg.n_jobs; j++) {
         const ws_job *jb = &d->cfg.job[j];
         for (unsigned w = 0; w < jb->workers; w++)
             if (jb->member[w].ip == ip)
-                return jb->member[w].mac;
+                return &jb->member[w];
         if (jb->has_parent && jb->parent.ip == ip)
-            return jb->parent.mac;
+            return &jb->parent;
     }
-    return none;
+    return NULL;
+}
+
+unsigned ws_cdev_port_of(const ws_cdev *d, uint32_t ip)
+{
+    const ws_member *m = neighbour(d, ip);
+    return m ? m->port : 0;
+}
+
+static const uint8_t *mac_of(const ws_cdev *d, uint32_t ip)
+{
+    static const uint8_t none[6];
+    const ws_member *m = neighbour(d, ip);
+    return m ? m->mac : none;
 }
 
 /* picoseconds of that many cycles (of the RTL's time line: the picosecond of a cycle) */
@@ -143,21 +185,30 @@ static uint64_t beats(const ws_cdev *d, size_t len)
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-/* room for one more frame in the ingress queue: 0, or -1 without memory */
-static int grow(ws_cdev *d)
+/* room for one more frame in f: 0, or -1 without memory */
+static int grow(fifo *f)
 {
-    if (d->n < d->cap)
+    if (f->n < f->cap)
         return 0;
-    qframe *q = calloc(2 * d->cap, sizeof *q);
+    size_t cap = f->cap ? 2 * f->cap : 64;
+    qframe *q = calloc(cap, sizeof *q);
     if (!q)
         return -1;
-    for (size_t k = 0; k < d->n; k++)
-        q[k] = d->q[(d->head + k) % d->cap];
-    free(d->q);
-    d->q = q;
-    d->head = 0;
-    d->cap *= 2;
+    for (size_t k = 0; k < f->n; k++)
+        q[k] = f->q[(f->head + k) % f->cap];
+    free(f->q);
+    f->q = q;
+    f->head = 0;
+    f->cap = cap;
     return 0;
+}
+
+/* f's first frame leaves the buffer */
+static void pop(ws_cdev *d, fifo *f)
+{
+    d->queued -= f->q[f->head].len;
+    f->head = (f->head + 1) % f->cap;
+    f->n--;
 }
 
 static void rtl_catch_up(ws_cdev *d, uint64_t now);
@@ -167,33 +218,42 @@ static uint64_t rtl_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void
 static void on_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
 {
     ws_cdev *d = ctx;
-    (void)egress; /* one port: its link to the switch */
+    unsigned port = egress < d->p.ports ? egress : 0, e = port / d->group;
     d->st.tx_frames++;
     d->st.tx_bytes += len;
-    /* the egress, a beat a cycle: the frame leaves with its last beat */
-    uint64_t start = max64(d->emit_at, d->egress_free), b = beats(d, len);
-    d->egress_free = start + cycles_ps(d, b);
-    d->emit(d->emit_ctx, start + cycles_ps(d, b - 1), f, len);
+    d->st.port_tx_frames[port]++;
+    d->st.port_tx_bytes[port] += len;
+    /* the engine's result generator sends its frames one after the other, each a beat a cycle
+     * out of its port's egress: the frame leaves with its last beat */
+    uint64_t b = beats(d, len), out = cycles_ps(d, b);
+    uint64_t start = max64(d->emit_at, max64(d->gen_free[e], d->egress_free[port]));
+    d->gen_free[e] = d->egress_free[port] = start + out;
+    d->st.egress_busy_ps[port] += out;
+    d->emit(d->emit_ctx, start + cycles_ps(d, b - 1), port, f, len);
 }
 
-uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, uint32_t sip, uint16_t sport, uint32_t dip,
-                        uint16_t dport, uint8_t tos, uint8_t ttl, const uint8_t *payload,
-                        size_t plen, ws_cdev_emit_fn emit, void *ctx)
+uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, unsigned port, uint32_t sip, uint16_t sport,
+                        uint32_t dip, uint16_t dport, uint8_t tos, uint8_t ttl,
+                        const uint8_t *payload, size_t plen, ws_cdev_emit_fn emit, void *ctx)
 {
     size_t len = WS_OFF_AGG + plen;
+    if (port >= d->p.ports)
+        port = 0;
+    unsigned e = port / d->group;
     d->st.rx_frames++;
     d->st.rx_bytes += len;
+    d->st.port_rx_frames[port]++;
+    d->st.port_rx_bytes[port] += len;
     if (d->s)
         rtl_catch_up(d, now);
     else /* the frames whose service has ended by now have left the buffer */
-        while (d->n && d->q[d->head].done <= now) {
-            d->queued -= d->q[d->head].len;
-            d->head = (d->head + 1) % d->cap;
-            d->n--;
-        }
+        for (unsigned k = 0; k < d->p.engines; k++)
+            while (d->eq[k].n && d->eq[k].q[d->eq[k].head].done <= now)
+                pop(d, &d->eq[k]);
     /* a frame beyond the buffer is dropped; so is one that finds no memory (counted as a
      * drop: memory, not the buffer, ran out) */
-    if (len > WS_LIMIT_FRAME || d->queued + len > d->p.ingress_bytes || grow(d)) {
+    fifo *fq = &d->eq[d->s ? 0 : e];
+    if (len > WS_LIMIT_FRAME || d->queued + len > d->p.ingress_bytes || grow(fq)) {
         d->st.drop_frames++;
         d->st.drop_bytes += len;
         return WS_CLUSTER_NEVER;
@@ -209,26 +269,32 @@ uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, uint32_t sip, uint16_t sport, 
                      plen, 0);
     if (d->s && ws_session_push(d->s, 0, f, len))
         return WS_CLUSTER_NEVER; /* the session's error, ws_cdev_error */
-    qframe *q = &d->q[(d->head + d->n) % d->cap];
+    qframe *q = &fq->q[(fq->head + fq->n) % fq->cap];
     *q = (qframe){(uint32_t)len, 0};
-    d->n++;
+    fq->n++;
     d->queued += len;
     if (d->queued > d->st.max_queued)
         d->st.max_queued = d->queued;
     if (d->s)
         return rtl_wake(d);
-    /* through the port, a beat a cycle (store and forward), then the engine */
-    d->port_free = max64(now, d->port_free) + cycles_ps(d, beats(d, len));
-    uint64_t service = ws_cdev_service_ps(&d->p, len);
-    d->engine_free = max64(d->port_free, d->engine_free) + service;
-    d->st.busy_ps += service;
-    q->done = d->engine_free;
-    /* through the reference now; what it sends leaves after the service and the latency */
+    /* through its port, a beat a cycle (store and forward), then its engine */
+    uint64_t in = cycles_ps(d, beats(d, len)), service = ws_cdev_service_ps(&d->p, len);
+    d->port_free[port] = max64(now, d->port_free[port]) + in;
+    d->st.port_busy_ps[port] += in;
+    d->engine_free[e] = max64(d->port_free[port], d->engine_free[e]) + service;
+    d->st.engine_busy_ps[e] += service;
+    q->done = d->engine_free[e];
+    /* through the reference now; what it sends leaves after the latency from the fence: a
+     * round's combine waits until every engine has served the frames judged before its last
+     * (docs/architecture.md section 9), here those that arrived before it */
+    uint64_t fence = 0;
+    for (unsigned k = 0; k < d->p.engines; k++)
+        fence = max64(fence, d->engine_free[k]);
     d->st.served_frames++;
     d->emit = emit;
     d->emit_ctx = ctx;
-    d->emit_at = q->done + d->latency_ps;
-    ws_refdev_rx(d->ref, 0, f, len, on_emit, d);
+    d->emit_at = fence + d->latency_ps;
+    ws_refdev_rx(d->ref, port, f, len, on_emit, d);
     return WS_CLUSTER_NEVER;
 }
 
@@ -255,7 +321,7 @@ static ws_cdev *rtl_new(ws_cdev *d, char *err, size_t errlen)
     ws_dev_params dp;
     ws_job *jb = &d->cfg.job[0];
     char e[512];
-    int bad = !d->q || !d->frame;
+    int bad = !d->frame;
     if (bad)
         snprintf(e, sizeof e, "out of memory");
     else if (!(d->s = ws_session_open(&so, e, sizeof e)) ||
@@ -290,15 +356,15 @@ static ws_cdev *rtl_new(ws_cdev *d, char *err, size_t errlen)
 static void rtl_sync(ws_cdev *d)
 {
     size_t pending = ws_session_pending(d->s, 0);
-    while (d->n > pending) {
-        d->queued -= d->q[d->head].len;
-        d->head = (d->head + 1) % d->cap;
-        d->n--;
+    while (d->eq[0].n > pending) {
+        pop(d, &d->eq[0]);
         d->st.served_frames++;
     }
     uint64_t in, out;
     ws_session_beats(d->s, &in, &out);
-    d->st.busy_ps = cycles_ps(d, in); /* the port takes a beat a cycle */
+    /* its one port takes a beat a cycle, as its engine does, and sends one */
+    d->st.port_busy_ps[0] = d->st.engine_busy_ps[0] = cycles_ps(d, in);
+    d->st.egress_busy_ps[0] = cycles_ps(d, out);
 }
 
 /* the model to the last cycle edge at or before now (clocked, or an idle stretch skipped) */
@@ -332,7 +398,9 @@ static uint64_t rtl_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void
         uint64_t at = cycles_ps(d, t);
         d->st.tx_frames++;
         d->st.tx_bytes += len;
-        emit(ctx, at > now ? at : now, f, len);
+        d->st.port_tx_frames[0]++;
+        d->st.port_tx_bytes[0] += len;
+        emit(ctx, at > now ? at : now, 0, f, len);
     }
     return rtl_wake(d);
 }

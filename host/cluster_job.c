@@ -677,9 +677,18 @@ static int make_devices(ws_cjob *j, const uint32_t *dev_ip, char *err, size_t er
         ws_config_default(cfg);
         cfg->max_count = d->max_count;
         cfg->pool_slots = d->slots;
-        if (ws_fabric_dev_config(&j->desc, i, JOB_ID, 1, cj->window, cj->count, member_addr, j,
-                                 cfg, err, errlen) ||
-            ws_config_check(cfg, err, errlen))
+        if (ws_fabric_dev_config(&j->desc, i, JOB_ID, d->ports, cj->window, cj->count,
+                                 member_addr, j, cfg, err, errlen))
+            return -1;
+        /* the members on its ports in rank order, round robin (rank r on port r mod ports): each
+         * port and each engine's group within one member of another, for any number of
+         * members, and a hierarchy's consecutive ranks (a rack) spread over every port; the
+         * parent on the next port of the round, one of those with the fewest members */
+        ws_job *jb = &cfg->job[0];
+        for (unsigned r = 0; r < jb->workers; r++)
+            jb->member[r].port = (uint8_t)(r % d->ports);
+        jb->parent.port = (uint8_t)(jb->workers % d->ports);
+        if (ws_config_check(cfg, err, errlen))
             return -1;
         if (!(j->dev[i] = ws_cdev_new(d, cfg, err, errlen)))
             return -1;
@@ -951,7 +960,6 @@ void ws_cjob_result(const ws_cjob *j, ws_cluster_result *r)
         r->dev.tx_bytes += d->tx_bytes;
         if (d->max_queued > r->dev.max_queued)
             r->dev.max_queued = d->max_queued;
-        r->dev.busy_ps += d->busy_ps;
         r->dev.ce_marks += d->ce_marks;
     }
 }

@@ -72,7 +72,10 @@ unsigned ws_topo_host_switch(const ws_cluster *c, unsigned h)
 
 unsigned ws_topo_nodes(const ws_cluster *c) { return c->topo.hosts + c->n_dev + c->topo.switches; }
 
-unsigned ws_topo_links(const ws_cluster *c) { return c->topo.hosts + c->n_dev + c->topo.uplinks; }
+unsigned ws_topo_links(const ws_cluster *c)
+{
+    return c->topo.hosts + c->n_dev + c->topo.uplinks + c->port_links;
+}
 
 /* the uplinks' indices (among topo.uplinks) */
 static unsigned ls_link(const ws_cluster_topo *t, unsigned leaf, unsigned spine)
@@ -110,6 +113,15 @@ void ws_topo_link(const ws_cluster *c, unsigned l, unsigned *a, unsigned *b,
         return;
     }
     unsigned u = l - H - D;
+    if (u >= t->uplinks) { /* a device's port beyond its first */
+        unsigned d = 0;
+        while (d + 1 < D && c->dev[d + 1].port_link <= l)
+            d++;
+        *a = H + d;
+        *b = ws_topo_switch_node(c, c->dev[d].sw);
+        *props = c->dev[d].link;
+        return;
+    }
     *props = t->uplink;
     if (t->kind == WS_TOPO_LEAFSPINE) {
         *a = ws_topo_switch_node(c, u / t->spines);

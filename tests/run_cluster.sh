@@ -12,6 +12,9 @@
 # uplinks (only the smallest steps cross: the partners nearest first); --plot's speedups over the
 # faster baseline; ECMP per flow spreading a leaf's flows over its uplinks without splitting any;
 # topology errors.
+# Devices with several ports: each member's frames in and RESULTs out on its port (rank r on port
+# r mod ports), one saturated port named as the limit and two ports halving the time, an engine
+# named when it is the limit; bad `ports` refused with FILE:LINE.
 # Congestion: ECN marks above the threshold (and none without it) reaching the transport's
 # window, the tensors exact with the congestion control on, every background flow complete with
 # its bytes, bad [background] sections and distribution files refused with FILE:LINE.
@@ -221,6 +224,39 @@ jq -e '.runs[] | select(.mode == "hierarchical") | .devices[0].rx_bytes' "$tmp/l
     check values-normal "$tmp/ls-small.json" '.runs[] | select(.mode == "hierarchical") | (.bytes / 4 / 128) as $c | (.devices | length - 1) as $l | .devices[0].rx_bytes == $c * $l * (64 + 8 * 128)' ||
     { echo "no hierarchical run in ls.json" > "$tmp/values-normal.log"; bad values-normal; }
 
+# devices with several ports (docs/cluster.md section 3): rack8's workers at 25 Gb/s, 1 MiB,
+# into a 512-bit device at 200 MHz (102.4 Gb/s a port, the same an engine) with a link of
+# 200 Gb/s a port and a 1 MiB ingress buffer. One port takes the 8 workers' 200 Gb/s at
+# 102.4: the port saturates, and the run says so; two ports with an engine each take 100 Gb/s
+# each, and the all-reduce time halves to the wire's; two ports with one engine move the
+# ceiling to the engine. Four ports for 6 workers: ranks r on port r mod 4, so ports 0 and 1
+# take two workers' frames and send them two workers' RESULTs, ports 2 and 3 one.
+portsf() { # NAME PORTS ENGINES WORKERS
+    sed -e 's/^rate = 10Gbps/rate = 25Gbps/' -e 's/^rate = 100Gbps/rate = 200Gbps/' \
+        -e "s/^engines = 1/engines = $3\nports = $2/" -e 's/^ingress_buffer = .*/ingress_buffer = 1MiB/' \
+        -e 's/^mode = .*/mode = wiresum/' -e 's/^tensor_bytes = .*/tensor_bytes = 1MiB/' \
+        -e 's/^iterations = .*/iterations = 1/' -e "s/^workers = .*/workers = 0-$(($4 - 1))/" "$rack8" > "$tmp/$1.ini"
+    if "$ws" cluster --json "$tmp/$1.ini" > "$tmp/$1.json" 2> "$tmp/$1.log"; then ok "$1-runs"; else bad "$1-runs"; fi
+}
+# what limits a run, as bench/cluster.sh's table names it (bench/cluster.awk)
+limit() { # NAME EXPECTED-PREFIX
+    CLUSTER_LIMIT=$tmp/$1.json WS=$ws sh bench/cluster.sh > "$tmp/$1-limit.log" 2>&1
+    if grep -q "^$2 " "$tmp/$1-limit.log"; then ok "$1-limit"; else bad "$1-limit"; fi
+}
+portsf ports1 1 1 8
+portsf ports2 2 2 8
+portsf ports2e1 2 1 8
+portsf ports4 4 2 6
+P='.runs[0] | .exact and .transport.retx == 0 and .net_drop_packets == 0 and .device.drop_frames == 0'
+check ports1-saturated "$tmp/ports1.json" "$P and .device.port_busy > 0.95 and (.devices[0].ports | length) == 1"
+limit ports1 port
+jq -s '.[0].runs[0].seconds as $one | .[1].runs[0] | {one: $one, two: .seconds, bytes, link_bps, port_busy: .device.port_busy}' "$tmp/ports1.json" "$tmp/ports2.json" > "$tmp/ports-halves.json" 2>/dev/null
+check ports2-halves "$tmp/ports-halves.json" '(.bytes * 8244 / 8192 * 8 / .link_bps) as $w | .two < 0.6 * .one and .two / $w < 1.05'
+check ports2-balanced "$tmp/ports2.json" "$P and (.devices[0] | .rx_bytes as \$i | .tx_bytes as \$o | (.ports | length) == 2 and [.ports[].rx_bytes] == [\$i / 2, \$i / 2] and [.ports[].tx_bytes] == [\$o / 2, \$o / 2])"
+check ports2-engine "$tmp/ports2e1.json" "$P and .device.engine_busy > 0.95 and .device.port_busy < 0.6"
+limit ports2e1 engine
+check ports4-assigned "$tmp/ports4.json" "$P and (.devices[0] | (.ports | length) == 4 and (.rx_bytes / 6) as \$w | (.tx_bytes / 6) as \$r | [.ports[] | .rx_bytes / \$w] == [2, 2, 1, 1] and [.ports[] | .tx_bytes / \$r] == [2, 2, 1, 1])"
+
 # bad cluster files: FILE:LINE and the reason
 badf() {
     name=$1; pat=$2
@@ -228,6 +264,18 @@ badf() {
 }
 sed 's/^rate = 10Gbps/speed = 10Gbps/' "$rack8" > "$tmp/bad-key.ini"
 badf bad-key "bad-key.ini:8: \[topology\]: unknown key 'speed'"
+# ports: 1..16, a multiple of engines (the RTL's ENGINES divides N_PORTS; without the key, one
+# port, so engines 2 alone is refused at its line), one port for the RTL model
+for v in 0 17; do
+    sed "s/^engines = 1/engines = 1\nports = $v/" "$rack8" > "$tmp/bad-ports-$v.ini"
+    badf bad-ports-$v "bad-ports-$v.ini:22: device agg0: ports '$v': 1..16 links to its switch"
+done
+sed 's/^engines = 1/engines = 2\nports = 3/' "$rack8" > "$tmp/bad-ports-engines.ini"
+badf bad-ports-engines "bad-ports-engines.ini:22: device agg0: ports 3 is not a multiple of engines 2 (line 21)"
+sed 's/^engines = 1/engines = 2/' "$rack8" > "$tmp/bad-ports-default.ini"
+badf bad-ports-default "bad-ports-default.ini:21: device agg0: ports 1 is not a multiple of engines 2 (line 21)"
+sed 's/^slots = 64/slots = 64\nmodel = rtl\nports = 2/' tests/cluster/fidelity.ini > "$tmp/bad-ports-rtl.ini"
+badf bad-ports-rtl "bad-ports-rtl.ini:25: device agg0: model rtl: one port"
 sed 's/^mode = .*/mode = wiresum\nvalues = gaussian/' "$rack8" > "$tmp/bad-values.ini"
 badf bad-values "bad-values.ini:35: job: values 'gaussian': normal (gradients)"
 sed 's/^ingress_buffer = .*/ingress_buffer = 128KiB\necn_threshold = 0/' "$rack8" > "$tmp/bad-devecn.ini"

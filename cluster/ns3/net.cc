@@ -48,12 +48,15 @@ struct Forwarding
     uint64_t split = 0;
     std::unordered_map<uint64_t, uint32_t> first; // (flow, switch) -> the link it took
     uint64_t marks = 0, unmarkable = 0;
+    std::vector<ws_cdev*> dev; // the run's devices by cluster index (NULL: not in the run)
 };
 
 // A switch: it forwards an IPv4 packet for host or device n on the link ws_topo_route() names,
 // its equal-cost choices by a hash of the packet's 5-tuple (ECMP per flow, which ns-3 3.37's
 // Ipv4GlobalRouting does not have: its RandomEcmpRouting is per packet), into that port's
-// drop-tail queue. It has no IP stack: it reads the packet's IPv4 header where the point-to-point
+// drop-tail queue; to a device of several ports, on the link of the port its configuration
+// gives the packet's source (its member's or parent's port: ws_cdev_port_of), so that each
+// member's frames reach the device's port the device expects them on. It has no IP stack: it reads the packet's IPv4 header where the point-to-point
 // device hands it up and sends the same packet on (the TTL is left as it is: nothing reads it),
 // which costs a third of ns-3's IPv4 forwarding with its traffic-control layer
 // (docs/cluster.md section 7). With ECN marking (ecn_threshold = K), a packet that arrives to
@@ -88,7 +91,12 @@ class Switch
         if (dst < kNet || (dst & 3) != 1 || l >= node_base)
             return; // not a host's or a device's address
         uint64_t flow = Flow(p, h);
-        unsigned out = ws_topo_route(c, sw, l, flow);
+        unsigned out = ws_topo_route(c, sw, l, flow), H = c->topo.hosts;
+        if (out >= H && out < node_base && c->dev[out - H].ports > 1)
+        {
+            const ws_cdev* d = fwd->dev[out - H];
+            out = ws_topo_dev_link(c, out - H, d ? ws_cdev_port_of(d, h.GetSource().Get()) : 0);
+        }
         auto it = ports.find(out);
         if (it == ports.end())
             return;
@@ -136,7 +144,7 @@ class Switch
     // can happen there, and the table does not hold those flows.
     void Count(Ptr<const Packet> p, uint64_t flow, unsigned out)
     {
-        if (out < node_base)
+        if (out < node_base || out >= node_base + c->topo.uplinks) // a host's, a device's port
             return;
         uint64_t key = ws_mix64(flow ^ static_cast<uint64_t>(sw + 1) << 48);
         auto ins = fwd->first.try_emplace(key, out); // no node made for a flow seen before
@@ -154,8 +162,12 @@ class Switch
     }
 };
 
-// The routes of a host or a device: it has one interface and sends everything on it, and takes
-// what is addressed to it.
+// The routes of a host or a device: a host has one interface and sends everything on it; a
+// device has one a port and sends each frame on the port its emit names (`next`, set for the
+// one send: a socket's SendTo asks RouteOutput at once). Either takes what is addressed to its
+// one address on any of its interfaces (as ns-3's own routing does by its weak end-system
+// model, Ipv4L3Protocol's WeakEsModel, true by default) and hands it up with the interface it
+// came in on, which a device's socket reads as its port (Ipv4PacketInfoTag).
 class TopoRouting : public Ipv4RoutingProtocol
 {
   public:
@@ -170,8 +182,9 @@ class TopoRouting : public Ipv4RoutingProtocol
         Ptr<NetDevice> dev;
         Ipv4Address gw;
     };
-    uint32_t own = 0; // its address
-    Port up;          // its one link
+    uint32_t own = 0;        // its address
+    std::vector<Port> ports; // its links: a host's one, a device's by port
+    unsigned next = 0;       // the port of the next packet sent
 
     Ptr<Ipv4Route> RouteOutput(Ptr<Packet>, const Ipv4Header& h, Ptr<NetDevice>,
                                Socket::SocketErrno& err) override
@@ -180,9 +193,18 @@ class TopoRouting : public Ipv4RoutingProtocol
         Ptr<Ipv4Route> r = Create<Ipv4Route>();
         r->SetDestination(h.GetDestination());
         r->SetSource(Ipv4Address(own));
-        r->SetGateway(up.gw);
-        r->SetOutputDevice(up.dev);
+        r->SetGateway(ports[next].gw);
+        r->SetOutputDevice(ports[next].dev);
         return r;
+    }
+
+    // the port of the interface of a received packet (its ifindex, Ipv4PacketInfoTag)
+    unsigned PortOf(uint32_t ifindex) const
+    {
+        for (unsigned k = 0; k < ports.size(); k++)
+            if (ports[k].dev->GetIfIndex() == ifindex)
+                return k;
+        return 0;
     }
 
     bool RouteInput(Ptr<const Packet> p, const Ipv4Header& h, Ptr<const NetDevice> idev,
@@ -191,9 +213,14 @@ class TopoRouting : public Ipv4RoutingProtocol
     {
         if (h.GetDestination().Get() != own)
             return false;
-        if (up_if < 0) // its one link's interface, the same for every packet
-            up_if = m_ipv4->GetInterfaceForDevice(idev);
-        lcb(p, h, static_cast<uint32_t>(up_if));
+        if (ports.size() > 1) // the port it came in on
+            lcb(p, h, static_cast<uint32_t>(m_ipv4->GetInterfaceForDevice(idev)));
+        else
+        {
+            if (up_if < 0) // its one link's interface, the same for every packet
+                up_if = m_ipv4->GetInterfaceForDevice(idev);
+            lcb(p, h, static_cast<uint32_t>(up_if));
+        }
         return true;
     }
 
@@ -237,6 +264,7 @@ struct Run
     std::vector<std::vector<Ptr<Socket>>> tx;  // baselines: worker w -> its peer k
     std::vector<EventId> timer;
     std::vector<Ptr<Socket>> dev_sock;         // by cluster device
+    std::vector<Ptr<TopoRouting>> dev_routing; // by cluster device: its ports
     std::vector<DevRef> dev_ref;
     std::vector<uint8_t> buf;
     uint64_t net_drops = 0;
@@ -252,7 +280,7 @@ struct Run
     void WorkerRecv(unsigned w, Ptr<Socket> s);
     void DeviceRecv(unsigned k, Ptr<Socket> s);
     void DeviceService(unsigned k);
-    void DeviceSend(unsigned k, Ptr<Packet> p, InetSocketAddress to);
+    void DeviceSend(unsigned k, unsigned port, Ptr<Packet> p, InetSocketAddress to);
     void StreamRecv(unsigned w, unsigned from, Ptr<Socket> s);
     void Accept(unsigned w, Ptr<Socket> s, const Address& from);
 };
@@ -370,7 +398,7 @@ void Run::WorkerRecv(unsigned w, Ptr<Socket> s)
     CheckDone();
 }
 
-void EmitFrame(void* ctx, uint64_t at, const uint8_t* f, size_t len);
+void EmitFrame(void* ctx, uint64_t at, unsigned port, const uint8_t* f, size_t len);
 
 void Run::DeviceRecv(unsigned k, Ptr<Socket> s)
 {
@@ -382,8 +410,12 @@ void Run::DeviceRecv(unsigned k, Ptr<Socket> s)
     while ((p = s->RecvFrom(from)))
     {
         InetSocketAddress a = InetSocketAddress::ConvertFrom(from);
+        Ipv4PacketInfoTag info;
+        p->RemovePacketTag(info);
         Take(p, buf, tos, ttl);
-        uint64_t t = ws_cdev_arrive(ws_cjob_dev(job, k), NowPs(), a.GetIpv4().Get(), a.GetPort(),
+        unsigned port = dev_routing[k]->PortOf(info.GetRecvIf());
+        uint64_t t = ws_cdev_arrive(ws_cjob_dev(job, k), NowPs(), port, a.GetIpv4().Get(),
+                                    a.GetPort(),
                                     me.GetIpv4().Get(), me.GetPort(), tos, ttl, buf.data(),
                                     buf.size(), EmitFrame, &dev_ref[k]);
         if (t != WS_CLUSTER_NEVER)
@@ -391,9 +423,9 @@ void Run::DeviceRecv(unsigned k, Ptr<Socket> s)
     }
 }
 
-// A frame device k sends at `at`: its packet made now, sent then (to the frame's destination,
-// its UDP payload with its TOS).
-void EmitFrame(void* ctx, uint64_t at, const uint8_t* f, size_t len)
+// A frame device k sends at `at` on `port`: its packet made now, sent then (to the frame's
+// destination, its UDP payload with its TOS).
+void EmitFrame(void* ctx, uint64_t at, unsigned port, const uint8_t* f, size_t len)
 {
     const size_t kAgg = 42, kIp = 14;
     DevRef* d = static_cast<DevRef*>(ctx);
@@ -404,7 +436,7 @@ void EmitFrame(void* ctx, uint64_t at, const uint8_t* f, size_t len)
     SocketIpTosTag tos;
     tos.SetTos(f[kIp + 1]);
     p->AddPacketTag(tos);
-    Simulator::Schedule(AtPs(at), &Run::DeviceSend, d->r, d->k, p,
+    Simulator::Schedule(AtPs(at), &Run::DeviceSend, d->r, d->k, port, p,
                         InetSocketAddress(Ipv4Address(dip), dport));
 }
 
@@ -416,9 +448,12 @@ void Run::DeviceService(unsigned k)
         Simulator::Schedule(AtPs(t), &Run::DeviceService, this, k);
 }
 
-void Run::DeviceSend(unsigned k, Ptr<Packet> p, InetSocketAddress to)
+void Run::DeviceSend(unsigned k, unsigned port, Ptr<Packet> p, InetSocketAddress to)
 {
+    TopoRouting& r = *dev_routing[k];
+    r.next = port;
     dev_sock[k]->SendTo(p, 0, to);
+    r.next = 0;
 }
 
 void WorkerTx(void* ctx, unsigned w, uint32_t dip, uint16_t dport, uint8_t tos,
@@ -462,8 +497,9 @@ void Defaults(const ws_cluster* c)
 
 // The network of c (host/cluster_topo.h): every node, every link with its rate, delay and MTU,
 // the switches (Switch), the hosts' and devices' IP stacks, the addresses (link l: 10.0.0.0 +
-// 4l /30: the host or device .1, the switch .2) and the routes. node_ip[n]: the address of host
-// or device n.
+// 4l /30: the host or device .1, the switch .2; a device's other ports are interfaces without
+// an address: the device has one, its first port's, as the RTL has one) and the routes.
+// node_ip[n]: the address of host or device n.
 struct Net
 {
     NodeContainer nodes;
@@ -526,17 +562,26 @@ void Build(const ws_cluster* c, Net& net, Forwarding* fwd)
         }
         if (a >= H + D)
             continue;
-        // a host's or a device's link: its one interface, .1 of the link's /30
+        Ptr<TopoRouting> r = DynamicCast<TopoRouting>(
+            net.nodes.Get(a)->GetObject<Ipv4>()->GetRoutingProtocol());
+        if (l >= H + D + t.uplinks)
+        {
+            // a device's port beyond its first (links in port order): an interface of the same
+            // IP stack, with no address and no queue disc (a FIFO, as its first port's)
+            Ptr<Ipv4> ip = net.nodes.Get(a)->GetObject<Ipv4>();
+            ip->SetUp(ip->AddInterface(d.Get(0)));
+            r->ports.push_back({d.Get(0), Ipv4Address(kNet + 4 * l + 2)});
+            continue;
+        }
+        // a host's or a device's first link: its interface, .1 of the link's /30
         Ipv4AddressHelper addr(Ipv4Address(kNet + 4 * l), "255.255.255.252");
         Ipv4InterfaceContainer ifc = addr.Assign(NetDeviceContainer(d.Get(0)));
         if (a < H)
             DynamicCast<PointToPointNetDevice>(d.Get(0))->GetQueue()->SetMaxSize(QueueSize("2p"));
         else
             none.Uninstall(d.Get(0)); // a device's port: the FIFO, no queue disc
-        Ptr<TopoRouting> r = DynamicCast<TopoRouting>(
-            net.nodes.Get(a)->GetObject<Ipv4>()->GetRoutingProtocol());
         r->own = ifc.GetAddress(0).Get();
-        r->up = {d.Get(0), Ipv4Address(kNet + 4 * l + 2)};
+        r->ports.insert(r->ports.begin(), {d.Get(0), Ipv4Address(kNet + 4 * l + 2)});
         net.node_ip[a] = r->own;
     }
     net.build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -591,16 +636,21 @@ extern "C" int ws_ns3_run(const ws_cluster* c, ws_cluster_mode mode, ws_cluster_
     if (WS_MODE_IS_WIRESUM(mode))
     {
         r.dev_sock.resize(c->n_dev);
+        r.dev_routing.resize(c->n_dev);
         r.dev_ref.resize(c->n_dev);
+        fwd.dev.assign(c->n_dev, nullptr);
         for (unsigned k = 0; k < c->n_dev; k++)
         {
             r.dev_ref[k] = {&r, k};
-            if (!ws_cjob_dev(r.job, k))
+            r.dev_routing[k] = DynamicCast<TopoRouting>(
+                net.nodes.Get(H + k)->GetObject<Ipv4>()->GetRoutingProtocol());
+            if (!(fwd.dev[k] = ws_cjob_dev(r.job, k)))
                 continue;
             Ptr<Socket> s = Socket::CreateSocket(net.nodes.Get(H + k), udp);
             s->Bind(InetSocketAddress(Ipv4Address(dev_ip[k]), ws_cjob_dev_port(r.job)));
             s->SetIpRecvTos(true);
             s->SetIpRecvTtl(true);
+            s->SetRecvPktInfo(true); // the interface it came in on: its port
             s->SetRecvCallback(MakeCallback(&Run::DeviceRecv, &r).Bind(k));
             r.dev_sock[k] = s;
         }
