@@ -53,6 +53,17 @@ typedef struct {
     size_t head, n, cap;
 } fifo;
 
+/* a frame that reached a device of several ports, not yet judged: its port stores it whole by
+ * `ready`, when the reference takes it, in the order the RTL's judge takes frames from every
+ * port (docs/architecture.md section 9: the order of their ports' frame_ready; arrival order
+ * on a tie); a heap by (ready, seq) */
+typedef struct {
+    uint64_t ready, seq;
+    uint8_t *f;
+    uint32_t len;
+    unsigned port;
+} pend;
+
 struct ws_cdev {
     ws_cluster_dev p;
     ws_refdev *ref; /* the timing model's device; NULL for the RTL */
@@ -66,6 +77,9 @@ struct ws_cdev {
     uint64_t port_free[WS_LIMIT_PORTS], engine_free[WS_LIMIT_PORTS];
     uint64_t gen_free[WS_LIMIT_PORTS], egress_free[WS_LIMIT_PORTS];
     unsigned group; /* ports an engine serves */
+    pend *pq;       /* several ports: the frames not yet judged, a heap */
+    size_t pn, pcap;
+    uint64_t seq;
     uint64_t emit_at; /* the first beat of the frames of the frame the reference takes */
     ws_cdev_stats st;
     ws_cdev_emit_fn emit;
@@ -137,6 +151,9 @@ void ws_cdev_free(ws_cdev *d)
         return;
     for (unsigned e = 0; e < WS_LIMIT_PORTS; e++)
         free(d->eq[e].q);
+    for (size_t k = 0; k < d->pn; k++)
+        free(d->pq[k].f);
+    free(d->pq);
     ws_refdev_free(d->ref);
     ws_session_free(d->s);
     free(d->frame);
@@ -232,6 +249,77 @@ static void on_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
     d->emit(d->emit_ctx, start + cycles_ps(d, b - 1), port, f, len);
 }
 
+static int before(const pend *a, const pend *b)
+{
+    return a->ready != b->ready ? a->ready < b->ready : a->seq < b->seq;
+}
+
+/* p into the heap of frames not yet judged: 0, or -1 without memory */
+static int pend_push(ws_cdev *d, pend p)
+{
+    if (d->pn == d->pcap) {
+        size_t cap = d->pcap ? 2 * d->pcap : 64;
+        pend *q = realloc(d->pq, cap * sizeof *q);
+        if (!q)
+            return -1;
+        d->pq = q;
+        d->pcap = cap;
+    }
+    size_t k = d->pn++;
+    for (; k && before(&p, &d->pq[(k - 1) / 2]); k = (k - 1) / 2)
+        d->pq[k] = d->pq[(k - 1) / 2];
+    d->pq[k] = p;
+    return 0;
+}
+
+/* the first frame to judge, out of the heap */
+static pend pend_pop(ws_cdev *d)
+{
+    pend top = d->pq[0], last = d->pq[--d->pn];
+    size_t k = 0;
+    for (;;) {
+        size_t c = 2 * k + 1;
+        if (c >= d->pn)
+            break;
+        if (c + 1 < d->pn && before(&d->pq[c + 1], &d->pq[c]))
+            c++;
+        if (!before(&d->pq[c], &last))
+            break;
+        d->pq[k] = d->pq[c];
+        k = c;
+    }
+    if (d->pn)
+        d->pq[k] = last;
+    return top;
+}
+
+/* The frame f that port `port` stored whole at `ready`, judged: through its engine, then the
+ * reference; what it sends leaves after the latency from the fence */
+static void judge(ws_cdev *d, unsigned port, const uint8_t *f, size_t len, uint64_t ready)
+{
+    unsigned e = port / d->group;
+    fifo *fq = &d->eq[e];
+    if (grow(fq)) { /* counted as a drop: memory, not the buffer, ran out */
+        d->st.drop_frames++;
+        d->st.drop_bytes += len;
+        d->queued -= len;
+        return;
+    }
+    uint64_t service = ws_cdev_service_ps(&d->p, len);
+    d->engine_free[e] = max64(ready, d->engine_free[e]) + service;
+    d->st.engine_busy_ps[e] += service;
+    fq->q[(fq->head + fq->n) % fq->cap] = (qframe){(uint32_t)len, d->engine_free[e]};
+    fq->n++;
+    /* a round's combine waits until every engine has served the frames judged before its last
+     * (the fence, docs/architecture.md section 9) */
+    uint64_t fence = 0;
+    for (unsigned k = 0; k < d->p.engines; k++)
+        fence = max64(fence, d->engine_free[k]);
+    d->st.served_frames++;
+    d->emit_at = fence + d->latency_ps;
+    ws_refdev_rx(d->ref, port, f, len, on_emit, d);
+}
+
 uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, unsigned port, uint32_t sip, uint16_t sport,
                         uint32_t dip, uint16_t dport, uint8_t tos, uint8_t ttl,
                         const uint8_t *payload, size_t plen, ws_cdev_emit_fn emit, void *ctx)
@@ -239,7 +327,6 @@ uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, unsigned port, uint32_t sip, u
     size_t len = WS_OFF_AGG + plen;
     if (port >= d->p.ports)
         port = 0;
-    unsigned e = port / d->group;
     d->st.rx_frames++;
     d->st.rx_bytes += len;
     d->st.port_rx_frames[port]++;
@@ -252,8 +339,8 @@ uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, unsigned port, uint32_t sip, u
                 pop(d, &d->eq[k]);
     /* a frame beyond the buffer is dropped; so is one that finds no memory (counted as a
      * drop: memory, not the buffer, ran out) */
-    fifo *fq = &d->eq[d->s ? 0 : e];
-    if (len > WS_LIMIT_FRAME || d->queued + len > d->p.ingress_bytes || grow(fq)) {
+    if (len > WS_LIMIT_FRAME || d->queued + len > d->p.ingress_bytes ||
+        (d->s && grow(&d->eq[0]))) {
         d->st.drop_frames++;
         d->st.drop_bytes += len;
         return WS_CLUSTER_NEVER;
@@ -267,40 +354,54 @@ uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, unsigned port, uint32_t sip, u
     uint8_t *f = d->frame;
     ws_cluster_frame(f, d->cfg.mac, mac_of(d, sip), sip, dip, sport, dport, tos, ttl, payload,
                      plen, 0);
-    if (d->s && ws_session_push(d->s, 0, f, len))
-        return WS_CLUSTER_NEVER; /* the session's error, ws_cdev_error */
-    qframe *q = &fq->q[(fq->head + fq->n) % fq->cap];
-    *q = (qframe){(uint32_t)len, 0};
-    fq->n++;
+    if (d->s) {
+        if (ws_session_push(d->s, 0, f, len))
+            return WS_CLUSTER_NEVER; /* the session's error, ws_cdev_error */
+        fifo *fq = &d->eq[0];
+        fq->q[(fq->head + fq->n) % fq->cap] = (qframe){(uint32_t)len, 0};
+        fq->n++;
+    }
     d->queued += len;
     if (d->queued > d->st.max_queued)
         d->st.max_queued = d->queued;
     if (d->s)
         return rtl_wake(d);
-    /* through its port, a beat a cycle (store and forward), then its engine */
-    uint64_t in = cycles_ps(d, beats(d, len)), service = ws_cdev_service_ps(&d->p, len);
-    d->port_free[port] = max64(now, d->port_free[port]) + in;
+    /* through its port, a beat a cycle (store and forward), then judged */
+    uint64_t in = cycles_ps(d, beats(d, len));
+    uint64_t ready = d->port_free[port] = max64(now, d->port_free[port]) + in;
     d->st.port_busy_ps[port] += in;
-    d->engine_free[e] = max64(d->port_free[port], d->engine_free[e]) + service;
-    d->st.engine_busy_ps[e] += service;
-    q->done = d->engine_free[e];
-    /* through the reference now; what it sends leaves after the latency from the fence: a
-     * round's combine waits until every engine has served the frames judged before its last
-     * (docs/architecture.md section 9), here those that arrived before it */
-    uint64_t fence = 0;
-    for (unsigned k = 0; k < d->p.engines; k++)
-        fence = max64(fence, d->engine_free[k]);
-    d->st.served_frames++;
     d->emit = emit;
     d->emit_ctx = ctx;
-    d->emit_at = fence + d->latency_ps;
-    ws_refdev_rx(d->ref, port, f, len, on_emit, d);
-    return WS_CLUSTER_NEVER;
+    if (d->p.ports == 1) { /* the judge's order is the arrival order: taken now, no event */
+        judge(d, port, f, len, ready);
+        return WS_CLUSTER_NEVER;
+    }
+    /* several ports: a frame that arrives later on a less busy port may be judged first */
+    pend p = {ready, d->seq++, malloc(len), (uint32_t)len, port};
+    if (p.f)
+        memcpy(p.f, f, len);
+    if (!p.f || pend_push(d, p)) { /* counted as a drop: memory ran out */
+        free(p.f);
+        d->st.drop_frames++;
+        d->st.drop_bytes += len;
+        d->queued -= len;
+        return WS_CLUSTER_NEVER;
+    }
+    return ready;
 }
 
 uint64_t ws_cdev_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *ctx)
 {
-    return d->s ? rtl_service(d, now, emit, ctx) : WS_CLUSTER_NEVER;
+    if (d->s)
+        return rtl_service(d, now, emit, ctx);
+    d->emit = emit;
+    d->emit_ctx = ctx;
+    while (d->pn && d->pq[0].ready <= now) {
+        pend p = pend_pop(d);
+        judge(d, p.port, p.f, p.len, p.ready);
+        free(p.f);
+    }
+    return WS_CLUSTER_NEVER;
 }
 
 const ws_cdev_stats *ws_cdev_get_stats(const ws_cdev *d) { return &d->st; }

@@ -80,23 +80,27 @@ void ws_cdev_free(ws_cdev *d);
 unsigned ws_cdev_port_of(const ws_cdev *d, uint32_t ip);
 
 /* The UDP payload of a packet that reached port `port` of the device at now (its last bit),
- * with the packet's addresses: the frame rebuilt (the source MAC is the member's of that IP, the device's own
- * table; zeros for an unknown address, which the reference then drops as spoofed) and queued,
- * or dropped if the ingress buffer cannot hold it.
- * The timing model's stages serve frames in arrival order (per port, per engine), so the end of
- * a frame's service is known when it arrives (the frames ahead of it and the stages' rates): the
- * reference takes the frame at once, and its frames are emitted (emit) with the times they leave,
- * which are the same as if it were taken when its service ends; the frame keeps its place in
- * the buffer until then.
- * Returns WS_CLUSTER_NEVER. The RTL (model rtl) queues the frame in front of the model and
- * returns the time ws_cdev_service() must next be called, or WS_CLUSTER_NEVER when a call is
- * scheduled already. */
-uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, unsigned port, uint32_t sip, uint16_t sport, uint32_t dip,
-                        uint16_t dport, uint8_t tos, uint8_t ttl, const uint8_t *payload,
-                        size_t plen, ws_cdev_emit_fn emit, void *ctx);
+ * with the packet's addresses: the frame rebuilt (the source MAC is the member's of that IP,
+ * the device's own table; zeros for an unknown address, which the reference then drops as
+ * spoofed) and queued, or dropped if the ingress buffer cannot hold it.
+ * The timing model's stages serve frames in the order they come (a port in arrival order, an
+ * engine in the order its ports' frames are judged), so the end of a frame's service is known
+ * when it is judged (the frames ahead of it and the stages' rates): the reference takes the
+ * frame then, and its frames are emitted (emit) with the times they leave, which are the same as
+ * if it were taken when its service ends; the frame keeps its place in the buffer until then.
+ * A frame is judged when its port has stored it, in that order across ports (the RTL's judge):
+ * with one port that is the arrival order, so the frame is judged at once and the call returns
+ * WS_CLUSTER_NEVER; with several it returns that time, when ws_cdev_service() must be called
+ * to judge it. The RTL (model rtl) queues the frame in front of the model and returns the time
+ * ws_cdev_service() must next be called, or WS_CLUSTER_NEVER when a call is scheduled already. */
+uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, unsigned port, uint32_t sip, uint16_t sport,
+                        uint32_t dip, uint16_t dport, uint8_t tos, uint8_t ttl,
+                        const uint8_t *payload, size_t plen, ws_cdev_emit_fn emit, void *ctx);
 
-/* The RTL's next cycle to clock is now: the model clocked, its frames emitted. Returns when to
- * call again, or WS_CLUSTER_NEVER while it has nothing to do. */
+/* The timing model: the frames whose ports have stored them by now judged, what they send
+ * emitted; returns WS_CLUSTER_NEVER (every frame not yet judged has its own call). The RTL: its
+ * next cycle to clock is now: the model clocked, its frames emitted; returns when to call again,
+ * or WS_CLUSTER_NEVER while it has nothing to do. */
 uint64_t ws_cdev_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *ctx);
 
 /* An engine's service time of a frame of len bytes, in picoseconds. */

@@ -4,10 +4,10 @@
  * the nodes (hosts 0..H-1, then the devices H..H+D-1, then the switches), the switches' names
  * (tor0; leaf<i>, spine<j>; edge<p>.<i>, agg<p>.<j>, core<c>), the links in a fixed order (each
  * host to its ToR/leaf/edge, each device's first port to its switch, the switches' links from
- * the lower level up, then the devices' other ports) and the route a switch gives a packet: the link it leaves on, towards the switch of
- * the packet's destination, choosing among equal-cost links by a hash of the packet's flow
- * (ECMP per flow: every packet of a flow takes the same path, so TCP is not reordered). Pure
- * functions of the cluster: no state, no I/O.
+ * the lower level up, then the devices' other ports) and the route a switch gives a packet: the
+ * link it leaves on, towards the switch of the packet's destination, choosing among equal-cost
+ * links by a hash of the packet's flow (ECMP per flow: every packet of a flow takes the same
+ * path, so TCP is not reordered). Pure functions of the cluster: no state, no I/O.
  */
 #ifndef WS_CLUSTER_TOPO_H
 #define WS_CLUSTER_TOPO_H

@@ -440,7 +440,8 @@ void EmitFrame(void* ctx, uint64_t at, unsigned port, const uint8_t* f, size_t l
                         InetSocketAddress(Ipv4Address(dip), dport));
 }
 
-// the RTL's next cycle (model rtl; the timing model needs no call)
+// the RTL's next cycle (model rtl), or the timing model's frames a port of a device of several
+// has stored by now, judged (one port: no call)
 void Run::DeviceService(unsigned k)
 {
     uint64_t t = ws_cdev_service(ws_cjob_dev(job, k), NowPs(), EmitFrame, &dev_ref[k]);
