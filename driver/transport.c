@@ -239,19 +239,22 @@ static uint64_t clamp_rto(const ws_worker *w, uint64_t t)
     return t > w->cfg.rto_max ? w->cfg.rto_max : t;
 }
 
-/* Pacing: with a measured round trip, first transmissions leave at WS_PACE_GAIN x cwnd / srtt
- * when that is below the rate (a window cut by congestion control, or one the path's bound
+/* Pacing: first transmissions leave at most at the rate (cfg.rate_bps: a worker's share of its
+ * link, so that one of its shards does not take the others' share when its window would let it,
+ * and the shards progress together), and with a measured round trip at WS_PACE_GAIN x cwnd /
+ * srtt when that is below the rate (a window cut by congestion control, or one the path's bound
  * keeps under a queue's round trip), so that a window goes out over a round trip instead of in
- * a burst at the link's rate. */
+ * a burst; `paced` counts those. */
 static void pace(ws_worker *w, size_t len, uint64_t now)
 {
-    if (w->tick_bps <= 0 || !w->st.srtt)
+    if (w->tick_bps <= 0)
         return;
-    double r = WS_PACE_GAIN * w->st.cwnd / (double)w->st.srtt; /* bytes a time unit */
+    double r = w->st.srtt ? WS_PACE_GAIN * w->st.cwnd / (double)w->st.srtt : w->tick_bps;
     if (r >= w->tick_bps)
-        return;
+        r = w->tick_bps;
+    else
+        w->st.paced++;
     w->next_tx = now + (uint64_t)((double)len / r);
-    w->st.paced++;
 }
 
 /* Build and send the chunk of slot k; retx marks a retransmission. */
