@@ -405,7 +405,7 @@ int main(int argc, char **argv)
             missing = "names no device ('device = NAME')";
         if (only == WS_MODE_SHARDED && !cl.job.n_shards)
             missing = "has no 'shard_devices'";
-        if (only == WS_MODE_HIER && cl.job.root < 0)
+        if (only == WS_MODE_HIER && !cl.job.n_trees)
             missing = "has no 'root_device' and 'leaf_devices'";
         if (only >= WS_MODE_RING && cl.job.workers < 2)
             missing = "has fewer than 2 workers";

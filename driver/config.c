@@ -241,13 +241,16 @@ ws_job *ws_config_add_workload(ws_config *cfg, uint16_t id, unsigned n_ports, un
     cfg->n_ports = n_ports;
     for (unsigned p = 0; p < n_ports; p++)
         cfg->bypass[p] = (uint8_t)((p ^ 1u) < n_ports ? p ^ 1u : p);
+    /* after the slots of the job before it: a job's slots are its own */
+    unsigned base = cfg->n_jobs ? cfg->job[cfg->n_jobs - 1].slot_base +
+                                      cfg->job[cfg->n_jobs - 1].slots : 0;
     ws_job *jb = &cfg->job[cfg->n_jobs++];
     memset(jb, 0, sizeof *jb);
     jb->id = id;
     jb->enable = true;
     jb->workers = workers;
     jb->slots = slots;
-    jb->slot_base = 0;
+    jb->slot_base = base;
     jb->max_count = count;
     for (unsigned w = 0; w < workers; w++) {
         ws_member *m = &jb->member[w];

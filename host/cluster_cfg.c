@@ -51,8 +51,8 @@ typedef struct {
     unsigned topo[MAX_KEYS], job[MAX_KEYS];
     unsigned dev_line[WS_CLUSTER_MAX_DEVICES], dev[WS_CLUSTER_MAX_DEVICES][MAX_KEYS];
     char dev_switch[WS_CLUSTER_MAX_DEVICES][WS_CLUSTER_NAME];
-    char job_device[WS_CLUSTER_NAME], job_root[WS_CLUSTER_NAME];
-    char job_shards[LIST_LEN], job_leaves[LIST_LEN], job_mids[LIST_LEN];
+    char job_device[WS_CLUSTER_NAME];
+    char job_root[LIST_LEN], job_shards[LIST_LEN], job_leaves[LIST_LEN], job_mids[LIST_LEN];
 } parser;
 
 static int perr(parser *p, unsigned line, const char *fmt, ...)
@@ -382,10 +382,11 @@ static int dev_key(parser *p, int k, const char *name, const char *v)
     return 0;
 }
 
-/* the text of list key k of [job] (shard_devices, leaf_devices, mid_devices) */
+/* the text of list key k of [job] (shard_devices, root_device, leaf_devices, mid_devices) */
 static char *list_of(parser *p, int k)
 {
-    return k == J_SHARDS ? p->job_shards : k == J_LEAVES ? p->job_leaves : p->job_mids;
+    return k == J_SHARDS ? p->job_shards : k == J_ROOT ? p->job_root
+           : k == J_LEAVES ? p->job_leaves : p->job_mids;
 }
 
 static int job_key(parser *p, int k, const char *name, const char *v)
@@ -462,12 +463,8 @@ static int job_key(parser *p, int k, const char *name, const char *v)
             return bad(p, "job", name, v, "a decimal integer");
         j->seed = u;
         return 0;
-    case J_ROOT:
-        if (!ws_ini_name(v, WS_CLUSTER_NAME))
-            return bad(p, "job", name, v, "the name of a [device NAME] section");
-        snprintf(p->job_root, sizeof p->job_root, "%s", v);
-        return 0;
     case J_SHARDS:
+    case J_ROOT:
     case J_LEAVES:
     case J_MIDS: {
         char *l = list_of(p, k);
@@ -529,7 +526,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
         return perr(p, p->src.lineno, "[%s]: unknown key '%s' (known: %s)", section, name, list), 0;
     /* a list of devices goes on over indented lines (inih hands each on under the same key) */
     int more = p->kind == S_JOB && lines[k] && p->src.indented &&
-               (k == J_SHARDS || k == J_LEAVES || k == J_MIDS);
+               (k == J_SHARDS || k == J_ROOT || k == J_LEAVES || k == J_MIDS);
     if (lines[k] && !more)
         return perr(p, p->src.lineno, "[%s]: duplicate key '%s' (first at line %u)", section, name,
                     lines[k]), 0;
@@ -589,9 +586,10 @@ static int check_topo(parser *p)
     return 0;
 }
 
-/* the devices named in list (at line), each once, into out[]; 0 or -1 */
+/* the devices named in list (at line) into out[] (at most max), each once unless repeat; 0 or
+ * -1 */
 static int device_list(parser *p, const char *list, unsigned line, const char *key, int *out,
-                       unsigned *n)
+                       unsigned *n, unsigned max, int repeat)
 {
     ws_cluster *c = p->c;
     char buf[LIST_LEN];
@@ -605,20 +603,24 @@ static int device_list(parser *p, const char *list, unsigned line, const char *k
                 k = (int)d;
         if (k < 0)
             return perr(p, line, "[job]: %s: '%s': no [device %s] section", key, tok, tok);
-        for (unsigned i = 0; i < *n; i++)
+        for (unsigned i = 0; i < *n && !repeat; i++)
             if (out[i] == k)
                 return perr(p, line, "[job]: %s: device %s given twice", key, tok);
+        if (*n == max)
+            return perr(p, line, "[job]: %s: more than %u devices", key, max);
         out[(*n)++] = k;
     }
     return *n ? 0 : perr(p, line, "[job]: %s: no device", key);
 }
 
-/* The job on device k within its build and the network: members (at most 64), count, window,
+/* The job on device k within its build and the network: members (at most 64), count, window
+ * (the slots of each of its jobs: one a tree it serves),
  * its DATA frames (and RESULTs, as long) through the MTU, and in mode hierarchical its PARTIALs
  * (partial_len bytes at most, 0 in the other modes): an IPv4 datagram that ns-3 fragments to the
  * MTU and reassembles at the receiving device, so at most a frame the device takes
  * (WS_LIMIT_FRAME); the longest frame into its ingress buffer. */
-static int fits(parser *p, unsigned k, unsigned members, size_t partial_len, const char *mode)
+static int fits(parser *p, unsigned k, unsigned members, unsigned jobs, size_t partial_len,
+                const char *mode)
 {
     ws_cluster *c = p->c;
     const ws_cluster_job *j = &c->job;
@@ -637,10 +639,11 @@ static int fits(parser *p, unsigned k, unsigned members, size_t partial_len, con
     if (j->count > d->max_count)
         return perr(p, count_line, "[job]: count %u: device %s has max_count %u (line %u)",
                     j->count, d->name, d->max_count, p->dev[k][D_MAXC] ? p->dev[k][D_MAXC] : dl);
-    if (j->window > d->slots)
+    if ((uint64_t)j->window * jobs > d->slots)
         return perr(p, p->job[J_WINDOW] ? p->job[J_WINDOW] : job_line,
-                    "[job]: window %u: device %s has %u slots (line %u)", j->window, d->name,
-                    d->slots, p->dev[k][D_SLOTS] ? p->dev[k][D_SLOTS] : dl);
+                    "[job]: window %u%s: device %s has %u slots (line %u)", j->window,
+                    jobs > 1 ? " a tree, and it serves several" : "", d->name, d->slots,
+                    p->dev[k][D_SLOTS] ? p->dev[k][D_SLOTS] : dl);
     if (data_len - WS_ETH_LEN > c->topo.mtu)
         return perr(p, count_line, "[job]: count %u makes IP packets of %zu bytes, above the MTU "
                     "of %u", j->count, data_len - WS_ETH_LEN, c->topo.mtu);
@@ -671,24 +674,43 @@ static int below(const ws_cluster *c, unsigned s, unsigned h)
     return s >= edges && (s - edges) / hh == e / hh; /* the aggregation switches of its pod */
 }
 
-/* mode hierarchical's middle level (mid_devices): each mid device the parent of the consecutive
- * leaf devices whose workers are all below its switch, the mids in rank order, every leaf once;
- * the root the parent of the mids. 0 or -1 */
-static int mid_level(parser *p, size_t partial)
+/* The jobs device k has in mode hierarchical: one a tree whose leaf, mid or root it is. */
+static unsigned tree_jobs(const ws_cluster_job *j, int k)
+{
+    for (unsigned l = 0; l < j->n_leaves; l++)
+        if (j->leaf_dev[l] == k)
+            return j->n_trees;
+    unsigned n = 0;
+    for (unsigned t = 0; t < j->n_trees; t++)
+        n += j->root_dev[t] == k;
+    for (unsigned m = 0; m < j->n_mids; m++)
+        n += (j->mid_dev[m] == k) * (j->mid_groups == 1 ? j->n_trees : 1);
+    return n;
+}
+
+/* mode hierarchical's middle level (mid_devices, in j->mid_dev): each mid device the parent of
+ * the consecutive leaf devices whose workers are all below its switch, the mids in rank order;
+ * a group ends where its mids have taken every leaf once, and the next begins: one group a
+ * tree, or one for every tree. 0 or -1 */
+static int mid_level(parser *p, unsigned line, size_t partial)
 {
     ws_cluster *c = p->c;
     ws_cluster_job *j = &c->job;
-    unsigned line = p->job[J_MIDS];
-    if (device_list(p, p->job_mids, line, "mid_devices", j->mid_dev, &j->n_mids))
-        return -1;
     unsigned next = 0;
+    j->mid_groups = 0;
+    j->mid_group0[0] = 0;
     for (unsigned m = 0; m < j->n_mids; m++) {
         const ws_cluster_dev *d = &c->dev[j->mid_dev[m]];
-        if (j->mid_dev[m] == j->root)
-            return perr(p, line, "[job]: mid_devices: %s is the root_device", d->name);
+        for (unsigned t = 0; t < j->n_trees; t++)
+            if (j->mid_dev[m] == j->root_dev[t])
+                return perr(p, line, "[job]: mid_devices: %s is a root_device", d->name);
         for (unsigned l = 0; l < j->n_leaves; l++)
             if (j->leaf_dev[l] == j->mid_dev[m])
                 return perr(p, line, "[job]: mid_devices: %s is also a leaf device", d->name);
+        for (unsigned o = j->mid_group0[j->mid_groups]; o < m; o++)
+            if (j->mid_dev[o] == j->mid_dev[m])
+                return perr(p, line, "[job]: mid_devices: %s twice in the mids of one tree",
+                            d->name);
         char sw[WS_CLUSTER_NAME];
         ws_cluster_switch_name(c, d->sw, sw);
         j->mid_l0[m] = next;
@@ -702,17 +724,245 @@ static int mid_level(parser *p, size_t partial)
         }
         if (next == j->mid_l0[m])
             return perr(p, line, "[job]: mid_devices: %s (on %s) %s", d->name, sw,
-                        next == j->n_leaves ? "has no leaf device left below its switch"
-                                            : "does not serve the next leaf device in rank "
-                                              "order: each mid device serves the consecutive "
-                                              "leaves whose workers are below its switch");
+                        "does not serve the next leaf device in rank order: each mid device "
+                        "serves the consecutive leaves whose workers are below its switch");
         j->mid_l1[m] = next;
-        if (fits(p, (unsigned)j->mid_dev[m], next - j->mid_l0[m], partial, "hierarchical"))
-            return -1;
+        if (next == j->n_leaves) { /* a group complete */
+            if (j->mid_groups == WS_CLUSTER_MAX_TREES)
+                return perr(p, line, "[job]: mid_devices: more groups than trees");
+            j->mid_group0[++j->mid_groups] = m + 1;
+            next = 0;
+        }
     }
-    if (next != j->n_leaves)
+    if (next)
         return perr(p, line, "[job]: mid_devices: leaf device %s is below none of them",
                     c->dev[j->leaf_dev[next]].name);
+    if (j->mid_groups != 1 && j->mid_groups != j->n_trees)
+        return perr(p, line, "[job]: mid_devices: %u groups (each covering every leaf once) for "
+                    "%u trees: give one group that every tree shares or one a tree, in the "
+                    "order of root_device", j->mid_groups, j->n_trees);
+    for (unsigned m = 0; m < j->n_mids; m++)
+        if (fits(p, (unsigned)j->mid_dev[m], j->mid_l1[m] - j->mid_l0[m],
+                 tree_jobs(j, j->mid_dev[m]), partial, "hierarchical"))
+            return -1;
+    return 0;
+}
+
+/* mode hierarchical: the trees of j (roots, leaves, mids given) checked, and the ranks each
+ * leaf serves, the leaves each mid does, derived; line: the lines of the keys (the [job]'s
+ * for the default arrangement). 0 or -1 */
+static int check_trees(parser *p, unsigned leaf_line, unsigned mid_line)
+{
+    ws_cluster *c = p->c;
+    ws_cluster_job *j = &c->job;
+    size_t partial = ws_partial_max_len(j->count);
+    for (unsigned t = 0; t < j->n_trees; t++)
+        for (unsigned l = 0; l < j->n_leaves; l++)
+            if (j->leaf_dev[l] == j->root_dev[t])
+                return perr(p, leaf_line, "[job]: leaf_devices: %s is a root_device",
+                            c->dev[j->root_dev[t]].name);
+    /* each leaf device serves the workers below its switch: consecutive ranks, the leaves in
+     * rank order, every worker once */
+    unsigned next = 0;
+    for (unsigned l = 0; l < j->n_leaves; l++) {
+        const ws_cluster_dev *d = &c->dev[j->leaf_dev[l]];
+        char sw[WS_CLUSTER_NAME];
+        ws_cluster_switch_name(c, d->sw, sw);
+        if (next == j->workers || !below(c, d->sw, j->host[next]))
+            return perr(p, leaf_line, "[job]: leaf_devices: %s (on %s) %s", d->name, sw,
+                        next == j->workers ? "has no worker left below its switch"
+                                           : "does not serve the next worker in rank order: "
+                                             "each leaf serves the consecutive ranks below its "
+                                             "switch, the leaves in rank order");
+        j->leaf_w0[l] = next;
+        while (next < j->workers && below(c, d->sw, j->host[next]))
+            next++;
+        j->leaf_w1[l] = next;
+        if (fits(p, (unsigned)j->leaf_dev[l], next - j->leaf_w0[l], j->n_trees, partial,
+                 "hierarchical"))
+            return -1;
+    }
+    if (next != j->workers)
+        return perr(p, leaf_line, "[job]: leaf_devices: worker rank %u (host %u) is below none "
+                    "of them", next, j->host[next]);
+    if (j->n_mids && mid_level(p, mid_line, partial))
+        return -1;
+    for (unsigned t = 0; t < j->n_trees; t++)
+        if (fits(p, (unsigned)j->root_dev[t], j->n_mids ? j->mid_group0[1] : j->n_leaves,
+                 tree_jobs(j, j->root_dev[t]), partial, "hierarchical"))
+            return -1;
+    return 0;
+}
+
+/* ---- the default arrangement (a file without [device]: docs/cluster.md section 2) --------- */
+
+/* Every placed device is a 1024-bit datapath at 340 MHz (docs/performance.md section 5): a
+ * port takes a beat a cycle, 348.16 Gb/s. A PARTIAL carries about 2.5 times the DATA bytes of
+ * one of its leaf's workers (8 bytes an element and record words against 4), at their pace. */
+#define PLACE_WIDTH 1024
+#define PLACE_FCLK 340e6
+#define PLACE_PARTIAL 2.5
+/* the round trip a placed job's window is sized for: the window bounds the transport's, which
+ * follows the measured one (driver/transport.c) */
+#define PLACE_RTT 40e-6
+
+/* A device on switch sw for `members` members each offering bps, serving `jobs` jobs of the
+ * job's window: the fewest ports (at most 16) whose busiest, with ceil(members / ports)
+ * members, has 5 % to spare, an engine a port, a link a port of 1.25 times its members' rate,
+ * slots for its jobs. Its index, or -1. */
+static int place_dev(parser *p, const char *prefix, unsigned sw, unsigned members, double bps,
+                     unsigned jobs)
+{
+    ws_cluster *c = p->c;
+    if (c->n_dev == WS_CLUSTER_MAX_DEVICES)
+        return perr(p, p->job[J_WORKERS], "[job]: the default arrangement needs more than %d "
+                    "devices", WS_CLUSTER_MAX_DEVICES);
+    ws_cluster_dev *d = &c->dev[c->n_dev];
+    memset(d, 0, sizeof *d);
+    dev_defaults(d);
+    char name[WS_CLUSTER_NAME];
+    ws_cluster_switch_name(c, sw, name);
+    snprintf(d->name, sizeof d->name, "%s%.24s", prefix, name);
+    d->sw = sw;
+    d->data_width = PLACE_WIDTH;
+    d->f_clk = PLACE_FCLK;
+    unsigned ports = 1;
+    while (ports < 16 && (members + ports - 1) / ports * bps * 1.05 > PLACE_WIDTH * PLACE_FCLK)
+        ports++;
+    d->ports = d->engines = ports;
+    d->link.rate = ceil((members + ports - 1) / ports * bps * 1.25 / 1e9) * 1e9;
+    d->link.delay_ns = 500;
+    d->ingress_bytes = 4u << 20;
+    d->max_count = WS_LIMIT_COUNT;
+    unsigned slots = jobs * c->job.window;
+    d->slots = slots > d->slots ? (slots < WS_LIMIT_SLOTS ? slots : WS_LIMIT_SLOTS) : d->slots;
+    return (int)c->n_dev++;
+}
+
+/* The default arrangement of the devices for the workers and the fabric, with the job's modes
+ * when the file gives none: mode wiresum through one device on the workers' switch when one
+ * switch holds them all (on the lowest switch above them for mode wiresum in a larger fabric);
+ * else mode hierarchical in T trees: a leaf device on every ToR/leaf/edge switch with workers,
+ * shared by the trees, and tree t's root on spine t (leaf-spine: T = spines), or in a fat-tree
+ * on aggregation switch p.t of their pod p when it is the only one, else on core t x k/2 with a
+ * mid device on each pod's aggregation switch p.t (T = k/2): each tree's PARTIALs and RESULTs
+ * take their own uplinks, so every uplink of a leaf carries a T-th of them. The devices are
+ * provisioned for their members' rate (place_dev); count is the largest multiple of 32 (a beat)
+ * whose frames fit the MTU and, in a hierarchy, a device's longest frame; the window is for
+ * PLACE_RTT at a tree's share of the host link. */
+static int place(parser *p)
+{
+    ws_cluster *c = p->c;
+    ws_cluster_topo *t = &c->topo;
+    ws_cluster_job *j = &c->job;
+    unsigned line = p->job[J_WORKERS];
+    /* the leaves: the workers' switches, in rank order */
+    static unsigned leaf_sw[WS_CLUSTER_MAX_HOSTS];
+    unsigned nl = 0;
+    for (unsigned w = 0; w < j->workers; w++) {
+        unsigned sw = ws_topo_host_switch(c, j->host[w]);
+        if (nl && leaf_sw[nl - 1] == sw)
+            continue;
+        for (unsigned l = 0; l < nl; l++)
+            if (leaf_sw[l] == sw) {
+                char nm[WS_CLUSTER_NAME];
+                ws_cluster_switch_name(c, sw, nm);
+                return perr(p, line, "[job]: workers: rank %u (host %u) is below %s, and so "
+                            "are ranks before others: the default arrangement of the devices "
+                            "(no [device] section) needs each switch's workers in consecutive "
+                            "ranks", w, j->host[w], nm);
+            }
+        leaf_sw[nl++] = sw;
+    }
+    int given = p->job[J_MODE] != 0;
+    if (!given)
+        j->modes = 1u << (nl > 1 ? WS_MODE_HIER : WS_MODE_WIRESUM) |
+                   (j->workers >= 2 ? 1u << WS_MODE_RING | 1u << WS_MODE_HD : 0);
+    int one = j->modes >> WS_MODE_WIRESUM & 1, hier = j->modes >> WS_MODE_HIER & 1;
+    if (!one && !hier)
+        return 0;
+    if (hier && nl < 2)
+        return perr(p, p->job[J_MODE], "[job]: mode hierarchical: every worker is below one "
+                    "switch, where the default arrangement (no [device] section) is mode "
+                    "wiresum");
+    j->placed = 1;
+    unsigned hh = t->k / 2, T = 1;
+    unsigned pods = t->kind == WS_TOPO_FATTREE
+                        ? leaf_sw[nl - 1] / hh - leaf_sw[0] / hh + 1 : 1;
+    if (hier)
+        T = t->kind == WS_TOPO_LEAFSPINE ? t->spines : hh;
+    if (T > WS_CLUSTER_MAX_TREES)
+        T = WS_CLUSTER_MAX_TREES;
+    if (!p->job[J_COUNT]) {
+        unsigned n = (unsigned)((t->mtu - (WS_OFF_ELEMS - WS_ETH_LEN)) / 4);
+        unsigned most = hier ? (unsigned)((WS_LIMIT_FRAME - WS_OFF_ELEMS) / (8 * WS_X64_MAX_WORDS))
+                             : WS_LIMIT_COUNT;
+        n = n < most ? n : most;
+        j->count = n >= 32 ? n / 32 * 32 : n;
+    }
+    double r = t->host_link.rate;
+    if (!p->job[J_WINDOW]) {
+        double chunks = 4 * r / T * PLACE_RTT / (8.0 * 4 * j->count);
+        for (j->window = 4; j->window < chunks && j->window < 512; j->window *= 2)
+            ;
+    }
+    if (one) {
+        unsigned sw = nl == 1 ? leaf_sw[0]
+                      : t->kind == WS_TOPO_LEAFSPINE ? t->leaves
+                      : pods == 1 ? t->k * hh + leaf_sw[0] / hh * hh
+                                  : t->k * t->k;
+        if ((j->device = place_dev(p, "ws1-", sw, j->workers, r, 1)) < 0)
+            return -1;
+    }
+    if (!hier)
+        return 0;
+    if (nl > WS_LIMIT_WORKERS && (t->kind != WS_TOPO_FATTREE || pods == 1))
+        return perr(p, line, "[job]: %u leaf switches: a root takes at most %d, and the default "
+                    "arrangement has no middle level in a %s", nl, WS_LIMIT_WORKERS,
+                    t->kind == WS_TOPO_LEAFSPINE ? "leaf-spine" : "single pod");
+    j->n_trees = T;
+    j->n_leaves = nl;
+    for (unsigned l = 0, w = 0; l < nl; l++) {
+        unsigned w0 = w;
+        while (w < j->workers && ws_topo_host_switch(c, j->host[w]) == leaf_sw[l])
+            w++;
+        if (w - w0 > WS_LIMIT_WORKERS)
+            return perr(p, line, "[job]: %u workers below one switch: a device serves at most "
+                        "%d", w - w0, WS_LIMIT_WORKERS);
+        if ((j->leaf_dev[l] = place_dev(p, "ws-", leaf_sw[l], w - w0, r, T)) < 0)
+            return -1;
+    }
+    double up = PLACE_PARTIAL * r / T; /* a child's PARTIALs to one tree */
+    int mids = t->kind == WS_TOPO_FATTREE && pods > 1;
+    for (unsigned tr = 0; tr < T; tr++) {
+        unsigned root_sw;
+        if (t->kind == WS_TOPO_LEAFSPINE)
+            root_sw = t->leaves + tr;
+        else if (!mids)
+            root_sw = t->k * hh + leaf_sw[0] / hh * hh + tr;
+        else
+            root_sw = t->k * t->k + tr * hh;
+        j->mid_group0[tr] = j->n_mids;
+        unsigned children = nl;
+        if (mids) {
+            children = 0;
+            for (unsigned l = 0; l < nl; children++) {
+                unsigned pod = leaf_sw[l] / hh, n = 0;
+                while (l < nl && leaf_sw[l] / hh == pod)
+                    l++, n++;
+                int k = place_dev(p, "ws-", t->k * hh + pod * hh + tr, n, up, 1);
+                if (k < 0)
+                    return -1;
+                j->mid_dev[j->n_mids++] = k;
+            }
+        }
+        if ((j->root_dev[tr] = place_dev(p, "ws-", root_sw, children, up, 1)) < 0)
+            return -1;
+    }
+    if (mids) {
+        j->mid_groups = T;
+        j->mid_group0[T] = j->n_mids;
+    }
     return 0;
 }
 
@@ -721,13 +971,16 @@ static int check_devices(parser *p)
 {
     ws_cluster *c = p->c;
     ws_cluster_job *j = &c->job;
-    size_t partial = ws_partial_max_len(j->count);
+    if (j->placed) {
+        if (j->device >= 0 && fits(p, (unsigned)j->device, j->workers, 1, 0, "wiresum"))
+            return -1;
+        return j->n_trees ? check_trees(p, p->job[J_WORKERS], p->job[J_WORKERS]) : 0;
+    }
     j->device = -1;
-    j->root = -1;
     if (p->job[J_DEVICE]) {
         int one[1];
         unsigned n;
-        if (device_list(p, p->job_device, p->job[J_DEVICE], "device", one, &n))
+        if (device_list(p, p->job_device, p->job[J_DEVICE], "device", one, &n, 1, 0))
             return -1;
         j->device = one[0];
     } else if (c->n_dev == 1) {
@@ -737,15 +990,15 @@ static int check_devices(parser *p)
         if (j->device < 0)
             return perr(p, p->job[J_MODE], "[job]: mode wiresum needs %s", c->n_dev
                         ? "'device = NAME' (there are several devices)" : "a [device NAME] section");
-        if (fits(p, (unsigned)j->device, j->workers, 0, "wiresum"))
+        if (fits(p, (unsigned)j->device, j->workers, 1, 0, "wiresum"))
             return -1;
     }
     if (p->job[J_SHARDS]) {
         if (device_list(p, p->job_shards, p->job[J_SHARDS], "shard_devices", j->shard_dev,
-                        &j->n_shards))
+                        &j->n_shards, WS_CLUSTER_MAX_DEVICES, 0))
             return -1;
         for (unsigned s = 0; s < j->n_shards; s++)
-            if (fits(p, (unsigned)j->shard_dev[s], j->workers, 0, "sharded"))
+            if (fits(p, (unsigned)j->shard_dev[s], j->workers, 1, 0, "sharded"))
                 return -1;
     } else if (j->modes >> WS_MODE_SHARDED & 1) {
         return perr(p, p->job[J_MODE], "[job]: mode sharded needs 'shard_devices = A, B, ...'");
@@ -762,44 +1015,14 @@ static int check_devices(parser *p)
                         "and 'leaf_devices = A, B, ...'");
         return 0;
     }
-    int one[1];
-    unsigned n;
-    if (device_list(p, p->job_root, p->job[J_ROOT], "root_device", one, &n) ||
+    if (device_list(p, p->job_root, p->job[J_ROOT], "root_device", j->root_dev, &j->n_trees,
+                    WS_CLUSTER_MAX_TREES, 0) ||
         device_list(p, p->job_leaves, p->job[J_LEAVES], "leaf_devices", j->leaf_dev,
-                    &j->n_leaves))
+                    &j->n_leaves, WS_CLUSTER_MAX_DEVICES, 0) ||
+        (p->job[J_MIDS] && device_list(p, p->job_mids, p->job[J_MIDS], "mid_devices",
+                                       j->mid_dev, &j->n_mids, WS_CLUSTER_MAX_DEVICES, 1)))
         return -1;
-    j->root = one[0];
-    for (unsigned l = 0; l < j->n_leaves; l++)
-        if (j->leaf_dev[l] == j->root)
-            return perr(p, p->job[J_LEAVES], "[job]: leaf_devices: %s is the root_device",
-                        c->dev[j->root].name);
-    /* each leaf device serves the workers below its switch: consecutive ranks, the leaves in
-     * rank order, every worker once */
-    unsigned next = 0;
-    for (unsigned l = 0; l < j->n_leaves; l++) {
-        const ws_cluster_dev *d = &c->dev[j->leaf_dev[l]];
-        char sw[WS_CLUSTER_NAME];
-        ws_cluster_switch_name(c, d->sw, sw);
-        if (next == j->workers || !below(c, d->sw, j->host[next]))
-            return perr(p, p->job[J_LEAVES], "[job]: leaf_devices: %s (on %s) %s", d->name, sw,
-                        next == j->workers ? "has no worker left below its switch"
-                                           : "does not serve the next worker in rank order: "
-                                             "each leaf serves the consecutive ranks below its "
-                                             "switch, the leaves in rank order");
-        j->leaf_w0[l] = next;
-        while (next < j->workers && below(c, d->sw, j->host[next]))
-            next++;
-        j->leaf_w1[l] = next;
-        if (fits(p, (unsigned)j->leaf_dev[l], next - j->leaf_w0[l], partial, "hierarchical"))
-            return -1;
-    }
-    if (next != j->workers)
-        return perr(p, p->job[J_LEAVES], "[job]: leaf_devices: worker rank %u (host %u) is "
-                    "below none of them", next, j->host[next]);
-    if (p->job[J_MIDS] && mid_level(p, partial))
-        return -1;
-    return fits(p, (unsigned)j->root, j->n_mids ? j->n_mids : j->n_leaves, partial,
-                "hierarchical");
+    return check_trees(p, p->job[J_LEAVES], p->job[J_MIDS]);
 }
 
 static int check(parser *p)
@@ -813,11 +1036,24 @@ static int check(parser *p)
         return perr(p, 0, "no [job] section");
     if (check_topo(p))
         return -1;
+    if (!p->job[J_WORKERS])
+        return perr(p, p->sec_line[S_JOB], "[job]: 'workers' is required");
+    for (unsigned w = 0; w < j->workers; w++)
+        if (j->host[w] >= t->hosts)
+            return perr(p, p->job[J_WORKERS], "[job]: workers: host %u, and the topology has "
+                        "hosts 0..%u", j->host[w], t->hosts - 1);
+    if (!c->n_dev && !(p->job[J_MODE] && j->modes >> WS_MODE_SHARDED & 1) && place(p))
+        return -1;
     for (unsigned k = 0; k < c->n_dev; k++) {
         ws_cluster_dev *d = &c->dev[k];
         static const int dev_req[] = {D_SWITCH, D_RATE, D_DELAY};
         if (!p->dev[k][D_ECN]) /* marking as the switches of the fabric mark */
             d->ecn_bytes = t->ecn_bytes;
+        if (j->placed) { /* place_dev */
+            d->port_link = t->hosts + c->n_dev + t->uplinks + c->port_links;
+            c->port_links += d->ports - 1;
+            continue;
+        }
         for (size_t i = 0; i < sizeof dev_req / sizeof dev_req[0]; i++)
             if (!p->dev[k][dev_req[i]])
                 return perr(p, p->dev_line[k], "device %s: '%s' is required", d->name,
@@ -862,20 +1098,15 @@ static int check(parser *p)
     unsigned bl;
     if (ws_cluster_bg_check(&c->bg, &bl, why, sizeof why))
         return perr(p, bl, "%s", why);
-    static const int job_req[] = {J_WORKERS, J_MODE};
-    for (size_t i = 0; i < sizeof job_req / sizeof job_req[0]; i++)
-        if (!p->job[job_req[i]])
-            return perr(p, p->sec_line[S_JOB], "[job]: '%s' is required", job_keys[job_req[i]]);
+    if (!p->job[J_MODE] && !j->placed)
+        return perr(p, p->sec_line[S_JOB], "[job]: 'mode' is required (with [device] "
+                    "sections: docs/cluster.md section 2)");
     if (!p->job[J_ELEMS] == !p->job[J_BYTES])
         return perr(p, p->job[J_ELEMS] ? (p->job[J_ELEMS] > p->job[J_BYTES] ? p->job[J_ELEMS]
                                                                              : p->job[J_BYTES])
                                        : p->sec_line[S_JOB],
                     "[job]: give the tensor as 'elements' or as 'tensor_bytes', %s",
                     p->job[J_ELEMS] ? "not both" : "one of them");
-    for (unsigned w = 0; w < j->workers; w++)
-        if (j->host[w] >= t->hosts)
-            return perr(p, p->job[J_WORKERS], "[job]: workers: host %u, and the topology has "
-                        "hosts 0..%u", j->host[w], t->hosts - 1);
     for (int m = WS_MODE_RING; m <= WS_MODE_HD; m++)
         if (j->modes >> m & 1 && j->workers < 2)
             return perr(p, p->job[J_WORKERS], "[job]: mode %s needs at least 2 workers",

@@ -15,7 +15,8 @@
 
 #include "cluster_bg.h"
 
-#define WS_CLUSTER_MAX_DEVICES 256
+#define WS_CLUSTER_MAX_DEVICES 512
+#define WS_CLUSTER_MAX_TREES 64 /* hierarchical: aggregation trees of a job (job ids) */
 #define WS_CLUSTER_MAX_HOSTS 1024
 #define WS_CLUSTER_NAME 32
 #define WS_CLUSTER_MAX_SWITCHES 1024
@@ -26,8 +27,9 @@
 typedef enum { WS_TOPO_RACK = 1, WS_TOPO_LEAFSPINE, WS_TOPO_FATTREE } ws_topo_kind;
 
 /* The collectives a job can run, in the order they run; a bit each in ws_cluster_job.modes.
- * wiresum: one device; sharded: chunk i to device i mod T; hierarchical: leaf devices under a
- * root device (PARTIAL frames); ring, halving-doubling: the baselines over TCP. */
+ * wiresum: one device; sharded: chunk i to device i mod T; hierarchical: leaf devices under
+ * T root devices, chunk i through tree i mod T (PARTIAL frames); ring, halving-doubling: the
+ * baselines over TCP. */
 typedef enum {
     WS_MODE_WIRESUM = 0,
     WS_MODE_SHARDED,
@@ -104,13 +106,23 @@ typedef struct {
     int device;                /* wiresum: the device the job uses (index), -1 none */
     unsigned n_shards;         /* sharded: the devices, shard s = shard_dev[s] */
     int shard_dev[WS_CLUSTER_MAX_DEVICES];
-    int root;                  /* hierarchical: the root device, -1 none */
-    unsigned n_leaves;         /* hierarchical: the leaf devices, in rank order; each serves */
-    int leaf_dev[WS_CLUSTER_MAX_DEVICES]; /* the workers on its switch, ranks */
-    unsigned leaf_w0[WS_CLUSTER_MAX_DEVICES], leaf_w1[WS_CLUSTER_MAX_DEVICES]; /* [w0, w1) */
-    unsigned n_mids;           /* hierarchical, three levels: the mid devices, in rank order, */
-    int mid_dev[WS_CLUSTER_MAX_DEVICES]; /* children of the root; each the parent of */
-    unsigned mid_l0[WS_CLUSTER_MAX_DEVICES], mid_l1[WS_CLUSTER_MAX_DEVICES]; /* leaves [l0, l1) */
+    /* hierarchical: T trees, chunk i through tree i mod T (0: none). Every tree has the same
+     * leaf devices (one job each on a device shared by the trees), in rank order, each serving
+     * the workers below its switch, ranks [leaf_w0, leaf_w1); its own root; with mid_devices
+     * a middle level: mid m the parent of leaves [mid_l0[m], mid_l1[m]), the mids in groups
+     * (group g: mids mid_group0[g] .. mid_group0[g + 1] - 1), one group a tree in tree order,
+     * or one group that every tree shares */
+    unsigned n_trees;
+    int root_dev[WS_CLUSTER_MAX_TREES];
+    unsigned n_leaves;
+    int leaf_dev[WS_CLUSTER_MAX_DEVICES];
+    unsigned leaf_w0[WS_CLUSTER_MAX_DEVICES], leaf_w1[WS_CLUSTER_MAX_DEVICES];
+    unsigned n_mids;
+    int mid_dev[WS_CLUSTER_MAX_DEVICES];
+    unsigned mid_l0[WS_CLUSTER_MAX_DEVICES], mid_l1[WS_CLUSTER_MAX_DEVICES];
+    unsigned mid_groups, mid_group0[WS_CLUSTER_MAX_TREES + 1];
+    int placed;                /* the devices and the modes' lists are the default arrangement
+                                * (a file without [device]: docs/cluster.md section 2) */
     uint64_t seed;             /* the inputs (ws_run_value) */
     int cc;                    /* wiresum: the transport's congestion control (ws_worker_cfg) */
     ws_cluster_values values;  /* the inputs (default normal: gradients) */

@@ -17,12 +17,22 @@
 #define RTO_MIN_PS 20000000ull      /* 20 us */
 #define RTO_INIT_PS 1000000000ull   /* 1 ms */
 #define RTO_MAX_PS 100000000000ull  /* 100 ms */
-#define MAX_SHARDS WS_CLUSTER_MAX_DEVICES
 
+/* worker w's transport object of shard (tree) s: the device it talks to, its member entry
+ * there (job JOB_ID + s) */
 typedef struct {
     ws_cjob *job;
     unsigned w, shard;
+    unsigned dev;          /* cluster device */
+    uint32_t ip;           /* its address */
+    const ws_member *m;    /* the worker as that device's job has it */
 } worker_ref;
+
+/* one tree of devices: a description as fabric.ini's, d[i] being cluster device dev_of[i] */
+typedef struct {
+    ws_fabric f;
+    int dev_of[WS_FABRIC_MAX_DEVICES];
+} tree;
 
 /* a byte stream, in or out */
 typedef struct {
@@ -47,8 +57,8 @@ typedef struct {
     unsigned iter;       /* iterations completed */
     int running;         /* an all-reduce under way */
     uint64_t next_start; /* when the next one starts (WS_CLUSTER_NEVER: none) */
-    /* wiresum modes: one transport per shard */
-    ws_worker *ww[MAX_SHARDS];
+    /* wiresum modes: one transport per shard (tree) */
+    ws_worker **ww;
     /* baselines: the step under way, the streams to and from its peers */
     unsigned step;
     unsigned n_out, n_in;
@@ -65,14 +75,16 @@ struct ws_cjob {
     worker_ref *ctx;
     ws_cjob_tx_fn tx;
     void *tx_ctx;
-    /* wiresum modes: the devices (a description as fabric.ini's: d[i] is cluster device
-     * dev_of[i]), their configurations, the shards of a worker */
-    ws_fabric desc;
-    int dev_of[WS_CLUSTER_MAX_DEVICES];
-    ws_config cfg[WS_CLUSTER_MAX_DEVICES];
-    ws_cdev *dev[WS_CLUSTER_MAX_DEVICES];
-    const uint32_t *host_ip;
+    /* wiresum modes: the T trees of devices (shards: one device each; hierarchical: trees
+     * that share their leaves), per cluster device its configuration (a job per tree it
+     * serves) and its model (NULL: unused), the devices used in the order the trees name them */
+    tree *tree;
     unsigned T;
+    ws_config *cfg;
+    ws_cdev **dev;
+    unsigned n_used;
+    int used[WS_CLUSTER_MAX_DEVICES];
+    const uint32_t *host_ip;
     /* baselines: halving-doubling's power of two P <= N (the first 2(N - P) workers fold in
      * pairs before and after), log2 P; the steps of an all-reduce */
     unsigned P, logP, steps;
@@ -580,22 +592,6 @@ static void worker_tx(void *ctx, const uint8_t *f, size_t len)
           f[WS_OFF_IP + 1], f + WS_OFF_AGG, len - WS_OFF_AGG);
 }
 
-/* worker w's shard s: the device it talks to (in desc) and its rank there */
-static unsigned shard_dev(const ws_cjob *j, unsigned w, unsigned s, unsigned *rank)
-{
-    if (j->mode != WS_MODE_HIER) {
-        *rank = w;
-        return s;
-    }
-    for (unsigned i = 1; i < j->desc.n; i++) /* the leaf device that serves w */
-        if (!j->desc.d[i].n_children && w >= j->desc.d[i].w0 && w < j->desc.d[i].w1) {
-            *rank = w - j->desc.d[i].w0;
-            return i;
-        }
-    *rank = 0;
-    return 0;
-}
-
 static int shards_done(const ws_cjob *j, unsigned w)
 {
     for (unsigned s = 0; s < j->T; s++)
@@ -610,13 +606,15 @@ void ws_cjob_rx(ws_cjob *j, unsigned w, const uint8_t *payload, size_t plen, uin
     static uint8_t f[WS_LIMIT_FRAME + WS_OFF_AGG];
     worker *x = &j->w[w];
     j->r.rx_bytes += plen + WS_OFF_AGG;
+    /* the shard: the device that sent it and, where trees share a device, the job */
+    unsigned job = plen >= WS_OFF_JOB - WS_OFF_AGG + 2 ? ws_get16(payload + WS_OFF_JOB - WS_OFF_AGG)
+                                                      : 0;
     for (unsigned s = 0; s < j->T && plen <= WS_LIMIT_FRAME; s++) {
-        unsigned rank, i = shard_dev(j, w, s, &rank);
-        if (j->desc.d[i].ip != sip)
+        const worker_ref *ref = &j->ctx[(size_t)w * j->T + s];
+        if (ref->ip != sip || (j->T > 1 && job != JOB_ID + s))
             continue;
-        const ws_member *m = &j->cfg[i].job[0].member[rank];
-        size_t len = ws_cluster_frame(f, m->mac, j->cfg[i].mac, sip, m->ip, sport, m->udp_port,
-                                      tos, ttl, payload, plen, 1);
+        size_t len = ws_cluster_frame(f, ref->m->mac, j->cfg[ref->dev].mac, sip, ref->m->ip, sport,
+                                      ref->m->udp_port, tos, ttl, payload, plen, 1);
         ws_worker_rx(x->ww[s], f, len, now);
         if (x->running && shards_done(j, w))
             completed(j, w, now);
@@ -635,80 +633,152 @@ static void member_addr(void *ctx, unsigned w, ws_member *m)
     m->udp_port = WS_CLUSTER_WORKER_PORT;
 }
 
-/* the devices of the mode as a description of the devices of one job (host/fabric_cfg.h):
- * wiresum one root; sharded a root per shard; hierarchical the root and its leaves */
-static void add_dev(ws_cjob *j, int k, const uint32_t *dev_ip, int parent, unsigned rank,
-                    unsigned shard, unsigned w0, unsigned w1)
+/* a device of tree tr: cluster device k at its place (host/fabric_cfg.h); its index there */
+static int add_dev(ws_cjob *j, tree *tr, int k, const uint32_t *dev_ip, int parent,
+                   unsigned rank, unsigned shard, unsigned w0, unsigned w1)
 {
-    const uint8_t mac[6] = {0x02, 0x00, 0x00, 0x0d, 0x00, (uint8_t)k};
-    int i = ws_fabric_add(&j->desc, j->c.dev[k].name, mac, dev_ip[k], parent, rank, shard, w0,
-                          w1); /* at most WS_CLUSTER_MAX_DEVICES, below the fabric's limit */
-    j->dev_of[i] = k;
+    const uint8_t mac[6] = {0x02, 0x00, 0x00, 0x0d, (uint8_t)(k >> 8), (uint8_t)k};
+    int i = ws_fabric_add(&tr->f, j->c.dev[k].name, mac, dev_ip[k], parent, rank, shard, w0,
+                          w1); /* at most a root, its mids and leaves: within the limit */
+    tr->dev_of[i] = k;
+    return i;
 }
 
-static int make_devices(ws_cjob *j, const uint32_t *dev_ip, char *err, size_t errlen)
+/* The trees of the mode (wiresum: one of one device; sharded: one a device; hierarchical: a
+ * root each, the mids of its group, the leaves every tree shares), each checked as fabric.ini's */
+static int make_trees(ws_cjob *j, const uint32_t *dev_ip, char *err, size_t errlen)
 {
     const ws_cluster_job *cj = &j->c.job;
-    j->T = 1;
-    if (j->mode == WS_MODE_WIRESUM) {
-        add_dev(j, cj->device, dev_ip, -1, 0, 0, 0, j->nw);
-    } else if (j->mode == WS_MODE_SHARDED) {
-        j->T = cj->n_shards;
-        for (unsigned s = 0; s < cj->n_shards; s++)
-            add_dev(j, cj->shard_dev[s], dev_ip, -1, 0, s, 0, j->nw);
-    } else {
-        /* the root 0, its mids 1.. (three levels), then the leaves under the root or a mid */
-        add_dev(j, cj->root, dev_ip, -1, 0, 0, 0, j->nw);
-        for (unsigned m = 0; m < cj->n_mids; m++)
-            add_dev(j, cj->mid_dev[m], dev_ip, 0, m, 0, cj->leaf_w0[cj->mid_l0[m]],
-                    cj->leaf_w1[cj->mid_l1[m] - 1]);
-        for (unsigned m = 0, l = 0; l < cj->n_leaves; l++) {
-            while (cj->n_mids && l >= cj->mid_l1[m])
-                m++;
-            add_dev(j, cj->leaf_dev[l], dev_ip, cj->n_mids ? (int)(1 + m) : 0,
-                    cj->n_mids ? l - cj->mid_l0[m] : l, 0, cj->leaf_w0[l], cj->leaf_w1[l]);
+    j->T = j->mode == WS_MODE_SHARDED ? cj->n_shards : j->mode == WS_MODE_HIER ? cj->n_trees : 1;
+    if (!(j->tree = calloc(j->T, sizeof *j->tree)))
+        return snprintf(err, errlen, "out of memory"), -1;
+    for (unsigned t = 0; t < j->T; t++) {
+        tree *tr = &j->tree[t];
+        if (j->mode != WS_MODE_HIER) {
+            add_dev(j, tr, j->mode == WS_MODE_WIRESUM ? cj->device : cj->shard_dev[t], dev_ip,
+                    -1, 0, 0, 0, j->nw);
+        } else {
+            /* the root 0, its mids 1.. (three levels), then the leaves under the root or a mid */
+            unsigned g = cj->mid_groups == 1 ? 0 : t;
+            unsigned m0 = cj->n_mids ? cj->mid_group0[g] : 0;
+            unsigned m1 = cj->n_mids ? cj->mid_group0[g + 1] : 0;
+            add_dev(j, tr, cj->root_dev[t], dev_ip, -1, 0, 0, 0, j->nw);
+            for (unsigned m = m0; m < m1; m++)
+                add_dev(j, tr, cj->mid_dev[m], dev_ip, 0, m - m0, 0, cj->leaf_w0[cj->mid_l0[m]],
+                        cj->leaf_w1[cj->mid_l1[m] - 1]);
+            for (unsigned m = m0, l = 0; l < cj->n_leaves; l++) {
+                while (m1 > m0 && l >= cj->mid_l1[m])
+                    m++;
+                add_dev(j, tr, cj->leaf_dev[l], dev_ip, m1 > m0 ? (int)(1 + m - m0) : 0,
+                        m1 > m0 ? l - cj->mid_l0[m] : l, 0, cj->leaf_w0[l], cj->leaf_w1[l]);
+            }
         }
-    }
-    if (ws_fabric_check(&j->desc, err, errlen))
-        return -1;
-    for (unsigned i = 0; i < j->desc.n; i++) {
-        const ws_cluster_dev *d = &j->c.dev[j->dev_of[i]];
-        ws_config *cfg = &j->cfg[i];
-        ws_config_default(cfg);
-        cfg->max_count = d->max_count;
-        cfg->pool_slots = d->slots;
-        if (ws_fabric_dev_config(&j->desc, i, JOB_ID, d->ports, cj->window, cj->count,
-                                 member_addr, j, cfg, err, errlen))
-            return -1;
-        /* the members on its ports in rank order, round robin (rank r on port r mod ports): each
-         * port and each engine's group within one member of another, for any number of
-         * members, and a hierarchy's consecutive ranks (a rack) spread over every port; the
-         * parent on the next port of the round, one of those with the fewest members */
-        ws_job *jb = &cfg->job[0];
-        for (unsigned r = 0; r < jb->workers; r++)
-            jb->member[r].port = (uint8_t)(r % d->ports);
-        jb->parent.port = (uint8_t)(jb->workers % d->ports);
-        if (ws_config_check(cfg, err, errlen))
-            return -1;
-        if (!(j->dev[i] = ws_cdev_new(d, cfg, err, errlen)))
+        if (ws_fabric_check(&tr->f, err, errlen))
             return -1;
     }
     return 0;
 }
 
+/* Every device of the trees: its configuration, a job (JOB_ID + t) for each tree t it serves,
+ * and its model */
+static int make_devices(ws_cjob *j, const uint32_t *dev_ip, char *err, size_t errlen)
+{
+    const ws_cluster_job *cj = &j->c.job;
+    if (make_trees(j, dev_ip, err, errlen))
+        return -1;
+    j->cfg = calloc(j->c.n_dev, sizeof *j->cfg);
+    j->dev = calloc(j->c.n_dev, sizeof *j->dev);
+    if (!j->cfg || !j->dev)
+        return snprintf(err, errlen, "out of memory"), -1;
+    static unsigned char seen[WS_CLUSTER_MAX_DEVICES];
+    memset(seen, 0, sizeof seen);
+    for (unsigned t = 0; t < j->T; t++)
+        for (unsigned i = 0; i < j->tree[t].f.n; i++) {
+            int k = j->tree[t].dev_of[i];
+            const ws_cluster_dev *d = &j->c.dev[k];
+            ws_config *cfg = &j->cfg[k];
+            if (!seen[k]) {
+                seen[k] = 1;
+                j->used[j->n_used++] = k;
+                ws_config_default(cfg);
+                cfg->max_count = d->max_count;
+                cfg->pool_slots = d->slots;
+            }
+            if (ws_fabric_dev_config(&j->tree[t].f, i, (uint16_t)(JOB_ID + t), d->ports,
+                                     cj->window, cj->count, member_addr, j, cfg, err, errlen))
+                return -1;
+        }
+    for (unsigned u = 0; u < j->n_used; u++) {
+        int k = j->used[u];
+        const ws_cluster_dev *d = &j->c.dev[k];
+        ws_config *cfg = &j->cfg[k];
+        /* each job's members on its ports in rank order, round robin (rank r on port r mod
+         * ports): each port and each engine's group within one member of another, for any
+         * number of members, and a hierarchy's consecutive ranks (a rack) spread over every
+         * port; the parent on the next port of the round, one of those with the fewest members.
+         * A worker has the same rank, so the same port, in every tree's job on a leaf. */
+        for (unsigned n = 0; n < cfg->n_jobs; n++) {
+            ws_job *jb = &cfg->job[n];
+            for (unsigned r = 0; r < jb->workers; r++)
+                jb->member[r].port = (uint8_t)(r % d->ports);
+            jb->parent.port = (uint8_t)(jb->workers % d->ports);
+        }
+        if (ws_config_check(cfg, err, errlen))
+            return -1;
+        if (!(j->dev[k] = ws_cdev_new(d, cfg, err, errlen)))
+            return -1;
+    }
+    return 0;
+}
+
+/* worker w's place in tree s: the device it sends to and its member entry there */
+static int worker_place(ws_cjob *j, unsigned w, unsigned s, worker_ref *ref, unsigned *rank,
+                        char *err, size_t errlen)
+{
+    const ws_cluster_job *cj = &j->c.job;
+    unsigned k = (unsigned)(j->mode == WS_MODE_WIRESUM ? cj->device
+                            : j->mode == WS_MODE_SHARDED ? cj->shard_dev[s] : -1);
+    *rank = w;
+    if (j->mode == WS_MODE_HIER) { /* the leaf that serves w: leaves in rank order */
+        unsigned lo = 0, hi = cj->n_leaves - 1;
+        while (lo < hi) {
+            unsigned mid = (lo + hi + 1) / 2;
+            if (cj->leaf_w0[mid] <= w)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        k = (unsigned)cj->leaf_dev[lo];
+        *rank = w - cj->leaf_w0[lo];
+    }
+    const ws_config *cfg = &j->cfg[k];
+    for (unsigned n = 0; n < cfg->n_jobs; n++)
+        if (cfg->job[n].id == JOB_ID + s) {
+            *ref = (worker_ref){j, w, s, k, cfg->ip, &cfg->job[n].member[*rank]};
+            return 0;
+        }
+    return snprintf(err, errlen, "device %s has no job of tree %u", j->c.dev[k].name, s), -1;
+}
+
 static int make_workers(ws_cjob *j, char *err, size_t errlen)
 {
     const ws_cluster *c = &j->c;
-    for (unsigned w = 0; w < j->nw; w++)
+    for (unsigned w = 0; w < j->nw; w++) {
+        if (!(j->w[w].ww = calloc(j->T, sizeof *j->w[w].ww)))
+            return snprintf(err, errlen, "out of memory"), -1;
         for (unsigned s = 0; s < j->T; s++) {
-            unsigned rank, i = shard_dev(j, w, s, &rank);
+            worker_ref *ref = &j->ctx[(size_t)w * j->T + s];
+            unsigned rank;
+            if (worker_place(j, w, s, ref, &rank, err, errlen))
+                return -1;
             ws_worker_cfg wc;
             ws_worker_cfg_init(&wc);
-            if (ws_worker_cfg_from_config(&wc, &j->cfg[i], JOB_ID, rank, err, errlen))
+            if (ws_worker_cfg_from_config(&wc, &j->cfg[ref->dev], (uint16_t)(JOB_ID + s), rank,
+                                          err, errlen))
                 return -1;
             wc.count = c->job.count;
-            wc.shard = j->mode == WS_MODE_SHARDED ? s : 0;
-            wc.shards = j->mode == WS_MODE_SHARDED ? j->T : 0;
+            wc.shard = j->T > 1 ? s : 0;
+            wc.shards = j->T > 1 ? j->T : 0;
             /* the window from the path: the host's link, shared by the worker's shards */
             wc.rate_bps = c->topo.host_link.rate / j->T;
             wc.ticks_per_s = 1000000000000ull;
@@ -719,8 +789,6 @@ static int make_workers(ws_cjob *j, char *err, size_t errlen)
             wc.max_retries = 64;
             wc.tos = 2; /* ECT(0) */
             wc.cc = c->job.cc;
-            worker_ref *ref = &j->ctx[(size_t)w * j->T + s];
-            *ref = (worker_ref){j, w, s};
             wc.tx = worker_tx;
             wc.tx_ctx = ref;
             wc.load = chunk_load;
@@ -729,6 +797,7 @@ static int make_workers(ws_cjob *j, char *err, size_t errlen)
             if (!(j->w[w].ww[s] = ws_worker_new(&wc, err, errlen)))
                 return -1;
         }
+    }
     return 0;
 }
 
@@ -826,7 +895,8 @@ ws_cjob *ws_cjob_new(const ws_cluster *c, ws_cluster_mode mode, const uint32_t *
         j->logP++;
     j->steps = mode == WS_MODE_RING ? 2 * (j->nw - 1)
                                     : 2 * j->logP + (j->P < j->nw ? 2 : 0);
-    unsigned shards = mode == WS_MODE_SHARDED ? c->job.n_shards : 1;
+    unsigned shards = mode == WS_MODE_SHARDED ? c->job.n_shards
+                      : mode == WS_MODE_HIER  ? c->job.n_trees : 1;
     j->w = calloc(j->nw, sizeof *j->w);
     j->ctx = calloc((size_t)j->nw * shards, sizeof *j->ctx);
     j->chunks = (j->n + c->job.count - 1) / c->job.count;
@@ -871,8 +941,9 @@ void ws_cjob_free(ws_cjob *j)
         return;
     for (unsigned w = 0; j->w && w < j->nw; w++) {
         worker *x = &j->w[w];
-        for (unsigned s = 0; s < MAX_SHARDS; s++)
+        for (unsigned s = 0; x->ww && s < j->T; s++)
             ws_worker_free(x->ww[s]);
+        free(x->ww);
         free(x->buf);
         for (unsigned k = 0; k < WS_CJOB_MAX_PEERS; k++) {
             free(x->in[k].b);
@@ -883,8 +954,11 @@ void ws_cjob_free(ws_cjob *j)
         free(j->exact[k]);
         free(j->order[k]);
     }
-    for (unsigned i = 0; i < WS_CLUSTER_MAX_DEVICES; i++)
-        ws_cdev_free(j->dev[i]);
+    for (unsigned u = 0; j->dev && u < j->n_used; u++)
+        ws_cdev_free(j->dev[j->used[u]]);
+    free(j->dev);
+    free(j->cfg);
+    free(j->tree);
     for (size_t k = 0; k < j->n_sums; k++)
         sums_free(&j->sums[k]);
     free(j->sums);
@@ -895,10 +969,7 @@ void ws_cjob_free(ws_cjob *j)
 
 ws_cdev *ws_cjob_dev(ws_cjob *j, unsigned k)
 {
-    for (unsigned i = 0; i < j->desc.n; i++)
-        if (j->dev_of[i] == (int)k)
-            return j->dev[i];
-    return NULL;
+    return j->dev && k < j->c.n_dev ? j->dev[k] : NULL;
 }
 
 uint16_t ws_cjob_dev_port(const ws_cjob *j) { (void)j; return WS_DEFAULT_UDP_PORT; }
@@ -916,11 +987,11 @@ void ws_cjob_result(const ws_cjob *j, ws_cluster_result *r)
         n++;
     }
     r->seconds = n ? sum / n : 0;
-    for (unsigned i = 0; i < j->desc.n && !r->failed; i++)
-        if (ws_cdev_error(j->dev[i])) { /* an RTL model's */
+    for (unsigned u = 0; u < j->n_used && !r->failed; u++)
+        if (ws_cdev_error(j->dev[j->used[u]])) { /* an RTL model's */
             r->failed = 1;
             snprintf(r->error, sizeof r->error, "device %s: model: %s",
-                     j->c.dev[j->dev_of[i]].name, ws_cdev_error(j->dev[i]));
+                     j->c.dev[j->used[u]].name, ws_cdev_error(j->dev[j->used[u]]));
         }
     uint64_t want = (uint64_t)j->nw * j->c.job.iterations;
     if (!r->failed && r->tensors != want) {
@@ -946,10 +1017,10 @@ void ws_cjob_result(const ws_cjob *j, ws_cluster_result *r)
                 r->cwnd_min = st->cwnd_min;
         }
     memset(&r->dev, 0, sizeof r->dev);
-    r->n_devices = j->desc.n;
-    for (unsigned i = 0; i < j->desc.n; i++) {
-        const ws_cdev_stats *d = ws_cdev_get_stats(j->dev[i]);
-        r->dev_index[i] = j->dev_of[i];
+    r->n_devices = j->n_used;
+    for (unsigned i = 0; i < j->n_used; i++) {
+        const ws_cdev_stats *d = ws_cdev_get_stats(j->dev[j->used[i]]);
+        r->dev_index[i] = j->used[i];
         r->dev_each[i] = *d;
         r->dev.rx_frames += d->rx_frames;
         r->dev.rx_bytes += d->rx_bytes;

@@ -257,6 +257,35 @@ check ports2-engine "$tmp/ports2e1.json" "$P and .device.engine_busy > 0.95 and 
 limit ports2e1 engine
 check ports4-assigned "$tmp/ports4.json" "$P and (.devices[0] | (.ports | length) == 4 and (.rx_bytes / 6) as \$w | (.tx_bytes / 6) as \$r | [.ports[] | .rx_bytes / \$w] == [2, 2, 1, 1] and [.ports[] | .tx_bytes / \$r] == [2, 2, 1, 1])"
 
+# several aggregation trees (docs/cluster.md section 2): ls-small's leaves under two roots, one
+# on each spine (`root_device = agg0, agg1`): chunk i through tree i mod 2, each leaf device a job
+# a tree; each root takes half the rounds' PARTIALs (a chunk's from each leaf), and each spine's
+# uplinks carry half the bytes: within 1 % of each other, where one tree's root takes them all
+# up one spine's links. Exact, nothing lost.
+sed -e 's/^mode = .*/mode = hierarchical/' -e 's/^root_device = .*/root_device = agg0, agg1/' tests/cluster/ls-small.ini > "$tmp/trees2.ini"
+if "$ws" cluster --json "$tmp/trees2.ini" > "$tmp/trees2.json" 2> "$tmp/trees2.log"; then ok trees2-runs; else bad trees2-runs; fi
+check trees2-exact "$tmp/trees2.json" '.runs[0] | .exact and .tensors_exact == 16 and .transport.retx == 0 and .net_drop_packets == 0 and .device.drop_frames == 0'
+check trees2-roots "$tmp/trees2.json" '.runs[0] | (.bytes / 4 / 128) as $c | [.devices[] | .switch] == ["spine0", "leaf0", "leaf1", "spine1"] and .devices[0].rx_frames == $c and .devices[3].rx_frames == $c and .devices[1].rx_frames == 8 * $c + $c'
+check trees2-uplinks "$tmp/trees2.json" '.runs[0] | [.uplinks[] | .up_bytes] | length == 4 and min > 0 and max <= min * 1.01'
+# the default arrangement (no [device]): ls-small's workers and fabric alone give a device on
+# each leaf and a tree a spine, each a 1024-bit device of the ports its members need, and the
+# modes hierarchical, ring and halving-doubling, chunks of 1344 elements (the most a hierarchy
+# takes); the same spread of the uplinks' bytes, within a chunk's PARTIAL (64 + 8 x 1344 bytes
+# and its fragments' headers: 49 chunks do not split evenly over 2 trees)
+awk '/^\[device /{skip=1} /^\[job\]/{skip=0} !skip' tests/cluster/ls-small.ini |
+    sed -e '/^mode =/d' -e '/^device =/d' -e '/^shard_devices/d' -e '/^root_device/d' -e '/^leaf_devices/d' -e '/^count =/d' -e '/^window =/d' > "$tmp/placed.ini"
+if "$ws" cluster --json "$tmp/placed.ini" > "$tmp/placed.json" 2> "$tmp/placed.log"; then ok placed-runs; else bad placed-runs; fi
+check placed-modes "$tmp/placed.json" '.ok and [.runs[].mode] == ["hierarchical", "ring", "halving-doubling"]'
+check placed-devices "$tmp/placed.json" '.runs[0] | .exact and .transport.retx == 0 and [.devices[] | "\(.name) \(.switch)"] == ["ws-spine0 spine0", "ws-leaf0 leaf0", "ws-leaf1 leaf1", "ws-spine1 spine1"]'
+check placed-uplinks "$tmp/placed.json" '.runs[0] | [.uplinks[] | .up_bytes] | length == 4 and min > 0 and max - min <= 64 + 8 * 1344 + 100'
+# a k = 4 fat-tree's default arrangement: a device on every edge switch, tree t's mids on the
+# pods' aggregation switches p.t and its root on core 2t (each pod's agg p.t reaches it), so each
+# edge's PARTIALs leave on both its uplinks, each aggregation switch's on one; exact
+printf '[topology]\nkind = fattree\nk = 4\nrate = 10Gbps\ndelay = 1us\n\n[job]\nworkers = 0-15\ntensor_bytes = 256KiB\nmode = hierarchical\n' > "$tmp/placed-ft.ini"
+if "$ws" cluster --json "$tmp/placed-ft.ini" > "$tmp/placed-ft.json" 2> "$tmp/placed-ft.log"; then ok placed-ft-runs; else bad placed-ft-runs; fi
+check placed-ft-trees "$tmp/placed-ft.json" '.runs[0] | .exact and .transport.retx == 0 and [.devices[] | .switch] == ["core0", "agg0.0", "agg1.0", "agg2.0", "agg3.0", "edge0.0", "edge0.1", "edge1.0", "edge1.1", "edge2.0", "edge2.1", "edge3.0", "edge3.1", "core2", "agg0.1", "agg1.1", "agg2.1", "agg3.1"]'
+check placed-ft-uplinks "$tmp/placed-ft.json" '.runs[0] | [.uplinks[] | select(.link | startswith("edge")) | .up_bytes] | length == 16 and min > 0 and max - min <= 64 + 8 * 1344 + 100'
+
 # bad cluster files: FILE:LINE and the reason
 badf() {
     name=$1; pat=$2
@@ -338,6 +367,18 @@ sed 's/^mid_devices = .*/mid_devices = p1, p0, p2, p3/' "$f3" > "$tmp/bad-mid-or
 badf bad-mid-order "bad-mid-order.ini:95: \[job\]: mid_devices: p1 (on agg1.0) does not serve the next leaf device in rank order"
 sed 's/^mid_devices = .*/mid_devices = p0, p1, p2/' "$f3" > "$tmp/bad-mid-few.ini"
 badf bad-mid-few "bad-mid-few.ini:95: \[job\]: mid_devices: leaf device r3.0 is below none of them"
+# trees: the mids in one group every tree shares or one a tree; a leaf device a job a tree
+{ sed -e 's/^root_device = .*/root_device = root, root2/' -e 's/^mid_devices = .*/mid_devices = p0, p1, p2, p3, p0, p1, p2, p3, p0, p1, p2, p3/' "$f3"
+  printf '\n[device root2]\nswitch = core1\nrate = 100Gbps\ndelay = 500ns\n'; } > "$tmp/bad-mid-groups.ini"
+badf bad-mid-groups "bad-mid-groups.ini:95: \[job\]: mid_devices: 3 groups (each covering every leaf once) for 2 trees"
+sed -e 's/^mode = .*/mode = hierarchical/' -e 's/^root_device = .*/root_device = agg0, agg1/' -e 's/^window = .*/window = 40/' "$ls" > "$tmp/bad-tree-slots.ini"
+badf bad-tree-slots "bad-tree-slots.ini:42: \[job\]: window 40 a tree, and it serves several: device tor0 has 64 slots"
+# the default arrangement: each switch's workers in consecutive ranks; a hierarchy needs two
+# switches
+sed 's/^workers = .*/workers = 0-3, 8-11, 4-7, 12-15/' "$tmp/placed.ini" > "$tmp/bad-place-order.ini"
+badf bad-place-order "bad-place-order.ini:[0-9]*: \[job\]: workers: rank 8 (host 4) is below leaf0, and so are ranks before others"
+awk '/^\[device /{skip=1} /^\[job\]/{skip=0} !skip' "$rack8" | sed 's/^mode = .*/mode = hierarchical/' > "$tmp/bad-place-one.ini"
+badf bad-place-one "bad-place-one.ini:[0-9]*: \[job\]: mode hierarchical: every worker is below one switch"
 sed 's/^mid_devices = .*/mid_devices = p0, p1, p2, p3, r3.1/' "$f3" > "$tmp/bad-mid-leaf.ini"
 badf bad-mid-leaf "bad-mid-leaf.ini:95: \[job\]: mid_devices: r3.1 is also a leaf device"
 sed 's/^    r2.0, .*/    r2.0, r2.1, r3.0, r3.1, r0.0/' "$f3" > "$tmp/bad-cont.ini"

@@ -734,6 +734,12 @@ static void test_add_workload(void **state)
     assert_null(ws_config_add_workload(&c, 8, WS_LIMIT_PORTS + 1, 2, 1, 64));
     assert_null(ws_config_add_workload(&c, 8, 2, WS_LIMIT_WORKERS + 1, 1, 64));
     assert_int_equal(c.n_jobs, 1);
+    /* a second job takes the slots after the first's: the two do not overlap */
+    ws_job *j2 = ws_config_add_workload(&c, 8, 3, 2, 6, 64);
+    assert_non_null(j2);
+    assert_int_equal(j2->slot_base, 4);
+    assert_int_equal(j2->slots, 6);
+    assert_int_equal(ws_config_check(&c, err, sizeof err), 0);
 }
 
 static void test_load_file(void **state)

@@ -79,7 +79,8 @@ void ws_config_default(ws_config *cfg);
 
 /* The configuration the generated workloads (`wiresum run`, `wiresum bench`) use: n_ports
  * ports, bypass p -> p ^ 1 (p itself for a last odd port), and one enabled job `id` of
- * `workers` members on slots 0..slots-1 with `count` elements per packet; rank w has MAC
+ * `workers` members on the next `slots` slots (0..slots-1 for the first job, then those after
+ * the job appended before) with `count` elements per packet; rank w has MAC
  * 02:00:00:00:01:w, IP 10.0.1.(w+1), UDP port 40000 and sits on port w mod n_ports. The
  * device limits (max_*, pool_slots) are left as they are: set them before ws_config_check.
  * Appends the job to cfg and returns it; NULL if cfg already has WS_LIMIT_JOBS jobs or the

@@ -22,6 +22,7 @@
 #define WS_OFF_IP 14
 #define WS_OFF_UDP 34
 #define WS_OFF_AGG 42
+#define WS_OFF_JOB 46   /* the aggregation header's job (after version, type, dtype, flags) */
 #define WS_OFF_ELEMS 64 /* first element: beat-aligned for 256 and 512-bit datapaths */
 #define WS_ETHERTYPE_IPV4 0x0800
 #define WS_IPPROTO_UDP 17
