@@ -94,9 +94,14 @@ static double path_bound(const ws_worker *w)
         if (r <= 0 || r > w->tick_bps)
             r = w->tick_bps;
         b = WS_INIT_CHUNKS * F;
-        if (w->st.min_rtt) { /* never under one product of the rate: no spiral down when the
-                              * round trip grows by a delay the window does not make */
-            double lo = w->tick_bps * (double)w->st.min_rtt;
+        if (w->st.min_rtt) {
+            /* never under one product of the rate and the smallest round trip: no spiral down
+             * when the round trip grows by a delay the window does not make; with congestion
+             * control, of the smoothed round trip: other traffic's queue lengthens it without
+             * the window's doing, and the marks say when the queue is the window's own (its
+             * law keeps a window of its own under this bound) */
+            uint64_t rtt = w->cfg.cc && w->st.srtt > w->st.min_rtt ? w->st.srtt : w->st.min_rtt;
+            double lo = w->tick_bps * (double)rtt;
             b = WS_WINDOW_GAIN * r * (double)w->st.min_rtt;
             b = b < lo ? lo : b;
         }
@@ -370,6 +375,10 @@ static void cc_new_window(ws_worker *w)
 static void cc_set(ws_worker *w, double cwnd)
 {
     double F = (double)w->frame_len, S = (double)w->cfg.slots * F;
+    /* with a rate, never under one product of it and the smallest round trip: the path's
+     * pipe without a queue, which a cut has no reason to drain */
+    double pipe = w->tick_bps * (double)w->st.min_rtt;
+    F = pipe > F ? (pipe < S ? pipe : S) : F;
     w->cc_cwnd = cwnd < F ? F : cwnd > S ? S : cwnd;
     window_update(w);
 }

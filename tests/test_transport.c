@@ -894,9 +894,10 @@ static void test_cc_window(void **state)
 
 /* A worker with a rate of a byte a nanosecond (ticks of 1 ns), S slots of K = 4 elements
  * (80-byte frames), an adaptive timeout with rto_min 50. */
-static ws_worker *rate_worker(capture *c, ws_worker_cfg *wc, unsigned S)
+static ws_worker *rate_worker(capture *c, ws_worker_cfg *wc, unsigned S, int cc)
 {
     solo_cfg(c, wc, S, 4);
+    wc->cc = cc;
     wc->rate_bps = 8e9;
     wc->ticks_per_s = 1000000000;
     wc->rto = 100000;
@@ -913,8 +914,8 @@ static ws_worker *rate_worker(capture *c, ws_worker_cfg *wc, unsigned S)
 /* The device and the network for a worker with a rate: each frame captured is answered rtt
  * after it left (sent_at, in capture order), n answers from *t on; the worker polled at every
  * deadline in between. Whatever leaves goes into the window; returns the most frames out. */
-static unsigned run_rtt(capture *c, ws_worker *w, uint64_t *t, uint64_t *sent_at, unsigned n,
-                        uint64_t rtt)
+static unsigned run_rtt_ce(capture *c, ws_worker *w, uint64_t *t, uint64_t *sent_at,
+                           unsigned n, uint64_t rtt, int ce)
 {
     const ws_worker_stats *st = ws_worker_get_stats(w);
     const double F = (double)ws_frame_len(4);
@@ -936,16 +937,23 @@ static unsigned run_rtt(capture *c, ws_worker *w, uint64_t *t, uint64_t *sent_at
         *t = due > *t ? due : *t;
         unsigned k = c->n;
         uint64_t sent = st->data_frames;
-        answer_oldest_at(c, w, sums, 0, *t);
+        double cwnd = st->cwnd; /* a cut by this result may come after its next chunk left */
+        answer_oldest_at(c, w, sums, ce, *t);
         memmove(&sent_at[0], &sent_at[1], (k - 1) * sizeof sent_at[0]);
         for (k = k - 1; k < c->n; k++)
             sent_at[k] = *t;
         if (st->data_frames > sent)
-            assert_true(c->n * F <= st->cwnd + 1e-9 || c->n == 1);
+            assert_true(c->n * F <= (st->cwnd > cwnd ? st->cwnd : cwnd) + 1e-9 || c->n == 1);
         if (c->n > most)
             most = c->n;
     }
     return most;
+}
+
+static unsigned run_rtt(capture *c, ws_worker *w, uint64_t *t, uint64_t *sent_at, unsigned n,
+                        uint64_t rtt)
+{
+    return run_rtt_ce(c, w, t, sent_at, n, rtt, 0);
 }
 
 /* With a rate: WS_INIT_CHUNKS chunks before the first round trip, then a window of
@@ -959,7 +967,7 @@ static void test_rate_window(void **state)
     capture *c = malloc(sizeof *c);
     assert_non_null(c);
     ws_worker_cfg wc;
-    ws_worker *w = rate_worker(c, &wc, 32);
+    ws_worker *w = rate_worker(c, &wc, 32, 0);
     const ws_worker_stats *st = ws_worker_get_stats(w);
     static float buf[4 * 4000];
     const uint64_t gap = ws_frame_len(4); /* ns a frame at 8 Gb/s: 1 byte a ns */
@@ -991,7 +999,7 @@ static void test_rate_window(void **state)
     /* from the first round trip on at least one product of the rate (12 frames), then
      * growing with the rate delivered: near the whole window within the first 4 round trips */
     ws_worker_free(w);
-    w = rate_worker(c, &wc, 32);
+    w = rate_worker(c, &wc, 32, 0);
     st = ws_worker_get_stats(w);
     t = 0;
     memset(sent_at, 0, sizeof sent_at);
@@ -1008,6 +1016,46 @@ static void test_rate_window(void **state)
     free(c);
 }
 
+/* With a rate and congestion control: the path's bound follows the smoothed round trip, since
+ * the marks say when a queue is the window's own: round trips of 1000, then growing to 3000
+ * with no mark (other traffic's queue), and the window is one product of the rate and srtt, about 3000
+ * bytes, where without congestion control it stays 2 x 1 x 1000. Marked results then cut it
+ * (DCTCP), never below one product of the rate and the smallest round trip (1000 bytes). */
+static void test_rate_cc(void **state)
+{
+    (void)state;
+    capture *c = malloc(sizeof *c);
+    assert_non_null(c);
+    static float buf[4 * 40000];
+    for (int cc = 0; cc <= 1; cc++) {
+        ws_worker_cfg wc;
+        ws_worker *w = rate_worker(c, &wc, 64, cc);
+        const ws_worker_stats *st = ws_worker_get_stats(w);
+        uint64_t t = 0, sent_at[128] = {0};
+        assert_int_equal(ws_worker_start(w, buf, buf, 4 * 40000, 0), 0);
+        run_rtt(c, w, &t, sent_at, 300, 1000);
+        assert_true(fabs(st->cwnd - 2000) < 1e-9);
+        for (uint64_t rtt = 1100; rtt <= 3000; rtt += 100) /* a queue standing up */
+            run_rtt(c, w, &t, sent_at, 40, rtt);
+        run_rtt(c, w, &t, sent_at, 600, 3000);
+        assert_int_equal(st->min_rtt, 1000);
+        assert_int_equal(st->retx_frames, 0);
+        if (!cc) { /* the rate delivered falls, and the window to its floor */
+            assert_true(fabs(st->cwnd - 1000) < 1e-9);
+            ws_worker_free(w);
+            continue;
+        }
+        assert_true(st->srtt > 2950 && st->cwnd > 2950 && st->cwnd <= (double)st->srtt + 1e-9);
+        assert_int_equal(st->cwnd_cuts, 0);
+        run_rtt_ce(c, w, &t, sent_at, 600, 3000, 1);
+        assert_true(st->cwnd_cuts > 3);
+        assert_true(fabs(st->cwnd - 1000) < 1e-9);
+        assert_int_equal(st->timeouts, 0);
+        ws_worker_free(w);
+    }
+    free(c);
+}
+
 /* The adaptive timeout behind a queue that stands up: round trips steady at 1000, then 1040
  * (less than rto_min = 50 more): no timeout fires (srtt + 4 x its deviation alone would be
  * about 1000 and fire); then round trips growing by 100 every 20 results to 4000 (results keep
@@ -1021,7 +1069,7 @@ static void test_rate_queue(void **state)
     capture *c = malloc(sizeof *c);
     assert_non_null(c);
     ws_worker_cfg wc;
-    ws_worker *w = rate_worker(c, &wc, 32);
+    ws_worker *w = rate_worker(c, &wc, 32, 0);
     const ws_worker_stats *st = ws_worker_get_stats(w);
     static float buf[4 * 40000];
     uint64_t t = 0, sent_at[64] = {0};
@@ -1494,6 +1542,7 @@ int main(void)
         cmocka_unit_test(test_cc_closed_loop),
         cmocka_unit_test(test_rate_window),
         cmocka_unit_test(test_rate_queue),
+        cmocka_unit_test(test_rate_cc),
         cmocka_unit_test(test_bad_use),
         cmocka_unit_test(test_blocking_allreduce),
         cmocka_unit_test_setup_teardown(test_dev_job_setup_teardown, fake_bus_new, fake_bus_free),
