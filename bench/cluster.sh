@@ -6,6 +6,9 @@
 # usage: sh bench/cluster.sh [POINTS]
 #        CLUSTER_LIMIT=RUN.json sh bench/cluster.sh   (the "what limits it" of each wiresum run of
 #                                                    a `wiresum cluster --json` document)
+#        CLUSTER_CC=1 sh bench/cluster.sh [POINTS]   (the same points with the switches and devices
+#                                     marking ECN above 100 KB and the transport's congestion
+#                                     control on: files and results N-MB-GBPS-MODE-cc.*)
 #
 # Each point is "N MB GBPS MODE" (workers, tensor in MiB, the hosts' link rate in Gb/s, the
 # collective); POINTS is a file of them, one a line (default: the grid below). Every point is a
@@ -16,20 +19,22 @@
 # docs/perf/cluster.png.
 #
 # The fabric: a leaf-spine of racks (8 hosts a leaf up to 256 workers, 32 above), 4 spines at
-# 1:1, 1 us links, MTU 9000, 1 MB switch queues. The devices are provisioned per rack: one per
-# leaf (the hierarchy's leaves, under a root on spine0), sharded over 4 devices on the spines,
-# and the single device on the rack's switch (on spine0 for several racks); each a 1024-bit datapath at 340 MHz with as many
-# ports (at most 16) as its members' line rate needs and an engine a port, a link a port of 1.25
-# times its members' rate, an ingress buffer of 4 MiB and a window for the round trip
-# (docs/performance.md section 5 says which).
+# 1:1, 1 us links, MTU 9000, 1 MB switch queues. The hierarchy is the default arrangement of
+# `wiresum cluster` (a file without devices, docs/cluster.md section 2): a device on every leaf
+# and 4 trees, a root on each spine. The other modes' devices are provisioned here the same way:
+# sharded over 4 devices on the spines, the single device on the rack's switch (on spine0 for
+# several racks); each a 1024-bit datapath at 340 MHz with as many ports (at most 16) as its
+# members' line rate needs and an engine a port, a link a port of 1.25 times its members' rate,
+# an ingress buffer of 4 MiB and a window for the round trip (docs/performance.md section 5).
 set -eu
 WS=${WS:-build/wiresum}
 B=build/bench
 D=$B/cluster
 P=docs/perf
 mkdir -p "$D" "$P"
-OUT=$B/cluster.md
-JS=$B/cluster.jsonl
+CC=; [ -z "${CLUSTER_CC:-}" ] || CC=-cc
+OUT=$B/cluster$CC.md
+JS=$B/cluster$CC.jsonl
 JOBS=${CLUSTER_JOBS:-$(nproc 2>/dev/null || echo 2)}
 [ -x "$WS" ] || { echo "bench/cluster.sh: $WS not built (make build/wiresum build/wiresum-cluster)" >&2; exit 1; }
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
@@ -57,11 +62,11 @@ else
 fi
 
 # ---- one point: its cluster file, its run ---------------------------------------------------------
-# elements a DATA frame: 2048 for one device and sharded (8256 bytes, within the MTU); 1344 for a
-# hierarchy, whose longest PARTIAL (48 bytes an element) must fit a device's 65535-byte frame
-# (count at most 1363; 1344 is 42 beats of 1024 bits). Every device is a MAX_COUNT 2048 build.
+# elements a DATA frame: 2048 for one device and sharded (8256 bytes, within the MTU; the
+# hierarchy's default arrangement takes 1344, docs/cluster.md section 2). Every device is a
+# MAX_COUNT 2048 build.
 FCOUNT=2048
-HCOUNT=1344
+HCOUNT=1344 # the hierarchy's, for bench/cluster.awk's wire efficiency
 # A device's ports for MEMBERS members each offering GBPS: each port takes a beat of 1024 bits a
 # cycle at 340 MHz, 348.16 Gb/s, and its members are rank r on port r mod ports
 # (docs/cluster.md section 3), so the fewest ports (at most 16) whose busiest, with
@@ -81,47 +86,38 @@ write_ini() { # N MB GBPS MODE FILE
     n=$1 mb=$2 g=$3 mode=$4
     hpl=8; [ "$n" -le 256 ] || hpl=32; [ "$n" -ge "$hpl" ] || hpl=$n
     leaves=$(((n + hpl - 1) / hpl))
-    count=$FCOUNT; [ "$mode" != hierarchical ] || count=$HCOUNT
+    count=$FCOUNT
     # window: chunks of a worker in flight for 3 x a 20 us round trip at the link rate, 4..512
-    # (sharded: the window is per device, so a quarter of it on each of the 4)
+    # (sharded: the window is per device, so a quarter of it on each of the 4), and at most what
+    # the device's 4 MiB ingress buffer holds when every member sends its window at once (the
+    # start of a run): members x window x frame
     ways=1; [ "$mode" != sharded ] || ways=4
-    # and at most what the device's 4 MiB ingress buffer holds when every member sends its window
-    # at once (the start of a run): members x window x frame
-    # (a hierarchy's root takes as many PARTIALs of about 8 bytes an element from each leaf)
-    members=$n; [ "$mode" != hierarchical ] || members=$hpl
-    root=0; [ "$mode" != hierarchical ] || root=$leaves
-    win=$(awk -v g="$g" -v c="$count" -v k="$ways" -v m="$members" -v r="$root" 'BEGIN { w = 4; while (w < 3 * g * 1e9 * 20e-6 / (32 * c) / k && w < 512 && 2 * w * m * (106 + 4 * c) <= 4194304 && 2 * w * r * (106 + 8 * c) <= 4194304) w *= 2; print w }')
+    win=$(awk -v g="$g" -v c="$count" -v k="$ways" -v m="$n" 'BEGIN { w = 4; while (w < 3 * g * 1e9 * 20e-6 / (32 * c) / k && w < 512 && 2 * w * m * (106 + 4 * c) <= 4194304) w *= 2; print w }')
     {
         printf '# bench/cluster.sh: %s workers, %s MiB, %s Gb/s, %s\n[topology]\nkind = leafspine\n' "$n" "$mb" "$g" "$mode"
         printf 'leaves = %s\nspines = 4\nhosts_per_leaf = %s\nrate = %sGbps\ndelay = 1us\n' "$leaves" "$hpl" "$g"
-        printf 'uplink_rate = %sGbps\nuplink_delay = 1us\nmtu = 9000\nqueue = 1MB\n\n' "$((hpl * g / 4))"
+        printf 'uplink_rate = %sGbps\nuplink_delay = 1us\nmtu = 9000\nqueue = 1MB\n' "$((hpl * g / 4))"
+        [ -z "${CLUSTER_CC:-}" ] || echo 'ecn_threshold = 100KB'
+        echo
         case $mode in
             wiresum) # on the rack's switch, or on a spine for several racks
                 sw=spine0; [ "$leaves" -gt 1 ] || sw=leaf0
                 device agg0 "$sw" "$n" "$g" "$win" "$FCOUNT" ;;
             # every worker sends a quarter of its chunks to each shard
             sharded) for s in 0 1 2 3; do device "sh$s" "spine$s" "$n" "$(awk -v g="$g" 'BEGIN { print g / 4 }')" "$win" "$FCOUNT"; done ;;
-            hierarchical)
-                l=0; while [ "$l" -lt "$leaves" ]; do device "t$l" "leaf$l" "$hpl" "$g" "$win" "$FCOUNT"; l=$((l + 1)); done
-                # a root's members are the leaves: each sends a PARTIAL a round, about 2.4 times
-                # one worker's DATA bytes, at its workers' pace
-                device root spine0 "$leaves" $((g * 5 / 2)) "$win" "$FCOUNT" ;;
+            hierarchical) ;; # the default arrangement
         esac
         printf '[job]\nworkers = 0-%s\ntensor_bytes = %sMiB\niterations = 1\nmode = %s\n' $((n - 1)) "$mb" "$mode"
-        printf 'count = %s\nwindow = %s\n' "$count" "$win"
+        [ "$mode" = hierarchical ] || printf 'count = %s\nwindow = %s\n' "$count" "$win"
+        [ -z "${CLUSTER_CC:-}" ] || echo 'cc = on'
         case $mode in
             wiresum) echo "device = agg0" ;;
             sharded) echo "shard_devices = sh0, sh1, sh2, sh3" ;;
-            hierarchical)
-                printf 'root_device = root\nleaf_devices = '
-                # short names: 32 leaves on one line within the ini reader's 198 characters
-                l=0; while [ "$l" -lt "$leaves" ]; do printf '%st%s' "$([ $l -eq 0 ] || echo ', ')" "$l"; l=$((l + 1)); done
-                echo ;;
         esac
     } > "$5"
 }
 run_point() { # N MB GBPS MODE
-    f=$D/$1-$2-$3-$4
+    f=$D/$1-$2-$3-$4$CC
     write_ini "$1" "$2" "$3" "$4" "$f.ini"
     echo "bench/cluster.sh: $WS cluster --json --mode $4 $f.ini" >&2
     /usr/bin/time -f '%e %M' -o "$f.time" "$WS" cluster --json --mode "$4" "$f.ini" > "$f.json" 2> "$f.err" || true
@@ -157,7 +153,7 @@ fi
 # ---- the table ----------------------------------------------------------------------------------
 : > "$JS"
 while read -r n mb g mode; do
-    if [ -s "$D/$n-$mb-$g-$mode.line" ]; then cat "$D/$n-$mb-$g-$mode.line" >> "$JS"; fi
+    if [ -s "$D/$n-$mb-$g-$mode$CC.line" ]; then cat "$D/$n-$mb-$g-$mode$CC.line" >> "$JS"; fi
 done < "$PTS"
 # one row per (link, N, tensor): time of each collective, the faster baseline, the best through
 # wiresum, its speedup over that baseline against the ideal 2(N-1)/N x wire efficiency, and what
@@ -168,7 +164,7 @@ NPTS=$(wc -l < "$JS")
 NFAIL=$(jq -s 'map(select((.failed // false) or ((.ok // false) | not))) | length' "$JS")
 SLOWEST=$(jq -s -r 'max_by(.process_wall_s // 0) | "\(.process_wall_s) s of wall time and \((.max_rss_kb // 0) / 1024 | floor) MB (\(.point.workers) workers, \(.point.mib) MiB, \(.point.gbps) Gb/s, \(.point.mode))"' "$JS")
 
-gnuplot <<EOF
+[ -n "$CC" ] || gnuplot <<EOF
 set terminal pngcairo size 1100,800 font ",10"
 set output '$P/cluster.png'
 set multiplot layout 2,1 title "all-reduce through wiresum (best of one device, sharded, hierarchical) against the faster of ring and halving-doubling, measured in ns-3\nbench/cluster.sh; $MACHINE, $DATE, commit $commit"
@@ -186,7 +182,7 @@ EOF
 
 {
     printf '## 5. All-reduce time\n\n### Measured in a simulated cluster (ns-3)\n\n'
-    printf 'All-reduce of one tensor per worker through wiresum (one device; sharded over 4 devices on the spines; a hierarchy of one device per rack under a root on a spine) and, in the same fabric and the same simulator, ring and halving-doubling all-reduce over TCP: `wiresum cluster` (docs/cluster.md), packet by packet; every wiresum tensor is checked equal to the exact sum, every baseline tensor to the sums of its own order. The fabric: a leaf-spine of racks of 8 hosts (32 above 256 workers), 4 spines at 1:1, 1 us links, MTU 9000 (TCP segments of 8948 bytes), 1 MB FIFO switch queues, no background traffic. The devices are provisioned per rack (per member line rate): each a 1024-bit datapath at 340 MHz, 348.16 Gb/s a port and as much an engine, with the ports its members need (the fewest, at most 16, whose busiest port, with its members in rank order round robin, has 5 %% to spare; a hierarchy'"'"'s root has the leaves as members, each sending a PARTIAL stream of about 2.5 times a worker'"'"'s rate), an engine a port, a link a port of 1.25 times that port'"'"'s members'"'"' rate, a 4 MiB ingress buffer and a window for a 20 us round trip (4..512 chunks; sharded, a quarter of it on each device; at most what the ingress buffer holds if every member sends its window at once). One device and sharded send %s elements a frame (8244 bytes on the wire for 8192 of payload), the hierarchy %s (its longest PARTIAL, 48 bytes an element, must fit a device'"'"'s 65535-byte frame; it crosses the network as a fragmented IPv4 datagram); every device is a MAX_COUNT 2048 build. *baseline* is the faster of ring and halving-doubling at the point, *speedup* that baseline'"'"'s time / best wiresum'"'"'s; *ideal* is 2(N-1)/N x wire efficiency (wiresum'"'"'s payload per wire byte over TCP'"'"'s, 8948/9002) for the best mode'"'"'s frames; *ratio* is speedup / ideal (target 0.97). *what limits it* is the best mode'"'"'s run'"'"'s: *loss* when a frame was dropped or retransmitted; else the stage busy above 90 %% of the all-reduce time, of the devices'"'"' busiest port (its receive stage), busiest engine and busiest port egress as measured (docs/cluster.md section 6: each the busiest of its kind, none divided among the others) and the busiest link between switches (its utilization either way), the busiest of them (the first on a tie), every fraction in brackets; else *window and round trips* (no stage above 90 %%), with the goodput a worker got. One device and sharded serve at most 64 workers (WS_LIMIT_WORKERS); the hierarchy runs from 16. **Limits of the simulation**: the baselines hold every worker'"'"'s tensor (here N x tensor <= 4 GiB); wiresum'"'"'s workers hold none (chunks generated and checked on demand, docs/driver.md), so its limit is time (section 7 of docs/cluster.md: 16 MiB for 1024 workers, 3.2 M DATA frames, is its scale run).\n\n' "$FCOUNT" "$HCOUNT"
+    printf 'All-reduce of one tensor per worker through wiresum (one device; sharded over 4 devices on the spines; a hierarchy of a device per rack in 4 aggregation trees, a root on each spine: the default arrangement of docs/cluster.md section 2) and, in the same fabric and the same simulator, ring and halving-doubling all-reduce over TCP: `wiresum cluster` (docs/cluster.md), packet by packet; every wiresum tensor is checked equal to the exact sum, every baseline tensor to the sums of its own order. The fabric: a leaf-spine of racks of 8 hosts (32 above 256 workers), 4 spines at 1:1, 1 us links, MTU 9000 (TCP segments of 8948 bytes), 1 MB FIFO switch queues, no background traffic. The devices are provisioned per rack (per member line rate): each a 1024-bit datapath at 340 MHz, 348.16 Gb/s a port and as much an engine, with the ports its members need (the fewest, at most 16, whose busiest port, with its members in rank order round robin, has 5 %% to spare; in the hierarchy 10 %% counting the parents'"'"' PARTIALs on their ports, a root'"'"'s members being the leaves, each sending a PARTIAL stream of about 2.5 times a worker'"'"'s rate over the 4 trees), an engine a port, a link a port of 1.25 times that port'"'"'s members'"'"' rate, a 4 MiB ingress buffer and a window for a 20 us round trip (4..512 chunks; sharded, a quarter of it on each device; at most what the ingress buffer holds if every member sends its window at once; the hierarchy'"'"'s its own, for 40 us at a tree'"'"'s share). One device and sharded send %s elements a frame (8244 bytes on the wire for 8192 of payload), the hierarchy %s (its longest PARTIAL, 48 bytes an element, must fit a device'"'"'s 65535-byte frame; it crosses the network as a fragmented IPv4 datagram); every device is a MAX_COUNT 2048 build. *baseline* is the faster of ring and halving-doubling at the point, *speedup* that baseline'"'"'s time / best wiresum'"'"'s; *ideal* is 2(N-1)/N x wire efficiency (wiresum'"'"'s payload per wire byte over TCP'"'"'s, 8948/9002) for the best mode'"'"'s frames; *ratio* is speedup / ideal (target 0.97). *what limits it* is the best mode'"'"'s run'"'"'s: *loss* when a frame was dropped or retransmitted; else the stage busy above 90 %% of the all-reduce time, of the devices'"'"' busiest port (its receive stage), busiest engine and busiest port egress as measured (docs/cluster.md section 6: each the busiest of its kind, none divided among the others) and the busiest link between switches (its utilization either way), the busiest of them (the first on a tie), every fraction in brackets; else *window and round trips* (no stage above 90 %%), with the goodput a worker got. One device and sharded serve at most 64 workers (WS_LIMIT_WORKERS); the hierarchy runs from 16. **Limits of the simulation**: the baselines hold every worker'"'"'s tensor (here N x tensor <= 4 GiB); wiresum'"'"'s workers hold none (chunks generated and checked on demand, docs/driver.md), so its limit is time (section 7 of docs/cluster.md: 16 MiB for 1024 workers, 3.2 M DATA frames, is its scale run).\n\n' "$FCOUNT" "$HCOUNT"
     printf '| link | N | tensor | ring | halving-doubling | one device | sharded | hierarchical | baseline | speedup | best | ideal | ratio | what limits it |\n'
     printf '|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---:|---|\n'
     cat "$D/table.md"
@@ -194,4 +190,5 @@ EOF
     printf '%s points, %s failed or did not complete (*failed*); the slowest took %s. Machine: %s; date: %s; commit: %s. Command: `sh bench/cluster.sh%s` (%s processes at a time; each point'"'"'s cluster file, JSON and stderr are in build/bench/cluster/).\n' \
         "$NPTS" "$NFAIL" "$SLOWEST" "$MACHINE" "$DATE" "$commit" "${1:+ $1}" "$JOBS"
 } > "$OUT"
-echo "bench/cluster.sh: wrote $OUT, $JS and $P/cluster.png ($NPTS points)" >&2
+png=" and $P/cluster.png"; [ -z "$CC" ] || png=
+echo "bench/cluster.sh: wrote $OUT, $JS$png ($NPTS points)" >&2

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/cluster_scale.sh - the scale run of `wiresum cluster` (issue 23 item 8): every host of a
+# bench/cluster_scale.sh - the scale run of `wiresum cluster`: every host of a
 # k = 16 fat-tree (1024 workers) in one hierarchical all-reduce of 16 MiB with web-search
 # background flows at 30 % load, host/examples/cluster/fattree-k16-1024.ini, under
 # /usr/bin/time -v: wall time, events and events per second, peak memory, every tensor exact,
@@ -30,7 +30,7 @@ rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$B/scale.time")
 wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$B/scale.time")
 user=$(sed -n 's/.*User time (seconds): //p' "$B/scale.time")
 sys=$(sed -n 's/.*System time (seconds): //p' "$B/scale.time")
-count=$(sed -n 's/^count = //p' "$INI")
+count=$(jq '.count' "$B/scale.json")
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
 {
     printf '### The cluster simulation at scale\n\n'

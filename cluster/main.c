@@ -44,6 +44,19 @@ static const char usage[] =
 
 static double mega(double x) { return x / 1e6; }
 
+
+/* link u between switches as LOWER-UPPER (leaf0-spine1) */
+static void uplink_name(const ws_cluster *c, unsigned u, char name[2 * WS_CLUSTER_NAME + 2])
+{
+    unsigned base = c->topo.hosts + c->n_dev, lo, hi;
+    ws_cluster_link props;
+    ws_topo_link(c, base + u, &lo, &hi, &props);
+    char nl[WS_CLUSTER_NAME], nh[WS_CLUSTER_NAME];
+    ws_cluster_switch_name(c, lo - base, nl);
+    ws_cluster_switch_name(c, hi - base, nh);
+    snprintf(name, 2 * WS_CLUSTER_NAME + 2, "%s-%s", nl, nh);
+}
+
 /* The stages of device i of r (every device's: i < 0), each its busiest: a port's receive
  * stage, an engine, a port's egress; their busy time in ps[] and as fractions of the
  * all-reduces' time in f[]. None is divided among the others of its kind: one saturated port
@@ -120,17 +133,21 @@ static void print_run(const ws_cluster *c, const ws_cluster_result *r)
     if (!c->topo.uplinks)
         return;
     uint64_t lo = UINT64_MAX, hi = 0, sum = 0, used = 0;
+    unsigned busiest = 0;
     for (unsigned u = 0; u < c->topo.uplinks; u++) {
         uint64_t b = r->uplink[u].bytes[0];
         lo = b < lo ? b : lo;
+        busiest = b > hi ? u : busiest;
         hi = b > hi ? b : hi;
         sum += b;
         used += b > 0;
     }
+    char name[2 * WS_CLUSTER_NAME + 2];
+    uplink_name(c, busiest, name);
     printf("  links between switches, upwards: %llu of %u carried traffic, %.3f MB in all, "
-           "%.3f .. %.3f MB a link; flows split over two paths: %llu\n",
+           "%.3f .. %.3f MB a link (the most: %s); flows split over two paths: %llu\n",
            (unsigned long long)used, c->topo.uplinks, mega((double)sum), mega((double)lo),
-           mega((double)hi), (unsigned long long)r->split_flows);
+           mega((double)hi), name, (unsigned long long)r->split_flows);
 }
 
 /* the links between switches: name, and per direction bytes, packets, flows */
@@ -142,10 +159,8 @@ static json_t *json_uplinks(const ws_cluster *c, const ws_cluster_result *r)
         unsigned lo, hi;
         ws_cluster_link props;
         ws_topo_link(c, base + u, &lo, &hi, &props);
-        char nl[WS_CLUSTER_NAME], nh[WS_CLUSTER_NAME], name[2 * WS_CLUSTER_NAME + 2];
-        ws_cluster_switch_name(c, lo - base, nl);
-        ws_cluster_switch_name(c, hi - base, nh);
-        snprintf(name, sizeof name, "%s-%s", nl, nh);
+        char name[2 * WS_CLUSTER_NAME + 2];
+        uplink_name(c, u, name);
         const ws_cluster_linkstat *s = &r->uplink[u];
         /* utilisation: the bytes over what the link carries in the all-reduces' time */
         double cap = props.rate / 8 * r->seconds * r->iterations;
@@ -431,8 +446,12 @@ int main(int argc, char **argv)
         if (t->uplinks)
             printf(", uplinks %.0f Gb/s and %.3f us, oversubscription %.2f:1",
                    t->uplink.rate / 1e9, (double)t->uplink.delay_ns / 1e3, t->oversubscription);
-        printf(", MTU %u; job of %u workers, %llu-byte tensors, %u iterations\n", t->mtu,
-               cl.job.workers, (unsigned long long)cl.job.elems * 4, cl.job.iterations);
+        printf(", MTU %u; job of %u workers, %llu-byte tensors, %u iterations, count %u, "
+               "window %u", t->mtu, cl.job.workers, (unsigned long long)cl.job.elems * 4,
+               cl.job.iterations, cl.job.count, cl.job.window);
+        if (cl.job.n_trees > 1)
+            printf(", %u aggregation trees", cl.job.n_trees);
+        printf("%s\n", cl.job.placed ? "; devices: the default arrangement" : "");
     }
     json_t *runs = json_array();
     int rc = 0;
@@ -464,8 +483,13 @@ int main(int argc, char **argv)
     }
     if (json) {
         json_t *top = json_pack("{s:s, s:b, s:o}", "file", cl.path, "ok", rc == 0, "runs", runs);
-        if (top)
+        if (top) {
             json_object_set_new(top, "oversubscription", json_real(cl.topo.oversubscription));
+            json_object_set_new(top, "count", json_integer(cl.job.count));
+            json_object_set_new(top, "window", json_integer(cl.job.window));
+            json_object_set_new(top, "trees", json_integer(cl.job.n_trees));
+            json_object_set_new(top, "placed", json_boolean(cl.job.placed));
+        }
         if (ws_json_print(top, stdout, "cluster"))
             return 1;
     } else {

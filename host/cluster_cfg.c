@@ -806,12 +806,30 @@ static int check_trees(parser *p, unsigned leaf_line, unsigned mid_line)
  * follows the measured one (driver/transport.c) */
 #define PLACE_RTT 40e-6
 
+/* The busiest port's load of a device of `ports` ports with `members` members each offering
+ * bps (rank r on port r mod ports) and `jobs` parents each taking up_bps (job t's on port
+ * (members + t) mod ports: host/cluster_job.c), either way: a member's DATA in and its RESULTs
+ * out, a parent's PARTIALs out and its RESULTs in (as many bytes or fewer). */
+static double port_load(unsigned ports, unsigned members, double bps, unsigned jobs,
+                        double up_bps)
+{
+    double most = 0;
+    for (unsigned q = 0; q < ports; q++) {
+        double x = (double)(members / ports + (q < members % ports)) * bps;
+        for (unsigned t = 0; t < jobs && up_bps > 0; t++)
+            x += (members + t) % ports == q ? up_bps : 0;
+        most = x > most ? x : most;
+    }
+    return most;
+}
+
 /* A device on switch sw for `members` members each offering bps, serving `jobs` jobs of the
- * job's window: the fewest ports (at most 16) whose busiest, with ceil(members / ports)
- * members, has 5 % to spare, an engine a port, a link a port of 1.25 times its members' rate,
- * slots for its jobs. Its index, or -1. */
+ * job's window, each with a parent taking up_bps of PARTIALs (0: a root): the fewest ports (at
+ * most 16) whose busiest has 10 % to spare (the result generator sends a RESULT a member and
+ * the PARTIAL, as many bytes as come in), an engine a port, a link a port of 1.25 times the
+ * busiest's load, slots for its jobs. Its index, or -1. */
 static int place_dev(parser *p, const char *prefix, unsigned sw, unsigned members, double bps,
-                     unsigned jobs)
+                     unsigned jobs, double up_bps)
 {
     ws_cluster *c = p->c;
     if (c->n_dev == WS_CLUSTER_MAX_DEVICES)
@@ -827,10 +845,11 @@ static int place_dev(parser *p, const char *prefix, unsigned sw, unsigned member
     d->data_width = PLACE_WIDTH;
     d->f_clk = PLACE_FCLK;
     unsigned ports = 1;
-    while (ports < 16 && (members + ports - 1) / ports * bps * 1.05 > PLACE_WIDTH * PLACE_FCLK)
+    while (ports < 16 && port_load(ports, members, bps, jobs, up_bps) * 1.1 >
+                             PLACE_WIDTH * PLACE_FCLK)
         ports++;
     d->ports = d->engines = ports;
-    d->link.rate = ceil((members + ports - 1) / ports * bps * 1.25 / 1e9) * 1e9;
+    d->link.rate = ceil(port_load(ports, members, bps, jobs, up_bps) * 1.25 / 1e9) * 1e9;
     d->link.delay_ns = 500;
     d->ingress_bytes = 4u << 20;
     d->max_count = WS_LIMIT_COUNT;
@@ -911,7 +930,7 @@ static int place(parser *p)
                       : t->kind == WS_TOPO_LEAFSPINE ? t->leaves
                       : pods == 1 ? t->k * hh + leaf_sw[0] / hh * hh
                                   : t->k * t->k;
-        if ((j->device = place_dev(p, "ws1-", sw, j->workers, r, 1)) < 0)
+        if ((j->device = place_dev(p, "ws1-", sw, j->workers, r, 1, 0)) < 0)
             return -1;
     }
     if (!hier)
@@ -922,6 +941,7 @@ static int place(parser *p)
                     t->kind == WS_TOPO_LEAFSPINE ? "leaf-spine" : "single pod");
     j->n_trees = T;
     j->n_leaves = nl;
+    double up = PLACE_PARTIAL * r / T; /* a child's PARTIALs to one tree */
     for (unsigned l = 0, w = 0; l < nl; l++) {
         unsigned w0 = w;
         while (w < j->workers && ws_topo_host_switch(c, j->host[w]) == leaf_sw[l])
@@ -929,10 +949,9 @@ static int place(parser *p)
         if (w - w0 > WS_LIMIT_WORKERS)
             return perr(p, line, "[job]: %u workers below one switch: a device serves at most "
                         "%d", w - w0, WS_LIMIT_WORKERS);
-        if ((j->leaf_dev[l] = place_dev(p, "ws-", leaf_sw[l], w - w0, r, T)) < 0)
+        if ((j->leaf_dev[l] = place_dev(p, "ws-", leaf_sw[l], w - w0, r, T, up)) < 0)
             return -1;
     }
-    double up = PLACE_PARTIAL * r / T; /* a child's PARTIALs to one tree */
     int mids = t->kind == WS_TOPO_FATTREE && pods > 1;
     for (unsigned tr = 0; tr < T; tr++) {
         unsigned root_sw;
@@ -950,13 +969,13 @@ static int place(parser *p)
                 unsigned pod = leaf_sw[l] / hh, n = 0;
                 while (l < nl && leaf_sw[l] / hh == pod)
                     l++, n++;
-                int k = place_dev(p, "ws-", t->k * hh + pod * hh + tr, n, up, 1);
+                int k = place_dev(p, "ws-", t->k * hh + pod * hh + tr, n, up, 1, up);
                 if (k < 0)
                     return -1;
                 j->mid_dev[j->n_mids++] = k;
             }
         }
-        if ((j->root_dev[tr] = place_dev(p, "ws-", root_sw, children, up, 1)) < 0)
+        if ((j->root_dev[tr] = place_dev(p, "ws-", root_sw, children, up, 1, 0)) < 0)
             return -1;
     }
     if (mids) {

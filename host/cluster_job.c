@@ -715,13 +715,14 @@ static int make_devices(ws_cjob *j, const uint32_t *dev_ip, char *err, size_t er
         /* each job's members on its ports in rank order, round robin (rank r on port r mod
          * ports): each port and each engine's group within one member of another, for any
          * number of members, and a hierarchy's consecutive ranks (a rack) spread over every
-         * port; the parent on the next port of the round, one of those with the fewest members.
-         * A worker has the same rank, so the same port, in every tree's job on a leaf. */
+         * port; job n's parent on the next port of the round and n after it, so one parent is
+         * on one of the ports with the fewest members and several trees' parents spread. A
+         * worker has the same rank, so the same port, in every tree's job on a leaf. */
         for (unsigned n = 0; n < cfg->n_jobs; n++) {
             ws_job *jb = &cfg->job[n];
             for (unsigned r = 0; r < jb->workers; r++)
                 jb->member[r].port = (uint8_t)(r % d->ports);
-            jb->parent.port = (uint8_t)(jb->workers % d->ports);
+            jb->parent.port = (uint8_t)((jb->workers + n) % d->ports);
         }
         if (ws_config_check(cfg, err, errlen))
             return -1;
