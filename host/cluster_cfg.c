@@ -1066,8 +1066,9 @@ static int check(parser *p)
     for (unsigned k = 0; k < c->n_dev; k++) {
         ws_cluster_dev *d = &c->dev[k];
         static const int dev_req[] = {D_SWITCH, D_RATE, D_DELAY};
-        if (!p->dev[k][D_ECN]) /* marking as the switches of the fabric mark */
-            d->ecn_bytes = t->ecn_bytes;
+        if (!p->dev[k][D_ECN]) /* marking as the switches of the fabric mark, for its rate */
+            d->ecn_bytes = ws_cluster_ecn_bytes(c, d->ingress_bytes,
+                                                d->ports * d->data_width * d->f_clk);
         if (j->placed) { /* place_dev */
             d->port_link = t->hosts + c->n_dev + t->uplinks + c->port_links;
             c->port_links += d->ports - 1;
@@ -1174,6 +1175,17 @@ int ws_cluster_load(ws_cluster *c, const char *path, char *err, size_t errlen)
     int rc = p->failed ? -1 : 0;
     free(p);
     return rc;
+}
+
+uint64_t ws_cluster_ecn_bytes(const ws_cluster *c, uint64_t queue, double bps)
+{
+    const ws_cluster_topo *t = &c->topo;
+    double k0 = (double)t->ecn_bytes, half = (double)(queue / 2);
+    double k = k0 * bps / t->host_link.rate; /* never below the hosts' ports' K */
+    k = k < k0 ? k0 : k;
+    if (k > half) /* nor above half the queue (unless that is below K) */
+        k = half > k0 ? half : k0;
+    return (uint64_t)k;
 }
 
 int ws_cluster_time_ns(const char *s, uint64_t *ns)

@@ -142,6 +142,13 @@ typedef struct {
  * "FILE:LINE: reason" (or "FILE: reason") in err. */
 int ws_cluster_load(ws_cluster *c, const char *path, char *err, size_t errlen);
 
+/* The ECN marking threshold of a queue of `queue` bytes drained at rate bps (bits per second):
+ * the topology's ecn_threshold, given for the hosts' link rate, times bps over that rate (the
+ * same delay of queue: DCTCP's K grows with the link's capacity), at most half the queue; 0
+ * without ecn_threshold. A switch port's (ns-3 layer), and a device's ingress buffer's unless
+ * its [device] gives one. */
+uint64_t ws_cluster_ecn_bytes(const ws_cluster *c, uint64_t queue, double bps);
+
 /* A time with its unit (ns, us, ms, s) in nanoseconds: 0, or -1. */
 int ws_cluster_time_ns(const char *s, uint64_t *ns);
 

@@ -177,8 +177,11 @@ sed -e 's/^queue = 1MB/queue = 1MB\necn_threshold = 100KB/' -e 's/^tensor_bytes 
 cp "$tmp/k100.ini" "$tmp/cc.ini"
 printf '\n[background]\ndistribution = %s\nload = 50%%\nseed = 3\nflows = 30\n' "$cdf" >> "$tmp/cc.ini"
 grep -v '^ecn_threshold' "$tmp/cc.ini" > "$tmp/cc-noecn.ini"
-sed -i 's/^rate = 100Gbps/rate = 40Gbps/' "$tmp/k100.ini"
-sed 's/^ecn_threshold = .*/ecn_threshold = 600KB/' "$tmp/k100.ini" > "$tmp/k600.ini"
+# a port's threshold is ecn_threshold at the hosts' 10 Gb/s, 4 times it at the device's 40 Gb/s
+# (the same delay of queue, at most half the 1 MB queue): 25 KB gives 100 KB there, 150 KB 600
+# (so 500)
+sed -i -e 's/^rate = 100Gbps/rate = 40Gbps/' -e 's/^ecn_threshold = .*/ecn_threshold = 25KB/' "$tmp/k100.ini"
+sed 's/^ecn_threshold = .*/ecn_threshold = 150KB/' "$tmp/k100.ini" > "$tmp/k600.ini"
 for f in cc cc-noecn k100 k600; do
     "$ws" cluster --json "$tmp/$f.ini" > "$tmp/$f.json" 2> "$tmp/$f.log" &
 done
@@ -191,8 +194,8 @@ done
 check cc-exact "$tmp/cc.json" '.runs[0] | .exact and .tensors_exact == 16 and .failed == false'
 check ecn-marks "$tmp/cc.json" '.runs[0] | .net_ce_marks > 0 and .cc.ce_results > 0 and .cc.cwnd_cuts > 0 and .cc.cwnd_min >= 8256'
 check ecn-none-without "$tmp/cc-noecn.json" '.runs[0] | .net_ce_marks == 0 and .cc.ce_results == 0 and .exact'
-# a queue of at most 528 KB: marks at 100 KB that cut the windows (bytes of frames of 8256
-# bytes) below the 8 slots' frames, none and no cut at 600 KB; exact
+# a queue of at most 528 KB at the device's port: marks at 100 KB that cut the windows (bytes of
+# frames of 8256 bytes) below the 8 slots' frames, none and no cut at 500 KB; exact
 check ecn-above-k "$tmp/k100.json" '.runs[0] | .net_ce_marks > 0 and .cc.ce_results > 0 and .cc.cwnd_cuts > 0 and .cc.cwnd_min < 8 * 8256 and .exact and .net_drop_packets == 0'
 check ecn-below-k "$tmp/k600.json" '.runs[0] | .net_ce_marks == 0 and .cc.ce_results == 0 and .cc.cwnd_cuts == 0 and .exact'
 # every background flow complete with all its bytes, in each run; an FCT never beats its ideal

@@ -60,17 +60,22 @@ struct Forwarding
 // device hands it up and sends the same packet on (the TTL is left as it is: nothing reads it),
 // which costs a third of ns-3's IPv4 forwarding with its traffic-control layer
 // (docs/cluster.md section 7). With ECN marking (ecn_threshold = K), a packet that arrives to
-// a queue of K bytes or more is marked CE if it is ECN-capable and dropped if not: DCTCP's step
-// marking, as ns-3's RED with MinTh = MaxTh = K on the instantaneous queue does.
+// a queue of its port's K or more bytes is marked CE if it is ECN-capable and dropped if not:
+// DCTCP's step marking, as ns-3's RED with MinTh = MaxTh = K on the instantaneous queue does;
+// a port's K is ws_cluster_ecn_bytes()'s for its link's rate (the same delay of queue).
 class Switch
 {
   public:
     const ws_cluster* c = nullptr;
     unsigned sw = 0;         // switch index
     unsigned node_base = 0;  // the first link between switches: H + D
-    uint32_t mark_bytes = 0; // K; 0: no marking
     Forwarding* fwd = nullptr;
-    std::unordered_map<unsigned, Ptr<PointToPointNetDevice>> ports; // by link
+    struct Out
+    {
+        Ptr<PointToPointNetDevice> dev;
+        uint32_t mark; // K; 0: no marking
+    };
+    std::unordered_map<unsigned, Out> ports; // by link
 
     // the port's receive callback, set in place of its node's (which would look up the protocol
     // handlers for every packet)
@@ -101,9 +106,9 @@ class Switch
         if (it == ports.end())
             return;
         Count(p, flow, out);
-        Ptr<PointToPointNetDevice> dev = it->second;
+        Ptr<PointToPointNetDevice> dev = it->second.dev;
         Ptr<Packet> q = p->Copy();
-        if (mark_bytes && dev->GetQueue()->GetNBytes() >= mark_bytes)
+        if (it->second.mark && dev->GetQueue()->GetNBytes() >= it->second.mark)
         {
             if (h.GetEcn() == Ipv4Header::ECN_NotECT)
             {
@@ -530,7 +535,6 @@ void Build(const ws_cluster* c, Net& net, Forwarding* fwd)
         s.c = c;
         s.sw = k;
         s.node_base = H + D;
-        s.mark_bytes = static_cast<uint32_t>(t.ecn_bytes);
         s.fwd = fwd;
     }
 
@@ -558,7 +562,8 @@ void Build(const ws_cluster* c, Net& net, Forwarding* fwd)
             if (n < H + D)
                 continue;
             Switch& s = net.sw[n - H - D];
-            s.ports[l] = DynamicCast<PointToPointNetDevice>(d.Get(e));
+            s.ports[l] = {DynamicCast<PointToPointNetDevice>(d.Get(e)),
+                          static_cast<uint32_t>(ws_cluster_ecn_bytes(c, t.queue_bytes, props.rate))};
             d.Get(e)->SetReceiveCallback(MakeCallback(&Switch::Receive, &s));
         }
         if (a >= H + D)
