@@ -48,8 +48,10 @@ if [ $# -ge 1 ]; then
     grep -v '^[[:space:]]*\(#\|$\)' "$1" > "$PTS"
 else
     : > "$PTS"
-    for g in 10 100; do
+    for g in 10 100 400; do
         for n in 8 16 32 64 128 256 512 1024; do
+            # 400 Gb/s at 64 and 256 workers
+            [ "$g" -ne 400 ] || [ "$n" -eq 64 ] || [ "$n" -eq 256 ] || continue
             for mb in 1 16; do
                 # the baselines hold every worker's tensor: at most 4 GiB of them
                 base=1; [ $((n * mb)) -le 4096 ] || base=0
@@ -173,10 +175,10 @@ set xlabel 'workers N'
 set grid
 set key outside right
 set ylabel 'speedup over the faster baseline'
-plot for [g in "10 100"] for [mb in "1 16"] '$D/plot.dat' using (\$1 == g + 0 && \$2 == mb + 0 ? \$3 : 1/0):4 with linespoints title g.' Gb/s, '.mb.' MiB'
+plot for [g in "10 100 400"] for [mb in "1 16"] '$D/plot.dat' using (\$1 == g + 0 && \$2 == mb + 0 ? \$3 : 1/0):4 with linespoints title g.' Gb/s, '.mb.' MiB'
 set ylabel 'speedup / (2(N-1)/N x wire eff.)'
 set yrange [0:*]
-plot for [g in "10 100"] for [mb in "1 16"] '$D/plot.dat' using (\$1 == g + 0 && \$2 == mb + 0 ? \$3 : 1/0):5 with linespoints title g.' Gb/s, '.mb.' MiB', 0.97 with lines lt 0 title '0.97'
+plot for [g in "10 100 400"] for [mb in "1 16"] '$D/plot.dat' using (\$1 == g + 0 && \$2 == mb + 0 ? \$3 : 1/0):5 with linespoints title g.' Gb/s, '.mb.' MiB', 0.97 with lines lt 0 title '0.97'
 unset multiplot
 EOF
 

@@ -824,8 +824,9 @@ static double port_load(unsigned ports, unsigned members, double bps, unsigned j
 }
 
 /* A device on switch sw for `members` members each offering bps, serving `jobs` jobs of the
- * job's window, each with a parent taking up_bps of PARTIALs (0: a root): the fewest ports (at
- * most 16) whose busiest has 10 % to spare (the result generator sends a RESULT a member and
+ * job's window, each with a parent taking up_bps of PARTIALs (0: a root): 1024 bits at 340 MHz,
+ * or the clock that gives one member a port with 10 % to spare; the fewest ports (at most 16)
+ * whose busiest has 10 % to spare (the result generator sends a RESULT a member and
  * the PARTIAL, as many bytes as come in), an engine a port, a link a port of 1.25 times the
  * busiest's load, slots for its jobs. Its index, or -1. */
 static int place_dev(parser *p, const char *prefix, unsigned sw, unsigned members, double bps,
@@ -843,10 +844,14 @@ static int place_dev(parser *p, const char *prefix, unsigned sw, unsigned member
     snprintf(d->name, sizeof d->name, "%s%.24s", prefix, name);
     d->sw = sw;
     d->data_width = PLACE_WIDTH;
-    d->f_clk = PLACE_FCLK;
+    /* a port takes a member's frames alone: a faster clock for a member above a port's rate
+     * (400 Gb/s: 430 MHz) */
+    double one = bps > up_bps ? bps : up_bps;
+    d->f_clk = one * 1.1 > PLACE_WIDTH * PLACE_FCLK ? ceil(one * 1.1 / PLACE_WIDTH / 1e6) * 1e6
+                                                    : PLACE_FCLK;
     unsigned ports = 1;
     while (ports < 16 && port_load(ports, members, bps, jobs, up_bps) * 1.1 >
-                             PLACE_WIDTH * PLACE_FCLK)
+                             PLACE_WIDTH * d->f_clk)
         ports++;
     d->ports = d->engines = ports;
     d->link.rate = ceil(port_load(ports, members, bps, jobs, up_bps) * 1.25 / 1e9) * 1e9;
