@@ -867,7 +867,8 @@ static int place_dev(parser *p, const char *prefix, unsigned sw, unsigned member
  * when the file gives none: mode wiresum through one device on the workers' switch when one
  * switch holds them all (on the lowest switch above them for mode wiresum in a larger fabric);
  * else mode hierarchical in T trees: a leaf device on every ToR/leaf/edge switch with workers,
- * shared by the trees, and tree t's root on spine t (leaf-spine: T = spines), or in a fat-tree
+ * shared by the trees, and tree t's root on spine t mod spines (leaf-spine: T = spines, or a
+ * multiple of it when one root's 16 ports would not take every leaf's PARTIALs), or in a fat-tree
  * on aggregation switch p.t of their pod p when it is the only one, else on core t x k/2 with a
  * mid device on each pod's aggregation switch p.t (T = k/2): each tree's PARTIALs and RESULTs
  * take their own uplinks, so every uplink of a leaf carries a T-th of them. The devices are
@@ -913,8 +914,18 @@ static int place(parser *p)
     unsigned hh = t->k / 2, T = 1;
     unsigned pods = t->kind == WS_TOPO_FATTREE
                         ? leaf_sw[nl - 1] / hh - leaf_sw[0] / hh + 1 : 1;
+    double r = t->host_link.rate;
     if (hier)
         T = t->kind == WS_TOPO_LEAFSPINE ? t->spines : hh;
+    /* a leaf-spine's root takes every leaf's PARTIALs: with more leaves than its 16 ports carry
+     * (a port a member's, 10 % to spare), more trees, a spine rooting several */
+    while (hier && t->kind == WS_TOPO_LEAFSPINE && T + t->spines <= WS_CLUSTER_MAX_TREES) {
+        double up = PLACE_PARTIAL * r / T, port = PLACE_WIDTH * PLACE_FCLK;
+        port = up * 1.1 > port ? up * 1.1 : port;
+        if ((nl + 15) / 16 * up * 1.1 <= port)
+            break;
+        T += t->spines;
+    }
     if (T > WS_CLUSTER_MAX_TREES)
         T = WS_CLUSTER_MAX_TREES;
     if (!p->job[J_COUNT]) {
@@ -924,7 +935,6 @@ static int place(parser *p)
         n = n < most ? n : most;
         j->count = n >= 32 ? n / 32 * 32 : n;
     }
-    double r = t->host_link.rate;
     if (!p->job[J_WINDOW]) {
         double chunks = 4 * r / T * PLACE_RTT / (8.0 * 4 * j->count);
         for (j->window = 4; j->window < chunks && j->window < 512; j->window *= 2)
@@ -961,7 +971,7 @@ static int place(parser *p)
     for (unsigned tr = 0; tr < T; tr++) {
         unsigned root_sw;
         if (t->kind == WS_TOPO_LEAFSPINE)
-            root_sw = t->leaves + tr;
+            root_sw = t->leaves + tr % t->spines;
         else if (!mids)
             root_sw = t->k * hh + leaf_sw[0] / hh * hh + tr;
         else
@@ -980,7 +990,10 @@ static int place(parser *p)
                 j->mid_dev[j->n_mids++] = k;
             }
         }
-        if ((j->root_dev[tr] = place_dev(p, "ws-", root_sw, children, up, 1, 0)) < 0)
+        char prefix[16] = "ws-"; /* a second root on a switch: its tree's number too */
+        if (t->kind == WS_TOPO_LEAFSPINE && tr >= t->spines)
+            snprintf(prefix, sizeof prefix, "ws-t%u-", tr);
+        if ((j->root_dev[tr] = place_dev(p, prefix, root_sw, children, up, 1, 0)) < 0)
             return -1;
     }
     if (mids) {

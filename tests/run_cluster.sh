@@ -281,6 +281,11 @@ if "$ws" cluster --json "$tmp/placed.ini" > "$tmp/placed.json" 2> "$tmp/placed.l
 check placed-modes "$tmp/placed.json" '.ok and [.runs[].mode] == ["hierarchical", "ring", "halving-doubling"]'
 check placed-devices "$tmp/placed.json" '.runs[0] | .exact and .transport.retx == 0 and [.devices[] | "\(.name) \(.switch)"] == ["ws-spine0 spine0", "ws-leaf0 leaf0", "ws-leaf1 leaf1", "ws-spine1 spine1"]'
 check placed-uplinks "$tmp/placed.json" '.runs[0] | [.uplinks[] | .up_bytes] | length == 4 and min > 0 and max - min <= 64 + 8 * 1344 + 100'
+# more leaves than a root's 16 ports take at 400 Gb/s (24 leaves of one host, 2 spines): 8 trees,
+# their roots on the spines in turn (a second on a spine named by its tree), exact
+printf '[topology]\nkind = leafspine\nleaves = 24\nspines = 2\nhosts_per_leaf = 1\nrate = 400Gbps\ndelay = 1us\n\n[job]\nworkers = 0-23\ntensor_bytes = 256KiB\nmode = hierarchical\n' > "$tmp/placed-roots.ini"
+if "$ws" cluster --json "$tmp/placed-roots.ini" > "$tmp/placed-roots.json" 2> "$tmp/placed-roots.log"; then ok placed-roots-runs; else bad placed-roots-runs; fi
+check placed-roots-trees "$tmp/placed-roots.json" '.trees == 8 and (.runs[0] | .exact and .transport.retx == 0 and ([.devices[] | select(.name | test("^ws-(t[0-9]+-)?spine")) | "\(.name) \(.switch)"] == ["ws-spine0 spine0", "ws-spine1 spine1", "ws-t2-spine0 spine0", "ws-t3-spine1 spine1", "ws-t4-spine0 spine0", "ws-t5-spine1 spine1", "ws-t6-spine0 spine0", "ws-t7-spine1 spine1"]))'
 # a k = 4 fat-tree's default arrangement: a device on every edge switch, tree t's mids on the
 # pods' aggregation switches p.t and its root on core 2t (each pod's agg p.t reaches it), so each
 # edge's PARTIALs leave on both its uplinks, each aggregation switch's on one; exact
