@@ -522,10 +522,9 @@ static int make_workers(fabric *f, tx_ctx *ctx)
                 return f->log.failed = 1, -1;
             wc.shard = s;
             wc.shards = f->T;
-            wc.rto = rto;
-            wc.rto_min = rto_min;
-            wc.rto_max = 4 * rto;
-            wc.adaptive = 0;
+            ws_net_worker_path(&wc, o->width, o->clock_mhz,
+                               (leaf->n_members + leaf->cfg.n_ports - 1) / leaf->cfg.n_ports,
+                               rto, rto_min);
             wc.max_retries = o->max_retries;
             wc.hold = 2 * L + 1;
             wc.tos = 2;

@@ -198,3 +198,14 @@ void ws_frame_set_free(ws_frame_set *t)
     free(t->idx);
     memset(t, 0, sizeof *t);
 }
+
+void ws_net_worker_path(ws_worker_cfg *wc, unsigned width, double clock_mhz, unsigned share,
+                        uint64_t rto, uint64_t rto_min)
+{
+    wc->ticks_per_s = (uint64_t)(clock_mhz * 1e6 + 0.5);
+    wc->rate_bps = (double)width * (double)wc->ticks_per_s / (share ? share : 1);
+    wc->rto = rto;
+    wc->rto_min = rto_min;
+    wc->rto_max = 4 * rto;
+    wc->adaptive = 1;
+}

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "rng.h"
+#include "wiresum/transport.h"
 
 #define WS_NET_NEVER UINT64_MAX
 
@@ -105,5 +106,13 @@ int ws_frame_set_add(ws_frame_set *t, const uint8_t *f, size_t len, unsigned egr
  * none. */
 ws_frame_entry *ws_frame_set_find(ws_frame_set *t, const uint8_t *f, size_t len);
 void ws_frame_set_free(ws_frame_set *t);
+
+/* A worker's transport over this network (docs/driver.md, "Window and pacing" and "Timeouts
+ * and backoff"), its time in cycles at clock_mhz: the path's rate, `width` bits a cycle of the
+ * device port it sends into, shared by the `share` members on that port (the window in bytes
+ * from the round trips measured, paced at that rate); the adaptive timeout from those round
+ * trips, at least rto_min, rto before the first, at most 4 x rto. */
+void ws_net_worker_path(ws_worker_cfg *wc, unsigned width, double clock_mhz, unsigned share,
+                        uint64_t rto, uint64_t rto_min);
 
 #endif

@@ -733,10 +733,9 @@ static int make_workers(run *r)
         ws_worker_cfg_init(&wc);
         if (ws_worker_cfg_from_config(&wc, &r->cfg, JOB_ID, i, r->err, r->errlen))
             return r->log.failed = 1, -1;
-        wc.rto = rto;
-        wc.rto_min = rto_min;
-        wc.rto_max = 4 * rto; /* two doublings: losses here are random, not congestion */
-        wc.adaptive = 0; /* round trips include the other workers' recoveries: see docs/driver.md */
+        /* the port's beat a cycle, shared by its members (rank r on port r mod ports) */
+        ws_net_worker_path(&wc, r->bytes * 8, o->clock_mhz,
+                           (r->nw + r->cfg.n_ports - 1) / r->cfg.n_ports, rto, rto_min);
         wc.max_retries = o->max_retries;
         wc.hold = 2 * L + 1; /* the largest one-way delay of this network */
         wc.tos = 2;          /* ECT(0) */

@@ -58,6 +58,17 @@ else
     bad clean
 fi
 one ref-device          --device ref --workers 16 --elems 20000 --iters 3 $F10 --bypass 0.05 --seed 14
+# the adaptive timeout behind a standing queue: 32 workers with 16 slots each into one port queue
+# a round trip of about 30000 cycles; a first timeout of 3000 (--rto) is only the first, the
+# round trips measured then set it, and nothing is retransmitted (with --rto as a fixed
+# timeout: 64352 retransmissions, 2.9 times the cycles)
+if "$ws" run --no-progress --json --device ref --workers 32 --slots 16 --count 64 --elems 32768 --rto 3000 \
+        > "$tmp/queue.json" 2> "$tmp/queue.log" &&
+   ws_json_true "$tmp/queue.json" '.exact and .ok and .transport.retransmissions == 0 and .transport.timeouts == 0'; then
+    ok standing-queue
+else
+    bad standing-queue
+fi
 }
 
 # record, then replay through the model and check the replay's outputs against the sums
