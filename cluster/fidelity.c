@@ -42,21 +42,27 @@ static int same_frames(const ws_cluster_result *a, const ws_cluster_result *b, c
 int ws_fidelity_run(const ws_cluster *c, ws_fidelity *f, char *err, size_t errlen)
 {
     memset(f, 0, sizeof *f);
-    if (!(c->job.modes >> WS_MODE_WIRESUM & 1) || c->job.device < 0) {
-        snprintf(err, errlen, "%s: --fidelity runs the [job]'s mode wiresum through its device; "
-                 "the file has no mode wiresum", c->path);
+    /* mode wiresum through the job's device, else the hierarchy through every device */
+    if (c->job.modes >> WS_MODE_WIRESUM & 1 && c->job.device >= 0)
+        f->mode = WS_MODE_WIRESUM;
+    else if (c->job.modes >> WS_MODE_HIER & 1)
+        f->mode = WS_MODE_HIER;
+    else {
+        snprintf(err, errlen, "%s: --fidelity runs the [job]'s mode wiresum through its device, "
+                 "or its mode hierarchical through every device; the file has neither", c->path);
         return -1;
     }
     static ws_cluster run; /* a copy: the file's, with the models chosen here */
     run = *c;
-    run.job.modes = 1u << WS_MODE_WIRESUM;
-    f->device = c->job.device;
+    run.job.modes = 1u << f->mode;
     for (unsigned k = 0; k < run.n_dev; k++)
         run.dev[k].model = WS_CLUSTER_TIMING;
-    if (ws_ns3_run(&run, WS_MODE_WIRESUM, &f->timing, err, errlen))
+    if (ws_ns3_run(&run, f->mode, &f->timing, err, errlen))
         return -1;
-    run.dev[f->device].model = WS_CLUSTER_RTL;
-    if (ws_ns3_run(&run, WS_MODE_WIRESUM, &f->rtl, err, errlen))
+    for (unsigned k = 0; k < run.n_dev; k++)
+        if (f->mode == WS_MODE_HIER || (int)k == c->job.device)
+            run.dev[k].model = WS_CLUSTER_RTL;
+    if (ws_ns3_run(&run, f->mode, &f->rtl, err, errlen))
         return -1;
     const ws_cluster_result *t = &f->timing, *r = &f->rtl;
     if (t->failed || r->failed || !t->exact || !r->exact) {

@@ -230,20 +230,37 @@ static int fidelity(const ws_cluster *c, int json)
         fprintf(stderr, "wiresum cluster: %s\n", err);
         return 2;
     }
-    const ws_cluster_dev *d = &c->dev[f.device];
+    /* the devices co-simulated: the job's device, or every device of the hierarchy's trees */
+    json_t *names = json ? json_array() : NULL;
+    const ws_cluster_dev *d = NULL;
+    unsigned n = 0;
+    for (unsigned i = 0; i < f.rtl.n_devices; i++) {
+        const ws_cluster_dev *e = &c->dev[f.rtl.dev_index[i]];
+        d = d ? d : e;
+        n++;
+        if (names)
+            json_array_append_new(names, json_string(e->name));
+    }
     if (json) {
-        json_t *top = json_pack("{s:s, s:b, s:s, s:o, s:o, s:f, s:f}", "file", c->path, "ok",
-                                f.ok, "device", d->name, "timing", json_run(c, &f.timing),
-                                "rtl", json_run(c, &f.rtl), "difference", f.difference,
-                                "tolerance", WS_FIDELITY_TOLERANCE);
+        json_t *top = json_pack("{s:s, s:b, s:s, s:o, s:o, s:o, s:f, s:f}", "file", c->path,
+                                "ok", f.ok, "mode", ws_cluster_mode_name(f.mode), "devices",
+                                names, "timing", json_run(c, &f.timing), "rtl",
+                                json_run(c, &f.rtl), "difference", f.difference, "tolerance",
+                                WS_FIDELITY_TOLERANCE);
         if (top && !f.ok)
             json_object_set_new(top, "error", json_string(f.why));
         if (ws_json_print(top, stdout, "cluster"))
             return 1;
         return f.ok ? 0 : 1;
     }
-    printf("fidelity of device %s (%u bits, %u engine%s at %.0f MHz), timing model:\n  ", d->name,
-           d->data_width, d->engines, d->engines == 1 ? "" : "s", d->f_clk / 1e6);
+    if (n == 1)
+        printf("fidelity of device %s", d->name);
+    else
+        printf("fidelity of the %u devices of mode %s", n, ws_cluster_mode_name(f.mode));
+    if (d)
+        printf(" (%u bits, %u engine%s at %.0f MHz%s)", d->data_width, d->engines,
+               d->engines == 1 ? "" : "s", d->f_clk / 1e6, n > 1 ? ", the first" : "");
+    printf(", timing model:\n  ");
     print_run(c, &f.timing);
     printf("the same with the RTL (Verilator):\n  ");
     print_run(c, &f.rtl);

@@ -24,7 +24,7 @@ static const char *const topo_keys[] = {"kind", "hosts", "rate", "delay", "mtu",
 static const char *const dev_keys[] = {"switch", "rate", "delay", "data_width", "engines",
                                        "f_clk", "beats_per_cycle", "idle_latency",
                                        "ingress_buffer", "max_count", "slots", "model",
-                                       "ecn_threshold", "ports", NULL};
+                                       "ecn_threshold", "ports", "partial", NULL};
 static const char *const job_keys[] = {"workers", "elements", "tensor_bytes", "iterations",
                                        "compute", "mode", "count", "window", "device", "seed",
                                        "shard_devices", "root_device", "leaf_devices", "cc",
@@ -32,7 +32,7 @@ static const char *const job_keys[] = {"workers", "elements", "tensor_bytes", "i
 enum { T_KIND, T_HOSTS, T_RATE, T_DELAY, T_MTU, T_QUEUE, T_LEAVES, T_SPINES, T_HPL, T_URATE,
        T_UDELAY, T_K, T_ECN };
 enum { D_SWITCH, D_RATE, D_DELAY, D_WIDTH, D_ENGINES, D_FCLK, D_BPC, D_LAT, D_INGRESS, D_MAXC,
-       D_SLOTS, D_MODEL, D_ECN, D_PORTS };
+       D_SLOTS, D_MODEL, D_ECN, D_PORTS, D_PARTIAL };
 enum { J_WORKERS, J_ELEMS, J_BYTES, J_ITERS, J_COMPUTE, J_MODE, J_COUNT, J_WINDOW, J_DEVICE,
        J_SEED, J_SHARDS, J_ROOT, J_LEAVES, J_CC, J_MIDS, J_VALUES };
 #define MAX_KEYS 16
@@ -167,6 +167,7 @@ static void dev_defaults(ws_cluster_dev *d)
     d->f_clk = 200e6;
     d->beats_per_cycle = 1.0;
     d->idle_latency = 56;
+    d->partial = -1;
     d->ingress_bytes = 4 * 32768;
     d->max_count = WS_DEFAULT_MAX_COUNT;
     d->slots = WS_DEFAULT_POOL_SLOTS;
@@ -350,6 +351,11 @@ static int dev_key(parser *p, int k, const char *name, const char *v)
         if (ws_ini_uint(v, 0, 1000000, &u))
             return bad(p, what, name, v, "cycles, 0..1000000");
         d->idle_latency = (unsigned)u;
+        return 0;
+    case D_PARTIAL:
+        if (ws_ini_uint(v, 0, 1, &u))
+            return bad(p, what, name, v, "0 or 1 (PARTIAL: a build that takes PARTIAL frames)");
+        d->partial = (int)u;
         return 0;
     case D_INGRESS:
         if (parse_with_unit(v, byte_units, 1, &x) || x < WS_DEFAULT_MAX_FRAME || x > 1e9)
@@ -629,10 +635,10 @@ static int fits(parser *p, unsigned k, unsigned members, unsigned jobs, size_t p
     unsigned job_line = p->job[J_MODE];
     unsigned count_line = p->job[J_COUNT] ? p->job[J_COUNT] : job_line;
     size_t data_len = ws_frame_len(j->count);
-    if (d->model == WS_CLUSTER_RTL && partial_len)
-        return perr(p, p->dev[k][D_MODEL], "device %s: model rtl: not in mode hierarchical (the "
-                    "cluster's models are PARTIAL = 0 builds, which neither take nor send PARTIAL "
-                    "frames: docs/protocol.md section 9)", d->name);
+    if (partial_len && d->partial == 0)
+        return perr(p, p->dev[k][D_PARTIAL], "device %s: partial 0: a device of mode %s's "
+                    "trees takes and sends PARTIAL frames (docs/protocol.md section 9)", d->name,
+                    mode);
     if (members > WS_LIMIT_WORKERS)
         return perr(p, p->job[J_WORKERS], "[job]: mode %s: device %s would serve %u members, "
                     "a device serves at most %d", mode, d->name, members, WS_LIMIT_WORKERS);
@@ -1121,10 +1127,10 @@ static int check(parser *p)
                         "engine serves an equal group of ports (docs/architecture.md section 9)",
                         d->name, d->ports, d->engines, el ? el : p->dev_line[k]);
         }
-        if (d->model == WS_CLUSTER_RTL && d->ports > 1)
-            return perr(p, p->dev[k][D_PORTS], "device %s: model rtl: one port (the cluster "
-                        "pushes every frame into the model's port 0; ports %u needs model "
-                        "timing)", d->name, d->ports);
+        if (d->model == WS_CLUSTER_RTL && d->ports > WS_DEFAULT_PORTS)
+            return perr(p, p->dev[k][D_PORTS], "device %s: model rtl: ports %u: the RTL has "
+                        "N_PORTS %d (hw/wiresum_top.v); more need model timing", d->name,
+                        d->ports, WS_DEFAULT_PORTS);
         d->port_link = t->hosts + c->n_dev + t->uplinks + c->port_links;
         c->port_links += d->ports - 1;
     }

@@ -84,6 +84,8 @@ typedef struct {
     double beats_per_cycle;    /* per engine, measured (docs/performance.md section 1) */
     unsigned idle_latency;     /* fixed cycles from a frame's last beat of service to its
                                 * RESULTs (docs/performance.md section 2, column fixed) */
+    int partial;               /* PARTIAL: 1 a build that takes PARTIAL frames, 0 not, -1 by
+                                * its part (1 in a hierarchy's trees, else 0) */
     uint64_t ingress_bytes;    /* ingress buffer: frames waiting or in service */
     unsigned max_count;        /* MAX_COUNT */
     unsigned slots;            /* the pool of slots */

@@ -68,7 +68,7 @@ struct ws_cdev {
     ws_cluster_dev p;
     ws_refdev *ref; /* the timing model's device; NULL for the RTL */
     ws_config cfg;
-    fifo eq[WS_LIMIT_PORTS]; /* by engine (the RTL: eq[0], the frames in front of its port) */
+    fifo eq[WS_LIMIT_PORTS]; /* by engine (the RTL: by port, the frames in front of it) */
     uint64_t queued;  /* bytes in the buffer, the frames in service included */
     uint64_t latency_ps;
     double cycle_ps;
@@ -84,8 +84,8 @@ struct ws_cdev {
     ws_cdev_stats st;
     ws_cdev_emit_fn emit;
     void *emit_ctx;
-    /* the RTL (model = rtl): the session, its cycle in picoseconds, the frames pushed and not
-     * yet wholly taken (in eq[0]), the next cycle a service call is scheduled for (or none) */
+    /* the RTL (model = rtl): the session, the frames pushed and not yet wholly taken (in
+     * eq[port]), the next cycle a service call is scheduled for (or none) */
     ws_session *s;
     int wake;
     uint64_t wake_cycle;
@@ -232,6 +232,19 @@ static void rtl_catch_up(ws_cdev *d, uint64_t now);
 static uint64_t rtl_wake(ws_cdev *d);
 static uint64_t rtl_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *ctx);
 
+/* Cycles the PARTIAL encoder (hw/ws_partial_enc.v) spends beyond a row a cycle on the PARTIAL
+ * f of len bytes: 5 a record word, 3 more an element that has records (its first word's X bit) */
+static uint64_t record_cycles(const uint8_t *f, size_t len)
+{
+    const uint8_t *a = f + WS_OFF_AGG;
+    if ((a[0] & 0x0f) != WS_TYPE_PARTIAL || len < WS_OFF_ELEMS)
+        return 0;
+    unsigned count = ws_get16(a + 10), ext = ws_get16(a + 20), owners = 0;
+    for (unsigned j = 0; ext && j < count && WS_OFF_ELEMS + 8 * (size_t)j < len; j++)
+        owners += f[WS_OFF_ELEMS + 8 * (size_t)j] >> 7;
+    return 5ull * ext + 3ull * owners;
+}
+
 static void on_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
 {
     ws_cdev *d = ctx;
@@ -241,9 +254,11 @@ static void on_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
     d->st.port_tx_frames[port]++;
     d->st.port_tx_bytes[port] += len;
     /* the engine's result generator sends its frames one after the other, each a beat a cycle
-     * out of its port's egress: the frame leaves with its last beat */
+     * out of its port's egress: the frame leaves with its last beat; a PARTIAL once the encoder
+     * has written it */
     uint64_t b = beats(d, len), out = cycles_ps(d, b);
-    uint64_t start = max64(d->emit_at, max64(d->gen_free[e], d->egress_free[port]));
+    uint64_t ready = d->emit_at + cycles_ps(d, record_cycles(f, len));
+    uint64_t start = max64(ready, max64(d->gen_free[e], d->egress_free[port]));
     d->gen_free[e] = d->egress_free[port] = start + out;
     d->st.egress_busy_ps[port] += out;
     d->emit(d->emit_ctx, start + cycles_ps(d, b - 1), port, f, len);
@@ -293,6 +308,17 @@ static pend pend_pop(ws_cdev *d)
     return top;
 }
 
+/* Cycles a build that takes PARTIALs (PARTIAL = 1) spends beyond idle_latency before the first
+ * frame of the round that f completes: it sends nothing until the round's every result row (one
+ * a cycle) is written and checked, 8 cycles after the last (docs/cluster.md section 3) */
+static uint64_t partial_cycles(const ws_cdev *d, const uint8_t *f, size_t len)
+{
+    if (!d->cfg.partial || len < WS_OFF_AGG + 12)
+        return 0;
+    unsigned bytes = d->p.data_width / 8, count = ws_get16(f + WS_OFF_AGG + 10);
+    return (4ull * count + bytes - 1) / bytes + 8;
+}
+
 /* The frame f that port `port` stored whole at `ready`, judged: through its engine, then the
  * reference; what it sends leaves after the latency from the fence */
 static void judge(ws_cdev *d, unsigned port, const uint8_t *f, size_t len, uint64_t ready)
@@ -316,7 +342,7 @@ static void judge(ws_cdev *d, unsigned port, const uint8_t *f, size_t len, uint6
     for (unsigned k = 0; k < d->p.engines; k++)
         fence = max64(fence, d->engine_free[k]);
     d->st.served_frames++;
-    d->emit_at = fence + d->latency_ps;
+    d->emit_at = fence + d->latency_ps + cycles_ps(d, partial_cycles(d, f, len));
     ws_refdev_rx(d->ref, port, f, len, on_emit, d);
 }
 
@@ -340,7 +366,7 @@ uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, unsigned port, uint32_t sip, u
     /* a frame beyond the buffer is dropped; so is one that finds no memory (counted as a
      * drop: memory, not the buffer, ran out) */
     if (len > WS_LIMIT_FRAME || d->queued + len > d->p.ingress_bytes ||
-        (d->s && grow(&d->eq[0]))) {
+        (d->s && grow(&d->eq[port]))) {
         d->st.drop_frames++;
         d->st.drop_bytes += len;
         return WS_CLUSTER_NEVER;
@@ -355,9 +381,9 @@ uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, unsigned port, uint32_t sip, u
     ws_cluster_frame(f, d->cfg.mac, mac_of(d, sip), sip, dip, sport, dport, tos, ttl, payload,
                      plen, 0);
     if (d->s) {
-        if (ws_session_push(d->s, 0, f, len))
+        if (ws_session_push(d->s, port, f, len))
             return WS_CLUSTER_NEVER; /* the session's error, ws_cdev_error */
-        fifo *fq = &d->eq[0];
+        fifo *fq = &d->eq[port];
         fq->q[(fq->head + fq->n) % fq->cap] = (qframe){(uint32_t)len, 0};
         fq->n++;
     }
@@ -429,11 +455,19 @@ static ws_cdev *rtl_new(ws_cdev *d, char *err, size_t errlen)
              ws_session_open_driver(d->s, &dp, e, sizeof e))
         bad = 1;
     else if (dp.engines != p->engines || jb->workers > dp.workers || jb->slots > dp.pool ||
-             jb->max_count > dp.count) {
-        snprintf(e, sizeof e, "the job takes ENGINES %u, %u members, %u slots, count %u; the "
-                 "RTL model of this build has ENGINES %u, %u, %u, MAX_COUNT %u (a model built "
-                 "with make WS_VFLAGS='-GMAX_COUNT=... -GENGINES=...')", p->engines, jb->workers,
-                 jb->slots, jb->max_count, dp.engines, dp.workers, dp.pool, dp.count);
+             jb->max_count > dp.count || p->ports > dp.ports ||
+             (p->engines > 1 && p->ports != dp.ports) || d->cfg.partial != (dp.partial != 0)) {
+        /* the same port to engine map as the RTL's (port p on engine p / (ports / engines)):
+         * one engine, or every port of the model */
+        snprintf(e, sizeof e, "the device takes ENGINES %u, %u ports%s, %u members, %u slots, "
+                 "count %u, PARTIAL %d%s; the RTL model of this build has ENGINES %u, %u ports, "
+                 "%u, %u, MAX_COUNT %u, PARTIAL %u (models of other builds: make "
+                 "WS_VFLAGS='-GMAX_COUNT=... -GENGINES=... -GPARTIAL=...', docs/cluster.md "
+                 "section 3)", p->engines, p->ports, p->engines > 1 ? " (each its engine's)" : "",
+                 jb->workers, jb->slots, jb->max_count, d->cfg.partial,
+                 d->cfg.partial || !dp.partial ? "" : " (partial = 1 in its [device] for a "
+                 "build that takes PARTIAL frames)", dp.engines, dp.ports, dp.workers, dp.pool,
+                 dp.count, dp.partial);
         bad = 1;
     } else {
         d->cfg.max_jobs = dp.jobs;
@@ -453,19 +487,21 @@ static ws_cdev *rtl_new(ws_cdev *d, char *err, size_t errlen)
     return d;
 }
 
-/* the frames the model has taken wholly leave the queue in front of it */
+/* the frames the model has taken wholly leave the queues in front of its ports; a port takes
+ * them a beat a cycle, as its engine does */
 static void rtl_sync(ws_cdev *d)
 {
-    size_t pending = ws_session_pending(d->s, 0);
-    while (d->eq[0].n > pending) {
-        pop(d, &d->eq[0]);
-        d->st.served_frames++;
+    for (unsigned port = 0; port < d->p.ports; port++) {
+        fifo *fq = &d->eq[port];
+        size_t pending = ws_session_pending(d->s, port);
+        while (fq->n > pending) {
+            uint64_t in = cycles_ps(d, beats(d, fq->q[fq->head].len));
+            d->st.port_busy_ps[port] += in;
+            d->st.engine_busy_ps[port / d->group] += in;
+            pop(d, fq);
+            d->st.served_frames++;
+        }
     }
-    uint64_t in, out;
-    ws_session_beats(d->s, &in, &out);
-    /* its one port takes a beat a cycle, as its engine does, and sends one */
-    d->st.port_busy_ps[0] = d->st.engine_busy_ps[0] = cycles_ps(d, in);
-    d->st.egress_busy_ps[0] = cycles_ps(d, out);
 }
 
 /* the model to the last cycle edge at or before now (clocked, or an idle stretch skipped) */
@@ -495,13 +531,15 @@ static uint64_t rtl_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void
     const uint8_t *f;
     size_t len;
     uint64_t t;
-    while (ws_session_line_pop(d->s, 1, NULL, &f, &len, &t) == 1) {
+    unsigned port;
+    while (ws_session_line_pop(d->s, d->p.ports, &port, &f, &len, &t) == 1) {
         uint64_t at = cycles_ps(d, t);
         d->st.tx_frames++;
         d->st.tx_bytes += len;
-        d->st.port_tx_frames[0]++;
-        d->st.port_tx_bytes[0] += len;
-        emit(ctx, at > now ? at : now, 0, f, len);
+        d->st.port_tx_frames[port]++;
+        d->st.port_tx_bytes[port] += len;
+        d->st.egress_busy_ps[port] += cycles_ps(d, beats(d, len));
+        emit(ctx, at > now ? at : now, port, f, len);
     }
     return rtl_wake(d);
 }

@@ -724,6 +724,12 @@ static int make_devices(ws_cjob *j, const uint32_t *dev_ip, char *err, size_t er
                 jb->member[r].port = (uint8_t)(r % d->ports);
             jb->parent.port = (uint8_t)((jb->workers + n) % d->ports);
         }
+        /* a flat job's device built to take PARTIALs (partial = 1) must take the longest */
+        if (d->partial == 1 && !cfg->partial) {
+            cfg->partial = 1;
+            if (ws_partial_max_len(cj->count) > ws_config_max_frame(cfg))
+                cfg->max_frame = (unsigned)ws_partial_max_len(cj->count);
+        }
         if (ws_config_check(cfg, err, errlen))
             return -1;
         if (!(j->dev[k] = ws_cdev_new(d, cfg, err, errlen)))

@@ -13,7 +13,9 @@ NS3_MODULES  := ns3-core ns3-network ns3-internet ns3-point-to-point ns3-traffic
 # asked when a recipe needs them (as WS_VROOT, mk/models.mk): pkg-config may not be there yet
 NS3_CFLAGS    = $(eval NS3_CFLAGS := $(filter-out %;,$(shell pkg-config --cflags $(NS3_MODULES))))$(NS3_CFLAGS)
 NS3_LIBS      = $(eval NS3_LIBS := $(shell pkg-config --libs $(NS3_MODULES)))$(NS3_LIBS)
-CLB          := $(BUILD)/cluster
+# the objects: the main build's when this one shares its model-independent parts (the PARTIAL
+# build's companion, build/p1/wiresum-cluster: mk/models.mk)
+CLB          := $(or $(WS_SHARED_FROM),$(BUILD))/cluster
 CLUSTER_CXX  := $(wildcard cluster/ns3/*.cc)
 CLUSTER_OBJ  := $(CLB)/main.o $(CLB)/fidelity.o $(patsubst cluster/ns3/%.cc,$(CLB)/%.o,$(CLUSTER_CXX))
 CLUSTER_CXXFLAGS = -std=c++17 -O2 -g -Wall -Wextra -Werror -Ihost -Idriver -Isim -Icluster/ns3 \
@@ -28,10 +30,16 @@ $(CLB)/%.o: cluster/%.c | $(CLB)
 $(CLB)/%.o: cluster/ns3/%.cc | $(CLB)
 	$(CXX) $(CLUSTER_CXXFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/wiresum-cluster: $(CLUSTER_OBJ) $(BUILD)/libwshost.a $(BUILD)/libwssim.a \
-    $(BUILD)/libwiresum.a $(WS_SIM_LIBS)
-	$(CXX) $(CLUSTER_OBJ) $(BUILD)/libwshost.a $(BUILD)/libwssim.a $(BUILD)/libwiresum.a \
-	  $(WS_SIM_LIBS) $(LIBS) $(NS3_LIBS) $(WS_SIM_LD) -o $@
+$(BUILD)/wiresum-cluster: $(CLUSTER_OBJ) $(PLAIN_LIBS) $(WS_SIM_LIBS)
+	$(CXX) $(CLUSTER_OBJ) $(PLAIN_LIBS) $(WS_SIM_LIBS) $(LIBS) $(NS3_LIBS) $(WS_SIM_LD) -o $@
+
+# The PARTIAL build's companion (mk/models.mk), build/p1/wiresum-cluster: `wiresum cluster`
+# with model = rtl devices of four ports and engines and in trees (the fidelity check,
+# docs/cluster.md section 3), linked from the main build's cluster objects
+$(WS_P1_CLUSTER): $(CLUSTER_OBJ) $(BUILD)/libwshost.a $(BUILD)/libwiresum.a $(SIMB)/libverilated.a \
+    $(WS_P1) FORCE
+	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/p1 $(WS_P1_FLAGS) WS_SHARED_FROM=$(BUILD) \
+	  WS_VFLAGS='-GPARTIAL=1 --trace-depth 1' $@
 
 $(CLB):
 	mkdir -p $@

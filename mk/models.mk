@@ -28,6 +28,7 @@ VERILATOR     ?= verilator
 # 512, that make test builds and tests (rule at the end)
 WS_P1         := $(BUILD)/p1/wiresum
 WS_P1_IV      := $(BUILD)/p1/icarus/ws256.vvp
+WS_P1_CLUSTER := $(BUILD)/p1/wiresum-cluster
 
 .PHONY: sim icarus lint sim-none install-sim
 

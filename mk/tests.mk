@@ -19,7 +19,7 @@ test-build: $(PLAIN_TESTS) $(ASAN_TESTS) $(BUILD)/wiresum $(BUILD)/asan/wiresum 
     $(BUILD)/wiresum-cluster \
     $(BUILD)/regmap_gen $(BUILD)/libwiresum.so.$(WS_SOVER) \
     $(if $(WS_HAVE_TOP),$(IVB)/ws256.vvp $(IVB)/ws_vpi.vpi $(BUILD)/allreduce $(BUILD)/libwiresum-sim.a \
-      $(WS_P1) $(WS_P1_IV))
+      $(WS_P1) $(WS_P1_IV) $(WS_P1_CLUSTER))
 
 unit: deps $(PLAIN_TESTS)
 	@sh tests/run_unit.sh $(BUILD)/tests $(PLAIN_TESTS)
@@ -101,8 +101,8 @@ tree: deps $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS)
 
 # the cluster simulation on ns-3 (docs/cluster.md): rack8 through the device and as a ring over
 # TCP, conservation of bytes, the ring's closed form, bad cluster files
-cluster: deps $(BUILD)/wiresum $(BUILD)/wiresum-cluster
-	@sh tests/run_cluster.sh $(BUILD)/wiresum
+cluster: deps $(BUILD)/wiresum $(BUILD)/wiresum-cluster $(if $(WS_HAVE_TOP),$(WS_P1_CLUSTER))
+	@sh tests/run_cluster.sh $(BUILD)/wiresum $(if $(WS_HAVE_TOP),$(WS_P1))
 
 # randomized stress over seeds: mixed jobs, faults, idle insertion and backpressure
 STRESS_SEEDS ?= 12

@@ -1,5 +1,6 @@
 #!/bin/sh
-# run_cluster.sh WIRESUM - `wiresum cluster` (docs/cluster.md): the ns-3 cluster simulation.
+# run_cluster.sh WIRESUM [P1_WIRESUM] - `wiresum cluster` (docs/cluster.md): the ns-3 cluster
+# simulation.
 # The shipped rack8 through the device and as a ring over TCP: every wiresum tensor exact, every
 # ring tensor equal to the ring-order sums of the C reference; bytes conserved (what the workers
 # sent = what the device or the peers received + drops, from the counters), also with a device
@@ -21,6 +22,7 @@
 # Appends "cluster <case> <passed> <failed>" lines to the results file (tests/lib.sh).
 set -u
 ws=$1
+ws_p1=${2:-} # build/p1/wiresum: the fidelity cases of four engines and of a tree
 . "$(dirname "$0")/lib.sh"
 tmp=$WS_BUILD/cluster-test
 rm -rf "$tmp"
@@ -302,7 +304,7 @@ badf() {
 sed 's/^rate = 10Gbps/speed = 10Gbps/' "$rack8" > "$tmp/bad-key.ini"
 badf bad-key "bad-key.ini:8: \[topology\]: unknown key 'speed'"
 # ports: 1..16, a multiple of engines (the RTL's ENGINES divides N_PORTS; without the key, one
-# port, so engines 2 alone is refused at its line), one port for the RTL model
+# port, so engines 2 alone is refused at its line), at most the RTL's 4 for the RTL model
 for v in 0 17; do
     sed "s/^engines = 1/engines = 1\nports = $v/" "$rack8" > "$tmp/bad-ports-$v.ini"
     badf bad-ports-$v "bad-ports-$v.ini:22: device agg0: ports '$v': 1..16 links to its switch"
@@ -311,8 +313,8 @@ sed 's/^engines = 1/engines = 2\nports = 3/' "$rack8" > "$tmp/bad-ports-engines.
 badf bad-ports-engines "bad-ports-engines.ini:22: device agg0: ports 3 is not a multiple of engines 2 (line 21)"
 sed 's/^engines = 1/engines = 2/' "$rack8" > "$tmp/bad-ports-default.ini"
 badf bad-ports-default "bad-ports-default.ini:21: device agg0: ports 1 is not a multiple of engines 2 (line 21)"
-sed 's/^slots = 64/slots = 64\nmodel = rtl\nports = 2/' tests/cluster/fidelity.ini > "$tmp/bad-ports-rtl.ini"
-badf bad-ports-rtl "bad-ports-rtl.ini:25: device agg0: model rtl: one port"
+sed 's/^slots = 64/slots = 64\nmodel = rtl\nports = 8/' tests/cluster/fidelity.ini > "$tmp/bad-ports-rtl.ini"
+badf bad-ports-rtl "bad-ports-rtl.ini:25: device agg0: model rtl: ports 8: the RTL has N_PORTS 4"
 sed 's/^mode = .*/mode = wiresum\nvalues = gaussian/' "$rack8" > "$tmp/bad-values.ini"
 badf bad-values "bad-values.ini:35: job: values 'gaussian': normal (gradients)"
 sed 's/^ingress_buffer = .*/ingress_buffer = 128KiB\necn_threshold = 0/' "$rack8" > "$tmp/bad-devecn.ini"
@@ -437,10 +439,32 @@ sed 's/^idle_latency = 56/idle_latency = 456/' "$fi" > "$tmp/fidelity-off.ini"
 if ws_refused "$tmp/fidelity-off.log" "fidelity: timing model .* FAILED: the all-reduce times differ by +[0-9.]* %, more than 2 %" "$ws" cluster --fidelity "$tmp/fidelity-off.ini"; then ok fidelity-fails; else bad fidelity-fails; fi
 sed 's/^slots = 64/slots = 64\nmodel = verilog/' "$fi" > "$tmp/bad-model.ini"
 badf bad-model "bad-model.ini:24: device agg0: model 'verilog': timing (the reference behind the timing model) or rtl"
+# a device of a hierarchy takes PARTIALs: the PARTIAL = 0 models of this build refuse it, and
+# so does partial = 0
 sed 's/^\[device tor0\]/[device tor0]\nmodel = rtl/' "$ls" > "$tmp/bad-rtl-hier.ini"
-badf bad-rtl-hier "bad-rtl-hier.ini:14: device tor0: model rtl: not in mode hierarchical"
+if ws_refused "$tmp/bad-rtl-hier.log" "device tor0 (model rtl): the device takes ENGINES 1, 1 ports, 8 members, .* PARTIAL 1; the RTL model of this build has .* PARTIAL 0" "$ws" cluster --mode hierarchical "$tmp/bad-rtl-hier.ini"; then ok bad-rtl-hier; else bad bad-rtl-hier; fi
+sed 's/^\[device tor0\]/[device tor0]\npartial = 0/' "$ls" > "$tmp/bad-partial-hier.ini"
+badf bad-partial-hier "bad-partial-hier.ini:14: device tor0: partial 0: a device of mode hierarchical's trees takes and sends PARTIAL frames"
+sed 's/^slots = 64/slots = 64\npartial = 2/' "$fi" > "$tmp/bad-partial.ini"
+badf bad-partial "bad-partial.ini:24: device agg0: partial '2': 0 or 1"
 sed -e 's/^count = 256/count = 512/' -e 's/^max_count = 256/max_count = 512/' "$fi" > "$tmp/bad-rtl-count.ini"
-if ws_refused "$tmp/bad-rtl-count.log" "device agg0 (model rtl): the job takes ENGINES 1, 4 members, 4 slots, count 512; the RTL model of this build has .*MAX_COUNT 256" "$ws" cluster --fidelity "$tmp/bad-rtl-count.ini"; then ok bad-rtl-count; else bad bad-rtl-count; fi
+if ws_refused "$tmp/bad-rtl-count.log" "device agg0 (model rtl): the device takes ENGINES 1, 1 ports, 4 members, 4 slots, count 512, PARTIAL 0; the RTL model of this build has .*MAX_COUNT 256" "$ws" cluster --fidelity "$tmp/bad-rtl-count.ini"; then ok bad-rtl-count; else bad bad-rtl-count; fi
+
+# fidelity with the models of build/p1 (four engines, PARTIAL = 1, at 256 bits: mk/models.mk):
+# a device of four ports and engines, and a two-level tree of them (leaves and root); each within
+# 2 % with every tensor exact and the same frames; the four-engine device's timing model without
+# the PARTIAL = 1 build's 40 cycles (its 32 result rows and 8) fails
+if [ -n "$ws_p1" ]; then
+    for t in e4 tree; do
+        f=$tmp/fidelity-$t.json
+        if "$ws_p1" cluster --fidelity --json "tests/cluster/fidelity-$t.ini" > "$f" 2> "$tmp/fidelity-$t.log"; then ok fidelity-$t; else bad fidelity-$t; fi
+        check fidelity-$t-frames "$f" '.ok and .timing.exact and .rtl.exact and .timing.transport == .rtl.transport and .timing.device.rx_bytes == .rtl.device.rx_bytes and .timing.device.tx_bytes == .rtl.device.tx_bytes and .rtl.device.drop_frames == 0 and (.difference | fabs) < 0.02'
+    done
+    check fidelity-e4-ports "$tmp/fidelity-e4.json" '.devices == ["agg0"] and (.rtl.devices[0].ports | length) == 4 and ([.rtl.devices[0].ports[] | .rx_bytes, .tx_bytes] | all(. > 0)) and [.rtl.devices[0].ports[] | .rx_bytes, .tx_bytes] == [.timing.devices[0].ports[] | .rx_bytes, .tx_bytes]'
+    check fidelity-tree-devices "$tmp/fidelity-tree.json" '.mode == "hierarchical" and (.devices | sort) == ["leafdev0", "leafdev1", "root"]'
+    sed 's/^partial = 1/partial = 1\nidle_latency = 16/' tests/cluster/fidelity-e4.ini > "$tmp/fidelity-e4-off.ini"
+    if ws_refused "$tmp/fidelity-e4-off.log" "fidelity: timing model .* FAILED: the all-reduce times differ by -[0-9.]* %, more than 2 %" "$ws_p1" cluster --fidelity "$tmp/fidelity-e4-off.ini"; then ok fidelity-e4-fails; else bad fidelity-e4-fails; fi
+fi
 
 # the main tool runs the companion beside it, or says where it looked
 if "$ws" cluster --help > "$tmp/help.log" 2>&1 && grep -q "usage: wiresum cluster FILE" "$tmp/help.log"; then ok dispatch; else bad dispatch; fi
