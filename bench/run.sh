@@ -10,6 +10,8 @@
 #   5 all-reduce   build/bench/cluster.md, written by bench/cluster.sh: wiresum against ring and
 #                  halving-doubling measured in a simulated cluster (ns-3; the headline); then
 #                  build/bench/cluster_scale.md (bench/cluster_scale.sh): the simulation's scale run;
+#                  build/bench/cluster_fidelity.md (bench/cluster_fidelity.sh, WS_FID): its timing
+#                  model against the RTL at 1024 bits;
 #                  bench/allreduce.awk: the analytic model of one device, from the measurements
 #   6 engines      build/bench/engines.md, written by bench/engines.sh (WS_E4: a 4-engine model)
 #   7 numerics     build/bench/numerics.md, written by bench/numerics.sh: binary32 summation in
@@ -23,7 +25,7 @@
 # build/bench/mc1024/wiresum: the same built with WS_VFLAGS=-GMAX_COUNT=1024, needed for 1024
 # elements per packet; `make bench` builds it; if it is missing those rows are left out and the
 # tables say so). WS_BENCH_PARTS (default "simspeed resources engines numerics fabric cluster
-# cluster_scale cluster_cc"): which of the scripts of sections 3 to 9 run (the others keep their last tables; resources.sh alone
+# cluster_scale cluster_fidelity cluster_cc"): which of the scripts of sections 3 to 9 run (the others keep their last tables; resources.sh alone
 # takes about three hours on two cores). --fewer: 2 widths x 3 packet sizes x 3 worker counts,
 # shorter windows (a few minutes). --report: no measurement, the tables and plots again from build/bench/lines.tsv.
 # Every table and plot states the command, machine, date and commit it came from.
@@ -191,7 +193,7 @@ unset multiplot
 EOF
 
 # ---- 3 to 9: the other engineers' fragments -------------------------------------------------------
-PARTS="simspeed resources engines numerics fabric cluster cluster_scale cluster_cc"
+PARTS="simspeed resources engines numerics fabric cluster cluster_scale cluster_fidelity cluster_cc"
 for part in $PARTS; do
     case " ${WS_BENCH_PARTS-$PARTS} " in *" $part "*) ;; *) continue ;; esac
     if [ "$MODE" != report ] && [ -f "bench/$part.sh" ]; then
@@ -237,6 +239,7 @@ section() { # fragment, heading, text when absent; the fragment's own first head
     section "$B/resources.md" "## 4. Resources" "Not measured yet (bench/resources.sh is not in the tree)."
     section "$B/cluster.md" "## 5. All-reduce time" "Not measured: no build/bench/cluster.md (bench/cluster.sh skipped or failed)."
     section "$B/cluster_scale.md" "### The cluster simulation at scale" "Not measured: no build/bench/cluster_scale.md (bench/cluster_scale.sh skipped or failed)."
+    section "$B/cluster_fidelity.md" "### The timing model against the RTL at 1024 bits" "Not measured: no build/bench/cluster_fidelity.md (bench/cluster_fidelity.sh skipped or failed)."
     section "$B/allreduce.md" "### The model: one device, from sections 1 and 2" "Not computed."
     section "$B/engines.md" "## 6. Engines: capacity that scales with ports" "Not measured: no build/bench/engines.md (bench/engines.sh skipped or failed)."
     section "$B/numerics.md" "## 7. Numerics" "Not measured: no build/bench/numerics.md (bench/numerics.sh skipped or failed)."

@@ -639,6 +639,12 @@ static int fits(parser *p, unsigned k, unsigned members, unsigned jobs, size_t p
         return perr(p, p->dev[k][D_PARTIAL], "device %s: partial 0: a device of mode %s's "
                     "trees takes and sends PARTIAL frames (docs/protocol.md section 9)", d->name,
                     mode);
+    if (!partial_len && d->partial == 1 && ws_partial_max_len(j->count) > WS_LIMIT_FRAME)
+        return perr(p, count_line, "[job]: count %u: device %s is built to take PARTIALs "
+                    "(partial = 1, line %u), so its frames hold a PARTIAL of that count, up to "
+                    "%zu bytes, above %d (count at most %zu)", j->count, d->name,
+                    p->dev[k][D_PARTIAL], ws_partial_max_len(j->count), WS_LIMIT_FRAME,
+                    (size_t)(WS_LIMIT_FRAME - WS_OFF_ELEMS) / (8 * WS_X64_MAX_WORDS));
     if (members > WS_LIMIT_WORKERS)
         return perr(p, p->job[J_WORKERS], "[job]: mode %s: device %s would serve %u members, "
                     "a device serves at most %d", mode, d->name, members, WS_LIMIT_WORKERS);

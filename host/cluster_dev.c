@@ -308,15 +308,19 @@ static pend pend_pop(ws_cdev *d)
     return top;
 }
 
-/* Cycles a build that takes PARTIALs (PARTIAL = 1) spends beyond idle_latency before the first
- * frame of the round that f completes: it sends nothing until the round's every result row (one
- * a cycle) is written and checked, 8 cycles after the last (docs/cluster.md section 3) */
-static uint64_t partial_cycles(const ws_cdev *d, const uint8_t *f, size_t len)
+/* Cycles a device of several engines or one that takes PARTIALs (PARTIAL = 1) spends beyond
+ * idle_latency before the first frame of the round that f completes: it sends nothing until the
+ * combine has written every result row of the round (one a cycle) and its checksum, a few
+ * cycles after the last. Measured from the RTL (`wiresum bench`'s idle latency against a
+ * one-engine PARTIAL = 0 build's, counts 16 to 2048, docs/cluster.md section 3): the rows and 8
+ * cycles, 11 with several engines at 512 bits, 12 at 1024. */
+static uint64_t combine_cycles(const ws_cdev *d, const uint8_t *f, size_t len)
 {
-    if (!d->cfg.partial || len < WS_OFF_AGG + 12)
+    if ((!d->cfg.partial && d->p.engines == 1) || len < WS_OFF_AGG + 12)
         return 0;
     unsigned bytes = d->p.data_width / 8, count = ws_get16(f + WS_OFF_AGG + 10);
-    return (4ull * count + bytes - 1) / bytes + 8;
+    unsigned after = d->p.data_width == 1024 ? 12 : d->p.engines > 1 && bytes == 64 ? 11 : 8;
+    return (4ull * count + bytes - 1) / bytes + after;
 }
 
 /* The frame f that port `port` stored whole at `ready`, judged: through its engine, then the
@@ -342,7 +346,7 @@ static void judge(ws_cdev *d, unsigned port, const uint8_t *f, size_t len, uint6
     for (unsigned k = 0; k < d->p.engines; k++)
         fence = max64(fence, d->engine_free[k]);
     d->st.served_frames++;
-    d->emit_at = fence + d->latency_ps + cycles_ps(d, partial_cycles(d, f, len));
+    d->emit_at = fence + d->latency_ps + cycles_ps(d, combine_cycles(d, f, len));
     ws_refdev_rx(d->ref, port, f, len, on_emit, d);
 }
 

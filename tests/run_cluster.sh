@@ -447,6 +447,8 @@ sed 's/^\[device tor0\]/[device tor0]\npartial = 0/' "$ls" > "$tmp/bad-partial-h
 badf bad-partial-hier "bad-partial-hier.ini:14: device tor0: partial 0: a device of mode hierarchical's trees takes and sends PARTIAL frames"
 sed 's/^slots = 64/slots = 64\npartial = 2/' "$fi" > "$tmp/bad-partial.ini"
 badf bad-partial "bad-partial.ini:24: device agg0: partial '2': 0 or 1"
+sed -e 's/^count = 2048/count = 1376/' -e 's/^engines = 1/engines = 1\npartial = 1/' "$rack8" > "$tmp/bad-partial-count.ini"
+badf bad-partial-count "bad-partial-count.ini:.*: \[job\]: count 1376: device agg0 is built to take PARTIALs (partial = 1, line 22), so its frames hold a PARTIAL of that count, up to 66112 bytes, above 65535 (count at most 1363)"
 sed -e 's/^count = 256/count = 512/' -e 's/^max_count = 256/max_count = 512/' "$fi" > "$tmp/bad-rtl-count.ini"
 if ws_refused "$tmp/bad-rtl-count.log" "device agg0 (model rtl): the device takes ENGINES 1, 1 ports, 4 members, 4 slots, count 512, PARTIAL 0; the RTL model of this build has .*MAX_COUNT 256" "$ws" cluster --fidelity "$tmp/bad-rtl-count.ini"; then ok bad-rtl-count; else bad bad-rtl-count; fi
 
