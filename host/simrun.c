@@ -99,6 +99,8 @@ typedef struct {
     ws_session *ref;  /* the software reference, fed the same inputs */
     /* one pass */
     ws_session *sim;  /* the model */
+    int sim_traced;   /* load() opened it, to dump a trace or not, */
+    int sim_fresh;    /* and no pass has taken it yet */
     unsigned ports; /* the model's */
     ws_trace_out *actual_out; /* out<P>.pcap; NULL in a rerun */
     frame_list act[WS_SIM_MAX_PORTS];
@@ -195,11 +197,16 @@ static int pass(run *r, int write_out, const char *trace, uint64_t from, uint64_
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    /* a pass that dumps no trace takes the model built without tracing, if there is one */
+    /* the first pass takes the model load() opened; a pass that dumps no trace takes the model
+     * built without tracing, if there is one */
     ws_session_opts so = {o->icarus ? WS_DEVICE_ICARUS : WS_DEVICE_VERILATOR, o->width,
                           trace != NULL};
-    r->sim = ws_session_open(&so, err, errlen);
-    if (!r->sim)
+    if (r->sim && (!r->sim_fresh || r->sim_traced != so.traced)) {
+        ws_session_free(r->sim);
+        r->sim = NULL;
+    }
+    r->sim_fresh = 0;
+    if (!r->sim && !(r->sim = ws_session_open(&so, err, errlen)))
         return -1;
     r->ports = ws_session_ports(r->sim);
     if (r->cfg.n_ports > r->ports || r->ports > WS_SIM_MAX_PORTS) {
@@ -748,17 +755,18 @@ static int give_causes(run *r, frame_list *refout)
 
 /* The reference drops what the model's ports drop: its max_frame is the model's MAX_FRAME
  * (PARAM_MAX_FRAME); a job.ini that gives another is refused. It takes PARTIALs if the model
- * does (PARAM_PARTIAL). */
+ * does (PARAM_PARTIAL). The model, opened here as the first pass wants it (traced if it dumps
+ * a trace), stays open for that pass: one model (under Icarus, one vvp process) a pass. */
 static int model_max_frame(run *r, const char *ini)
 {
-    ws_session_opts so = {r->o->icarus ? WS_DEVICE_ICARUS : WS_DEVICE_VERILATOR, r->o->width, 0};
-    ws_session *m = ws_session_open(&so, r->err, r->errlen);
-    if (!m)
+    ws_session_opts so = {r->o->icarus ? WS_DEVICE_ICARUS : WS_DEVICE_VERILATOR, r->o->width,
+                          r->o->trace != NULL};
+    if (!(r->sim = ws_session_open(&so, r->err, r->errlen)))
         return -1;
+    r->sim_traced = so.traced;
+    r->sim_fresh = 1;
     ws_dev_params p;
-    int rc = ws_session_open_driver(m, &p, r->err, r->errlen);
-    ws_session_free(m);
-    if (rc)
+    if (ws_session_open_driver(r->sim, &p, r->err, r->errlen))
         return -1;
     if (r->cfg.max_frame && r->cfg.max_frame != p.max_frame) {
         snprintf(r->err, r->errlen, "%s: max_frame = %u, but the model was built with MAX_FRAME "

@@ -100,5 +100,24 @@ one smoke-all       1024 --jobs 2 --workers 3 --elems 1500 --count 20 --values m
 SIM=icarus MODES="plain backpressure" one smoke-edges 256 --vectors "$tmp/f32_add-edges.txt" --count 64 --slots 2
 SIM=icarus MODES=plain one smoke-all 256 --jobs 2 --workers 3 --elems 300 --count 20 --values mixed --loss 0.05 --dup 0.05 --malformed 0.1 --bypass 0.1 --seed 12
 SIM=icarus MODES=plain one smoke-count-max 256 --workers 2 --elems 512 --count 256 --slots 2 --dup 0.1
+# one model a simulation: `wiresum sim` reads the model's parameters from the model it then
+# runs, so Icarus starts one vvp (counted by a vvp on PATH that logs and runs the real one)
+real_vvp=$(command -v vvp || true)
+if [ -n "$real_vvp" ] && [ -d "$tmp/icarus-w256-smoke-count-max" ]; then
+    mkdir -p "$tmp/vvp-count"
+    printf '#!/bin/sh
+echo "$$" >> "%s/vvp-count/log"
+exec "%s" "$@"
+' "$tmp" "$real_vvp" > "$tmp/vvp-count/vvp"
+    chmod +x "$tmp/vvp-count/vvp"
+    : > "$tmp/vvp-count/log"
+    if PATH="$tmp/vvp-count:$PATH" "$ws" sim "$tmp/icarus-w256-smoke-count-max" -q --sim icarus --width 256 > "$tmp/vvp-count.log" 2>&1 &&
+       [ "$(wc -l < "$tmp/vvp-count/log")" -eq 1 ]; then
+        pass=$((pass + 1)); ws_record "$suite" icarus-one-model 0
+    else
+        cat "$tmp/vvp-count.log"; echo "vvp started $(wc -l < "$tmp/vvp-count/log") times, not once"
+        fail=$((fail + 1)); ws_record "$suite" icarus-one-model 1
+    fi
+fi
 echo "$suite: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
