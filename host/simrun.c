@@ -206,7 +206,11 @@ static int pass(run *r, int write_out, const char *trace, uint64_t from, uint64_
         r->sim = NULL;
     }
     r->sim_fresh = 0;
-    if (!r->sim && !(r->sim = ws_session_open(&so, err, errlen)))
+    ws_dev_params dp;
+    /* a new model goes through the same register reads as load()'s, so that every pass starts
+     * at the same cycle (the waveform re-run reproduces the first pass cycle for cycle) */
+    if (!r->sim && (!(r->sim = ws_session_open(&so, err, errlen)) ||
+                    ws_session_open_driver(r->sim, &dp, err, errlen)))
         return -1;
     r->ports = ws_session_ports(r->sim);
     if (r->cfg.n_ports > r->ports || r->ports > WS_SIM_MAX_PORTS) {
