@@ -232,17 +232,36 @@ static void rtl_catch_up(ws_cdev *d, uint64_t now);
 static uint64_t rtl_wake(ws_cdev *d);
 static uint64_t rtl_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *ctx);
 
-/* Cycles the PARTIAL encoder (hw/ws_partial_enc.v) spends beyond a row a cycle on the PARTIAL
- * f of len bytes: 5 a record word, 3 more an element that has records (its first word's X bit) */
-static uint64_t record_cycles(const uint8_t *f, size_t len)
+/* The record words of the PARTIAL f of len bytes (*owners: its elements that have records, whose
+ * first word's X bit is set); 0 for another frame */
+static unsigned records(const uint8_t *f, size_t len, unsigned *owners)
 {
     const uint8_t *a = f + WS_OFF_AGG;
-    if ((a[0] & 0x0f) != WS_TYPE_PARTIAL || len < WS_OFF_ELEMS)
+    *owners = 0;
+    if (len < WS_OFF_ELEMS || (a[0] & 0x0f) != WS_TYPE_PARTIAL)
         return 0;
-    unsigned count = ws_get16(a + 10), ext = ws_get16(a + 20), owners = 0;
+    unsigned count = ws_get16(a + 10), ext = ws_get16(a + 20);
     for (unsigned j = 0; ext && j < count && WS_OFF_ELEMS + 8 * (size_t)j < len; j++)
-        owners += f[WS_OFF_ELEMS + 8 * (size_t)j] >> 7;
-    return 5ull * ext + 3ull * owners;
+        *owners += f[WS_OFF_ELEMS + 8 * (size_t)j] >> 7;
+    return ext;
+}
+
+/* Cycles the PARTIAL encoder (hw/ws_partial_enc.v) spends beyond a row a cycle on the PARTIAL
+ * f: 5 a record word, 3 more an element that has records */
+static uint64_t encode_cycles(const uint8_t *f, size_t len)
+{
+    unsigned owners, r = records(f, len, &owners);
+    return 5ull * r + 3ull * owners;
+}
+
+/* Cycles a parent's engine spends beyond a beat a cycle taking the PARTIAL f in (hw/ws_engine.v,
+ * the feed): its record words go one a cycle, not a beat's words at once, each once the owner
+ * search has settled, 3 cycles after the mask was last written (by the element words' cycle and
+ * by each element's chain end) */
+static uint64_t record_feed_cycles(const ws_cdev *d, const uint8_t *f, size_t len)
+{
+    unsigned owners, r = records(f, len, &owners), wpb = d->p.data_width / 64;
+    return r ? r - (r + wpb - 1) / wpb + 3ull * owners + 4 : 0;
 }
 
 static void on_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
@@ -257,7 +276,7 @@ static void on_emit(void *ctx, unsigned egress, const uint8_t *f, size_t len)
      * out of its port's egress: the frame leaves with its last beat; a PARTIAL once the encoder
      * has written it */
     uint64_t b = beats(d, len), out = cycles_ps(d, b);
-    uint64_t ready = d->emit_at + cycles_ps(d, record_cycles(f, len));
+    uint64_t ready = d->emit_at + cycles_ps(d, encode_cycles(f, len));
     uint64_t start = max64(ready, max64(d->gen_free[e], d->egress_free[port]));
     d->gen_free[e] = d->egress_free[port] = start + out;
     d->st.egress_busy_ps[port] += out;
@@ -335,7 +354,7 @@ static void judge(ws_cdev *d, unsigned port, const uint8_t *f, size_t len, uint6
         d->queued -= len;
         return;
     }
-    uint64_t service = ws_cdev_service_ps(&d->p, len);
+    uint64_t service = ws_cdev_service_ps(&d->p, len) + cycles_ps(d, record_feed_cycles(d, f, len));
     d->engine_free[e] = max64(ready, d->engine_free[e]) + service;
     d->st.engine_busy_ps[e] += service;
     fq->q[(fq->head + fq->n) % fq->cap] = (qframe){(uint32_t)len, d->engine_free[e]};
