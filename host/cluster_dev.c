@@ -354,7 +354,8 @@ static void judge(ws_cdev *d, unsigned port, const uint8_t *f, size_t len, uint6
         d->queued -= len;
         return;
     }
-    uint64_t service = ws_cdev_service_ps(&d->p, len) + cycles_ps(d, record_feed_cycles(d, f, len));
+    uint64_t service =
+        ws_cdev_service_ps(&d->p, len) + cycles_ps(d, record_feed_cycles(d, f, len));
     d->engine_free[e] = max64(ready, d->engine_free[e]) + service;
     d->st.engine_busy_ps[e] += service;
     fq->q[(fq->head + fq->n) % fq->cap] = (qframe){(uint32_t)len, d->engine_free[e]};
