@@ -18,7 +18,7 @@ bench: deps $(BUILD)/wiresum
 	  WS_P1=$(BUILD)/bench/p1/wiresum WS_FID=$(BUILD)/bench/fid/wiresum \
 	  sh bench/run.sh $(BENCH_ARGS)
 
-# the fidelity of the cluster's timing model at scale (bench/fidelity.sh): the device of
+# the fidelity of the cluster's timing model at scale (bench/cluster_fidelity.sh): the device of
 # bench/cluster.sh, 1024 bits with four engines, built to take PARTIALs (a tree's leaves and
 # root) of counts up to 2048 (MAX_FRAME 65535 holds the hierarchy's PARTIALs of 1344 elements);
 # traced to the top's ports only and at -O1 (compile time; the runs are small)
