@@ -232,25 +232,25 @@ static void rtl_catch_up(ws_cdev *d, uint64_t now);
 static uint64_t rtl_wake(ws_cdev *d);
 static uint64_t rtl_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *ctx);
 
-/* The record words of the PARTIAL f of len bytes (*owners: its elements that have records, whose
- * first word's X bit is set); 0 for another frame */
-static unsigned records(const uint8_t *f, size_t len, unsigned *owners)
+/* The record words of the PARTIAL f of len bytes with header h (*owners: its elements that have
+ * records, whose first word's X bit is set); 0 for another frame */
+static unsigned records(const uint8_t *f, size_t len, const ws_hdr *h, unsigned *owners)
 {
-    const uint8_t *a = f + WS_OFF_AGG;
     *owners = 0;
-    if (len < WS_OFF_ELEMS || (a[0] & 0x0f) != WS_TYPE_PARTIAL)
+    if (h->type != WS_TYPE_PARTIAL)
         return 0;
-    unsigned count = ws_get16(a + 10), ext = ws_get16(a + 20);
-    for (unsigned j = 0; ext && j < count && WS_OFF_ELEMS + 8 * (size_t)j < len; j++)
+    for (unsigned j = 0; h->ext && j < h->count && WS_OFF_ELEMS + 8 * (size_t)j < len; j++)
         *owners += f[WS_OFF_ELEMS + 8 * (size_t)j] >> 7;
-    return ext;
+    return h->ext;
 }
 
 /* Cycles the PARTIAL encoder (hw/ws_partial_enc.v) spends beyond a row a cycle on the PARTIAL
  * f: 5 a record word, 3 more an element that has records */
 static uint64_t encode_cycles(const uint8_t *f, size_t len)
 {
-    unsigned owners, r = records(f, len, &owners);
+    ws_hdr h;
+    ws_parse(f, &h);
+    unsigned owners, r = records(f, len, &h, &owners);
     return 5ull * r + 3ull * owners;
 }
 
@@ -258,9 +258,10 @@ static uint64_t encode_cycles(const uint8_t *f, size_t len)
  * the feed): its record words go one a cycle, not a beat's words at once, each once the owner
  * search has settled, 3 cycles after the mask was last written (by the element words' cycle and
  * by each element's chain end) */
-static uint64_t record_feed_cycles(const ws_cdev *d, const uint8_t *f, size_t len)
+static uint64_t record_feed_cycles(const ws_cdev *d, const uint8_t *f, size_t len,
+                                   const ws_hdr *h)
 {
-    unsigned owners, r = records(f, len, &owners), wpb = d->p.data_width / 64;
+    unsigned owners, r = records(f, len, h, &owners), wpb = d->p.data_width / 64;
     return r ? r - (r + wpb - 1) / wpb + 3ull * owners + 4 : 0;
 }
 
@@ -333,13 +334,13 @@ static pend pend_pop(ws_cdev *d)
  * cycles after the last. Measured from the RTL (`wiresum bench`'s idle latency against a
  * one-engine PARTIAL = 0 build's, counts 16 to 2048, docs/cluster.md section 3): the rows and 8
  * cycles, 11 with several engines at 512 bits, 12 at 1024. */
-static uint64_t combine_cycles(const ws_cdev *d, const uint8_t *f, size_t len)
+static uint64_t combine_cycles(const ws_cdev *d, const ws_hdr *h)
 {
-    if ((!d->cfg.partial && d->p.engines == 1) || len < WS_OFF_AGG + 12)
+    if (!d->cfg.partial && d->p.engines == 1)
         return 0;
-    unsigned bytes = d->p.data_width / 8, count = ws_get16(f + WS_OFF_AGG + 10);
+    unsigned bytes = d->p.data_width / 8;
     unsigned after = d->p.data_width == 1024 ? 12 : d->p.engines > 1 && bytes == 64 ? 11 : 8;
-    return (4ull * count + bytes - 1) / bytes + after;
+    return (4ull * h->count + bytes - 1) / bytes + after;
 }
 
 /* The frame f that port `port` stored whole at `ready`, judged: through its engine, then the
@@ -354,8 +355,14 @@ static void judge(ws_cdev *d, unsigned port, const uint8_t *f, size_t len, uint6
         d->queued -= len;
         return;
     }
-    uint64_t service =
-        ws_cdev_service_ps(&d->p, len) + cycles_ps(d, record_feed_cycles(d, f, len));
+    /* the header, for what the frame costs beyond its beats (a frame too short to hold one
+     * costs nothing more: the reference drops it) */
+    ws_hdr h;
+    int whole = len >= WS_OFF_ELEMS;
+    if (whole)
+        ws_parse(f, &h);
+    uint64_t service = ws_cdev_service_ps(&d->p, len) +
+                       (whole ? cycles_ps(d, record_feed_cycles(d, f, len, &h)) : 0);
     d->engine_free[e] = max64(ready, d->engine_free[e]) + service;
     d->st.engine_busy_ps[e] += service;
     fq->q[(fq->head + fq->n) % fq->cap] = (qframe){(uint32_t)len, d->engine_free[e]};
@@ -366,7 +373,7 @@ static void judge(ws_cdev *d, unsigned port, const uint8_t *f, size_t len, uint6
     for (unsigned k = 0; k < d->p.engines; k++)
         fence = max64(fence, d->engine_free[k]);
     d->st.served_frames++;
-    d->emit_at = fence + d->latency_ps + cycles_ps(d, combine_cycles(d, f, len));
+    d->emit_at = fence + d->latency_ps + (whole ? cycles_ps(d, combine_cycles(d, &h)) : 0);
     ws_refdev_rx(d->ref, port, f, len, on_emit, d);
 }
 
