@@ -232,15 +232,10 @@ static int fidelity(const ws_cluster *c, int json)
     }
     /* the devices co-simulated: the job's device, or every device of the hierarchy's trees */
     json_t *names = json ? json_array() : NULL;
-    const ws_cluster_dev *d = NULL;
-    unsigned n = 0;
-    for (unsigned i = 0; i < f.rtl.n_devices; i++) {
-        const ws_cluster_dev *e = &c->dev[f.rtl.dev_index[i]];
-        d = d ? d : e;
-        n++;
-        if (names)
-            json_array_append_new(names, json_string(e->name));
-    }
+    unsigned n = f.rtl.n_devices;
+    const ws_cluster_dev *d = n ? &c->dev[f.rtl.dev_index[0]] : NULL;
+    for (unsigned i = 0; i < n && names; i++)
+        json_array_append_new(names, json_string(c->dev[f.rtl.dev_index[i]].name));
     if (json) {
         json_t *top = json_pack("{s:s, s:b, s:s, s:o, s:o, s:o, s:f, s:f}", "file", c->path,
                                 "ok", f.ok, "mode", ws_cluster_mode_name(f.mode), "devices",
