@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/cluster_cc.sh - PANAMA's congestion control in the cluster simulation (issue 23 item 5,
 # docs/cluster.md "Congestion"): the shipped rack8 with ECN marking at 100 KB on every switch port
-# and web-search background traffic (host/examples/cluster/websearch.cdf, DCTCP for TCP) at
+# and web-search background traffic (cluster/examples/websearch.cdf, DCTCP for TCP) at
 # CC_LOADS (default 30 % and 60 % of the hosts' links), the all-reduce through wiresum with the
 # transport's congestion control off and on, at rack8's window of 8 chunks (66 KB in flight per
 # worker, under the threshold) and at CC_WINDOW (default 32: 264 KB, above it), and the ring over
@@ -23,14 +23,14 @@ OUT=build/bench/cluster_cc.md
 [ -x "$WS" ] || { echo "bench/cluster_cc.sh: $WS not built (make build/wiresum build/wiresum-cluster)" >&2; exit 1; }
 rm -rf "$B"
 mkdir -p "$B"
-cdf=$(pwd)/host/examples/cluster/websearch.cdf
+cdf=$(pwd)/cluster/examples/websearch.cdf
 
 # cfg NAME LOAD CC MODE SEED WINDOW: rack8 with ECN at 100 KB, ITERS all-reduces, cc on/off,
 # the window, and background at LOAD (0: none)
 cfg() {
     sed -e 's/^queue = 1MB/queue = 1MB\necn_threshold = 100KB/' -e "s/^window = .*/window = $6/" \
         -e "s/^iterations = .*/iterations = $ITERS/" -e "s/^mode = .*/mode = $4\ncc = $3/" \
-        host/examples/cluster/rack8.ini > "$B/$1.ini"
+        cluster/examples/rack8.ini > "$B/$1.ini"
     [ "$2" = 0 ] || printf '\n[background]\ndistribution = %s\nload = %s\nseed = %s\nduration = %s\n' \
         "$cdf" "$2" "$5" "$DUR" >> "$B/$1.ini"
 }

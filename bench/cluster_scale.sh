@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/cluster_scale.sh - the scale run of `wiresum cluster`: every host of a
 # k = 16 fat-tree (1024 workers) in one hierarchical all-reduce of 16 MiB with web-search
-# background flows at 30 % load, host/examples/cluster/fattree-k16-1024.ini, under
+# background flows at 30 % load, cluster/examples/fattree-k16-1024.ini, under
 # /usr/bin/time -v: wall time, events and events per second, peak memory, every tensor exact,
 # every background flow complete. SCALE_BYTES (e.g. 256KiB) replaces the file's tensor;
 # SCALE_PERF=1 also records a profile (perf record -g at 250 Hz) and prints its top symbols.
@@ -10,7 +10,7 @@ set -eu
 WS=${WS:-build/wiresum}
 B=build/bench
 mkdir -p "$B"
-INI=host/examples/cluster/fattree-k16-1024.ini
+INI=cluster/examples/fattree-k16-1024.ini
 if [ -n "${SCALE_BYTES:-}" ]; then
     # the copy names the distribution file by its full path (a relative one is the file's folder)
     sed -e "s/^tensor_bytes = .*/tensor_bytes = $SCALE_BYTES/" \
@@ -34,7 +34,7 @@ count=$(jq '.count' "$B/scale.json")
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
 {
     printf '### The cluster simulation at scale\n\n'
-    printf 'Command: `sh bench/cluster_scale.sh`%s (host/examples/cluster/fattree-k16-1024.ini; docs/cluster.md section 7). Machine: %s cores, %s; date: %s; commit: %s.\n\n' \
+    printf 'Command: `sh bench/cluster_scale.sh`%s (cluster/examples/fattree-k16-1024.ini; docs/cluster.md section 7). Machine: %s cores, %s; date: %s; commit: %s.\n\n' \
         "${SCALE_BYTES:+ with SCALE_BYTES=$SCALE_BYTES}" "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')" "${cpu:-unknown CPU}" \
         "$(date -u '+%Y-%m-%d %H:%M UTC')" "$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
     jq -r --arg rss "$rss" --arg wall "$wall" --arg user "$user" --arg sys "$sys" --arg count "$count" '.runs[0] |

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/fabric.sh - several devices per job (docs/protocol.md section 9, host/fabric.c): the
+# bench/fabric.sh - several devices per job (docs/protocol.md section 9, loop/fabric.c): the
 # aggregate capacity of one job through 1, 2 and 4 sharded devices, a two-level tree (a root and
 # 4 leaves) and 4 such trees, for 8 to 64 workers, in cycles of the devices: the RTL model
 # (`wiresum run --device rtl`: WS, the default build, for one device and shards; WS_P1, the same

@@ -13,8 +13,8 @@
 
 #include <stddef.h>
 
-#include "cluster_cfg.h"
-#include "cluster_job.h"
+#include "cluster.h"
+#include "cjob.h"
 
 #define WS_FIDELITY_TOLERANCE 0.02 /* |timing - rtl| / rtl */
 

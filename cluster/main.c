@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cluster_cfg.h"
-#include "cluster_job.h"
-#include "cluster_topo.h"
+#include "cluster.h"
+#include "cjob.h"
+#include "topo.h"
 #include "fidelity.h"
 #include "json.h"
 #include "ns3_run.h"

@@ -2,10 +2,10 @@
 # cluster simulation on ns-3 (docs/cluster.md).
 #
 # C everywhere ns-3 does not demand C++: the cluster file, the workers' collectives, the device's
-# timing model and the report are host/cluster_*.c (in libwshost.a, built and tested with the
-# other host code, -Wall -Wextra -Werror), the companion's main is cluster/main.c; the ns-3 layer
+# timing model and the report are cluster/model/*.c (in libwstools.a, built and tested with the
+# other tools' code, -Wall -Wextra -Werror), the companion's main is cluster/main.c; the ns-3 layer
 # (nodes, links, sockets, the event loop) is cluster/ns3/*.cc, the only C++. The link takes from
-# libwshost.a only what the cluster uses; a device with model = rtl is the session's Verilator
+# libwstools.a only what the cluster uses; a device with model = rtl is the session's Verilator
 # model (libwssim.a and the model archives of mk/models.mk, WS_SIM_LIBS: the ones build/wiresum
 # links, never Verilated again for this binary). Debian's ns-3 3.37 (libns3-dev) is installed by
 # scripts/deps.sh; its pkg-config files carry a stray "-I/usr;" in their Cflags, dropped here.
@@ -18,14 +18,16 @@ NS3_LIBS      = $(eval NS3_LIBS := $(shell pkg-config --libs $(NS3_MODULES)))$(N
 CLB          := $(or $(WS_SHARED_FROM),$(BUILD))/cluster
 CLUSTER_CXX  := $(wildcard cluster/ns3/*.cc)
 CLUSTER_OBJ  := $(CLB)/main.o $(CLB)/fidelity.o $(patsubst cluster/ns3/%.cc,$(CLB)/%.o,$(CLUSTER_CXX))
-CLUSTER_CXXFLAGS = -std=c++17 -O2 -g -Wall -Wextra -Werror -Ihost -Idriver -Isim -Icluster/ns3 \
+# the companion sees the cluster's model and everything below it
+WS_INC_cluster := -Icluster -Icluster/ns3 $(WS_INC_cluster/model)
+CLUSTER_CXXFLAGS = -std=c++17 -O2 -g -Wall -Wextra -Werror $(WS_INC_cluster) \
                    $(NS3_CFLAGS)
 
 .PHONY: cluster
 cluster: $(BUILD)/wiresum-cluster
 
 $(CLB)/%.o: cluster/%.c | $(CLB)
-	$(CC) $(STD) $(WARN) $(CFLAGS) $(INC) -Icluster/ns3 $(DEPFLAGS) -c $< -o $@
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(WS_INC_cluster) $(DEPFLAGS) -c $< -o $@
 
 $(CLB)/%.o: cluster/ns3/%.cc | $(CLB)
 	$(CXX) $(CLUSTER_CXXFLAGS) $(DEPFLAGS) -c $< -o $@
@@ -36,7 +38,7 @@ $(BUILD)/wiresum-cluster: $(CLUSTER_OBJ) $(PLAIN_LIBS) $(WS_SIM_LIBS)
 # The PARTIAL build's companion (mk/models.mk), build/p1/wiresum-cluster: `wiresum cluster`
 # with model = rtl devices of four ports and engines and in trees (the fidelity check,
 # docs/cluster.md section 3), linked from the main build's cluster objects
-$(WS_P1_CLUSTER): $(CLUSTER_OBJ) $(BUILD)/libwshost.a $(BUILD)/libwiresum.a $(SIMB)/libverilated.a \
+$(WS_P1_CLUSTER): $(CLUSTER_OBJ) $(BUILD)/libwstools.a $(BUILD)/libwiresum.a $(SIMB)/libverilated.a \
     $(WS_P1) FORCE
 	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/p1 $(WS_P1_FLAGS) WS_SHARED_FROM=$(BUILD) \
 	  WS_VFLAGS='-GPARTIAL=1 --trace-depth 1' $@

@@ -113,9 +113,10 @@ endef
 $(eval $(call sim_variant,PLAIN,$(BUILD),$(CFLAGS)))
 $(eval $(call sim_variant,ASAN,$(BUILD)/asan,$(SAN)))
 
-# host/examples/allreduce.c (docs/driver.md): one all-reduce through the model
-$(BUILD)/allreduce: host/examples/allreduce.c $(BUILD)/libwiresum.a $(BUILD)/libwssim.a $(WS_SIM_LIBS)
-	$(CC) $(STD) $(WARN) $(CFLAGS) $(INC) $< $(BUILD)/libwssim.a $(BUILD)/libwiresum.a \
+# examples/allreduce.c (docs/driver.md): one all-reduce through the model, on the driver and
+# the session alone
+$(BUILD)/allreduce: examples/allreduce.c $(BUILD)/libwiresum.a $(BUILD)/libwssim.a $(WS_SIM_LIBS)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(WS_INC_sim) $< $(BUILD)/libwssim.a $(BUILD)/libwiresum.a \
 	  $(WS_SIM_LIBS) $(LIBS) $(WS_SIM_LD) -o $@
 
 # libwiresum-sim.a: the models behind their C ABI (sim/wiresum/sim.h) in one archive, for programs
@@ -206,7 +207,7 @@ sim-none:
 WS_P1_FLAGS   := WS_SIM_WIDTHS='256 512' WS_SIM_FAST_WIDTHS= WS_SIM_OPT=-O1 \
                  WS_VFLAGS_256='-GENGINES=4 -GMAX_FRAME=12352'
 # It links the main build's tool libraries and Verilator runtime (WS_SHARED_FROM, mk/c.mk).
-$(WS_P1): $(BUILD)/libwshost.a $(BUILD)/libwiresum.a $(SIMB)/libverilated.a FORCE
+$(WS_P1): $(BUILD)/libwstools.a $(BUILD)/libwiresum.a $(SIMB)/libverilated.a FORCE
 	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/p1 $(WS_P1_FLAGS) WS_SHARED_FROM=$(BUILD) \
 	  WS_VFLAGS='-GPARTIAL=1 --trace-depth 1' $@
 

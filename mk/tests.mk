@@ -74,7 +74,7 @@ fresh-build:
 	@WS_RESULTS=$(BUILD)/results.txt sh tests/fresh_build.sh
 
 # libwiresum installed and used from outside the tree through pkg-config (the driver alone, the
-# headers, host/examples/allreduce.c against the shared and the static library)
+# headers, examples/allreduce.c against the shared and the static library)
 lib: deps $(BUILD)/libwiresum.so.$(WS_SOVER) $(BUILD)/libwiresum-sim.a
 	@WS_RESULTS=$(BUILD)/results.txt sh tests/run_lib.sh
 
@@ -82,7 +82,7 @@ lib: deps $(BUILD)/libwiresum.so.$(WS_SOVER) $(BUILD)/libwiresum-sim.a
 json: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
 	@sh tests/run_json.sh $(BUILD)/wiresum
 
-# the Wireshark dissector host/wireshark/wiresum.lua against the C codec (needs tshark, mergecap)
+# the Wireshark dissector tools/wireshark/wiresum.lua against the C codec (needs tshark, mergecap)
 dissector: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
 	@sh tests/run_dissector.sh $(BUILD)/wiresum
 
@@ -102,7 +102,7 @@ tree: deps $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS)
 # the cluster simulation on ns-3 (docs/cluster.md): rack8 through the device and as a ring over
 # TCP, conservation of bytes, the ring's closed form, bad cluster files
 cluster: deps $(BUILD)/wiresum $(BUILD)/wiresum-cluster $(if $(WS_HAVE_TOP),$(WS_P1_CLUSTER))
-	@sh tests/run_cluster.sh $(BUILD)/wiresum $(if $(WS_HAVE_TOP),$(WS_P1))
+	@sh cluster/test/suite.sh $(BUILD)/wiresum $(if $(WS_HAVE_TOP),$(WS_P1))
 
 # randomized stress over seeds: mixed jobs, faults, idle insertion and backpressure
 STRESS_SEEDS ?= 12
@@ -120,7 +120,7 @@ FUZZ_SECONDS    ?= 600
 FUZZ_SECONDS_P1 ?= $(FUZZ_SECONDS)
 FUZZ_SHORT      ?= 15
 FUZZ_SHORT_P1   ?= 6
-FUZZ_DEPS    := $(BUILD)/libwssim.a $(BUILD)/asan/libwssim.a $(BUILD)/asan/libwshost.a \
+FUZZ_DEPS    := $(BUILD)/libwssim.a $(BUILD)/asan/libwssim.a $(BUILD)/asan/libwstools.a \
                 $(BUILD)/asan/libwiresum.a $(WS_SIM_LIBS)
 fuzz: deps $(FUZZ_DEPS)
 	@BUILD=$(BUILD) RESULTS= sh scripts/fuzz.sh build && \

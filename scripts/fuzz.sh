@@ -26,7 +26,7 @@
 #                                     BUILD/fuzz/p1/artifacts/)
 #   scripts/fuzz.sh merge | merge-p1  add the working corpus's new coverage to tests/fuzz/corpus
 #
-# Needs the model and libraries of `make` first: BUILD/asan/libwshost.a, BUILD/asan/libwiresum.a,
+# Needs the model and libraries of `make` first: BUILD/asan/libwstools.a, BUILD/asan/libwiresum.a,
 # BUILD/asan/libwssim.a, BUILD/libwssim.a,
 # BUILD/sim/libverilated.a and BUILD/sim/V<width>/Vws<width>__ALL.a (the Makefile's `fuzz`
 # target builds them); for the p1 pair BUILD/p1/libwssim.a and BUILD/p1/sim/V<width>/Vws<width>__ALL.a
@@ -71,7 +71,7 @@ have_p1() {
 build_pair() {
     variant "${1:-}"
     mods=$(ls "$mb"/sim/V*/Vws*__ALL.a 2>/dev/null | tr '\n' ' ')
-    for f in "$BUILD/asan/libwshost.a" "$BUILD/asan/libwiresum.a" "$BUILD/asan/libwssim.a" \
+    for f in "$BUILD/asan/libwstools.a" "$BUILD/asan/libwiresum.a" "$BUILD/asan/libwssim.a" \
              "$mb/libwssim.a" "$BUILD/sim/libverilated.a"; do
         [ -f "$f" ] || { echo "fuzz: $f missing: build the model and libraries first (make fuzz)" >&2; return 1; }
     done
@@ -80,7 +80,7 @@ build_pair() {
     mkdir -p "$out" "$BUILD/fuzz/obj"
     std="-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE"
     warn="-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
-    inc="-Ihost -Idriver -Isim -Itests"
+    inc="-Icli -Ieval -Icluster/model -Iloop -Itrace -Isim -Iutil -Idriver -Itests"
     libs="-lpcap -linih -ljansson -lm -lstdc++ -lz -pthread"
     # the replay program: gcc, the sanitized libraries of the Makefile (the default build's
     # libwssim.a, or the p1 build's, which carries the shim of its models)
@@ -89,19 +89,20 @@ build_pair() {
     # shellcheck disable=SC2086
     $CC $std $warn -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
         -fno-sanitize-recover=all $inc -DWS_FUZZ_MAIN tests/fuzz/fuzz_wiresum.c \
-        "$BUILD/asan/libwshost.a" "$sim" "$BUILD/asan/libwiresum.a" $mods \
+        "$BUILD/asan/libwstools.a" "$sim" "$BUILD/asan/libwiresum.a" $mods \
         "$BUILD/sim/libverilated.a" \
         $libs -o "$out/replay" || return 1
-    # the fuzzer: host and driver sources, the reference and the session instrumented for
+    # the fuzzer: the tools' and the driver's sources, the reference and the session instrumented for
     # coverage (the models are not: they are C++ built by g++; the reference decides the same
     # things the RTL does); the objects serve both pairs
     san="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
     objs=""
-    for src in host/*.c driver/*.c sim/refdev.c sim/session.c; do
-        [ "$src" = host/main.c ] && continue
+    for src in util/*.c trace/*.c loop/*.c eval/*.c cluster/model/*.c cli/*.c driver/*.c sim/refdev.c \
+               sim/session.c; do
+        [ "$src" = cli/main.c ] && continue
         o="$BUILD/fuzz/obj/$(basename "$src" .c).o"
         # shellcheck disable=SC2086
-        if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ -n "$(find host driver sim -name '*.h' -newer "$o" 2>/dev/null | head -n 1)" ]; then
+        if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ -n "$(find util trace loop eval cluster/model cli driver sim -name '*.h' -newer "$o" 2>/dev/null | head -n 1)" ]; then
             $CLANG $std $warn $san -fsanitize=fuzzer-no-link $inc -c "$src" -o "$o" || return 1
         fi
         objs="$objs $o"

@@ -1,5 +1,5 @@
 /* refdev.c - software reference of the aggregation device: slots, sets, rounds, results. */
-#include "refdev.h"
+#include "wiresum/refdev.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "refdev.h"
+#include "wiresum/refdev.h"
 #include "ws_grow.h"
 
 /* ---- the reference's frames: in the order sent, each with its port and cycle -------------- */

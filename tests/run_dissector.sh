@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_dissector.sh [WIRESUM] - the Wireshark dissector host/wireshark/wiresum.lua against the C codec.
+# run_dissector.sh [WIRESUM] - the Wireshark dissector tools/wireshark/wiresum.lua against the C codec.
 #
 # Traces from `wiresum gen` (DATA frames with malformed ones, duplicates, retransmissions and bypass
 # frames), the reference's RESULT frames (`wiresum ref`, expected<P>.pcap) and the PARTIALs of a
@@ -22,7 +22,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 ws=${1:-$WS_BUILD/wiresum}
 tool=$WS_BUILD/tests/tool_ws_fields
-lua=${WIRESUM_LUA:-host/wireshark/wiresum.lua}
+lua=${WIRESUM_LUA:-tools/wireshark/wiresum.lua}
 tmp=$WS_BUILD/dissector
 rm -rf "$tmp"
 mkdir -p "$tmp/wsconfig"

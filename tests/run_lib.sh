@@ -4,7 +4,7 @@
 #   driver-alone     every driver/*.c compiles with -Idriver alone (no header from host/ or sim/)
 #   headers          every installed header compiles on its own with pkg-config's flags
 #   pc               pkg-config knows wiresum and wiresum-sim, at the installed prefix
-#   example          host/examples/allreduce.c, copied out of the tree, built with
+#   example          examples/allreduce.c, copied out of the tree, built with
 #                    `pkg-config --cflags --libs wiresum wiresum-sim` against the shared
 #                    libwiresum.so.1 of the prefix, runs and every worker holds the exact sum
 #   static           the same program linked with the static libwiresum.a
@@ -57,7 +57,7 @@ else
     pkg-config --print-errors --exists wiresum wiresum-sim; record pc 1
 fi
 
-cp host/examples/allreduce.c "$tmp/src/"
+cp examples/allreduce.c "$tmp/src/"
 runs() { # binary log: runs and prints the example's success line
     LD_LIBRARY_PATH="$prefix/lib" "$1" 2000 > "$2" 2>&1 &&
     grep -q "every worker holds the exact sum" "$2"

@@ -91,7 +91,7 @@ rec record-replay       --workers 8 --elems 2000 --iters 2 $F10 --bypass 0.1 --s
 # shellcheck disable=SC2086
 rec record-ref-replay   --device ref --workers 6 --elems 1500 --iters 2 $F10 --bypass 0.1 --seed 22
 
-# the example program of docs/driver.md (host/examples/allreduce.c, built as build/allreduce)
+# the example program of docs/driver.md (examples/allreduce.c, built as build/allreduce)
 if [ -x "$WS_BUILD/allreduce" ] && "$WS_BUILD/allreduce" 3001 > "$tmp/example.log" 2>&1 &&
    grep -q "every worker holds the exact sum" "$tmp/example.log"; then
     ok example-allreduce

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "wiresum/config.h"
-#include "refdev.h"
+#include "wiresum/refdev.h"
 #include "rng.h"
 #include "wiresum/wire.h"
 #include "wiresum/xsum.h"

@@ -1,4 +1,4 @@
-/* test_trace.c - cmocka tests of host/trace.c: merge order, precision, errors, sizes. */
+/* test_trace.c - cmocka tests of trace/trace.c: merge order, precision, errors, sizes. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "wiresum/config.h"
-#include "refdev.h"
+#include "wiresum/refdev.h"
 #include "rng.h"
 #include "wiresum/wire.h"
 #include "wiresum/dev.h"

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "refdev.h"
+#include "wiresum/refdev.h"
 #include "rng.h"
 #include "wiresum/config.h"
 #include "wiresum/wire.h"

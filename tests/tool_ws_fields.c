@@ -1,7 +1,7 @@
 /* tool_ws_fields.c - the fields of every wiresum aggregation header of a pcap, read with the C
  * codec (driver/wiresum/wire.h ws_parse, ws_elem), in the tab-separated layout of
  *
- *   tshark -X lua_script:host/wireshark/wiresum.lua -r FILE -T fields -E aggregator=';' \
+ *   tshark -X lua_script:tools/wireshark/wiresum.lua -r FILE -T fields -E aggregator=';' \
  *          -e frame.number -e wiresum.ver_type -e wiresum.version ... (FIELDS below)
  *
  * so that tests/run_dissector.sh can diff the dissector against the codec.

@@ -39,7 +39,7 @@
 #include <string.h>
 
 #include "wiresum/config.h"
-#include "refdev.h"
+#include "wiresum/refdev.h"
 #include "wiresum/wire.h"
 #include "wiresum/dev.h"
 #include "wiresum/regmap.h"

@@ -1,6 +1,6 @@
 // net.cc - the ns-3 layer of `wiresum cluster`: the network of a cluster file and the sockets of
-// its workers and devices (ns3_run.h). Everything else is C (host/cluster_*.c): this file only
-// builds nodes and links as host/cluster_topo.h numbers them, forwards packets where its routes
+// its workers and devices (ns3_run.h). Everything else is C (cluster/model/*.c): this file only
+// builds nodes and links as cluster/model/topo.h numbers them, forwards packets where its routes
 // say (TopoRouting: ECMP per flow), moves payloads between sockets and the C code, and keeps the
 // time (picoseconds, the unit of every C call).
 #include <ns3/applications-module.h>
@@ -16,11 +16,11 @@
 #include <vector>
 
 extern "C" {
-#include "cluster_topo.h"
+#include "topo.h"
 #include "ns3_run.h"
 #include "rng.h"
 }
-#include "bg.h"
+#include "ns3_bg.h"
 
 using namespace ns3;
 
@@ -501,7 +501,7 @@ void Defaults(const ws_cluster* c)
     WsEcnDefaults(c);
 }
 
-// The network of c (host/cluster_topo.h): every node, every link with its rate, delay and MTU,
+// The network of c (cluster/model/topo.h): every node, every link with its rate, delay and MTU,
 // the switches (Switch), the hosts' and devices' IP stacks, the addresses (link l: 10.0.0.0 +
 // 4l /30: the host or device .1, the switch .2; a device's other ports are interfaces without
 // an address: the device has one, its first port's, as the RTL has one) and the routes.

@@ -2,15 +2,15 @@
  *
  * Owns nothing of the cluster itself: it builds the network of a cluster file in ns-3 (nodes,
  * point-to-point links, queue discs, routing), runs the job's collective in one mode through the
- * C code of host/cluster_job.h (the workers and the device) and returns its result.
+ * C code of cluster/model/cjob.h (the workers and the device) and returns its result.
  */
 #ifndef WS_NS3_RUN_H
 #define WS_NS3_RUN_H
 
 #include <stddef.h>
 
-#include "cluster_cfg.h"
-#include "cluster_job.h"
+#include "cluster.h"
+#include "cjob.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -139,7 +139,7 @@ void ws_sim_stats_get(const ws_sim *s, ws_sim_stats *st);
 /* The first error since ws_sim_new or ws_sim_reset, or NULL if none. */
 const char *ws_sim_error(const ws_sim *s);
 
-/* Stamps, for benchmarks (host/bench.c). Off by default.
+/* Stamps, for benchmarks (eval/bench.c). Off by default.
  * ws_sim_stamps(s, 1): from the next cycle on, record per ingress port the cycle of the last
  * beat of every frame the device takes wholly (in push order, so the k-th record of a port is
  * the k-th frame pushed there since stamps went on, if none was pending then); 0 stops

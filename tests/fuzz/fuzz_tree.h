@@ -41,7 +41,7 @@
 #include <errno.h>
 #include <sys/stat.h>
 
-#include "refdev.h"
+#include "wiresum/refdev.h"
 #include "trace.h"
 #include "wiresum/wire.h"
 #include "wiresum/xsum.h"
