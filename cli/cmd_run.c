@@ -7,7 +7,7 @@
 
 #include "counters_file.h"
 #include "json.h"
-#include "loop.h"
+#include "run.h"
 #include "wiresum/config.h"
 
 static const char usage_run[] =
@@ -143,11 +143,11 @@ int ws_cmd_run(int argc, char **argv)
             break;
         case 'v':
             if (!strcmp(optarg, "normal"))
-                o.values = WS_RUN_NORMAL;
+                o.values = WS_VALUES_NORMAL;
             else if (!strcmp(optarg, "special"))
-                o.values = WS_RUN_SPECIAL;
+                o.values = WS_VALUES_SPECIAL;
             else if (!strcmp(optarg, "mixed"))
-                o.values = WS_RUN_MIXED;
+                o.values = WS_VALUES_MIXED;
             else {
                 fprintf(stderr, "wiresum: --values %s: expected normal, special or mixed\n", optarg);
                 bad = 1;

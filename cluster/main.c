@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "cc_report.h"
 #include "cjob.h"
 #include "topo.h"
 #include "fidelity.h"
@@ -129,7 +130,7 @@ static void print_run(const ws_cluster *c, const ws_cluster_result *r)
            (unsigned long long)r->tx_bytes, (unsigned long long)r->rx_bytes,
            (unsigned long long)r->net_drop_packets, r->wall_s, r->build_s,
            (double)r->events / 1e6, r->wall_s > 0 ? (double)r->events / r->wall_s / 1e3 : 0.0);
-    ws_cluster_cc_print(stdout, c, r);
+    ws_cc_report_print(stdout, c, r);
     if (!c->topo.uplinks)
         return;
     uint64_t lo = UINT64_MAX, hi = 0, sum = 0, used = 0;
@@ -293,7 +294,7 @@ static json_t *json_run(const ws_cluster *c, const ws_cluster_result *r)
     if (o && r->failed)
         json_object_set_new(o, "error", json_string(r->error));
     if (o)
-        ws_cluster_cc_json(o, r);
+        ws_cc_report_json(o, r);
     if (o && WS_MODE_IS_WIRESUM(r->mode)) {
         json_object_set_new(o, "transport", json_pack(
             "{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "data", (json_int_t)r->data,

@@ -15,6 +15,8 @@
  * against what it received and sent. --record DIR writes DIR/<device>/ per device (job.ini,
  * in<P>.pcap, expected<P>.pcap, counters.txt) and the exact sums at DIR/.
  */
+#include "fabric.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -27,7 +29,7 @@
 #include "fabric_cfg.h"
 #include "channel.h"
 #include "rng.h"
-#include "loop.h"
+#include "base.h"
 #include "trace.h"
 #include "wiresum/config.h"
 #include "wiresum/dev.h"
@@ -36,7 +38,7 @@
 #include "wiresum/wire.h"
 #include "wiresum/xsum.h"
 
-#define JOB_ID 7
+#define JOB_ID WS_BASE_JOB
 #define NEVER UINT64_MAX
 #define MAX_DEVICES 256
 #define MAX_SHARDS 64
@@ -71,7 +73,7 @@ typedef struct {
 
 typedef struct {
     const ws_run_opts *o;
-    ws_run_log log;
+    ws_base_log log;
     ws_run_stats *st;
     FILE *out;
     char *err;
@@ -87,9 +89,7 @@ typedef struct {
     ws_rng rng;
     ws_net hosts; /* frames on their way to the workers (q[1]); port = device << 8 | egress */
     uint64_t now, t_done;
-    uint32_t *expect; /* exact sums of the iteration in expect_iter */
-    unsigned expect_iter;
-    int have_expect;
+    ws_base_expect exp; /* the exact sums */
     uint64_t checked_results, checked_partials;
     uint8_t scratch[WS_LIMIT_FRAME];
 } fabric;
@@ -97,10 +97,10 @@ typedef struct {
 typedef struct {
     fabric *f;
     unsigned w, shard;
-} tx_ctx;
+} fabric_tx;
 
-#define fail(f, ...) ws_run_fail(&(f)->log, __VA_ARGS__)
-#define report(f, ...) ws_run_report(&(f)->log, __VA_ARGS__)
+#define fail(f, ...) ws_base_fail(&(f)->log, __VA_ARGS__)
+#define report(f, ...) ws_base_report(&(f)->log, __VA_ARGS__)
 
 /* ---- topology -------------------------------------------------------------------------- */
 
@@ -227,7 +227,7 @@ static int make_config(fabric *f, unsigned k, const ws_dev_params *p)
 
 /* A frame corrupted on its way into a device may be bypass traffic now (its EtherType,
  * address or port hit): it may leave on the bypass egress of its port. */
-static int corrupted(void *ctx, unsigned port, const uint8_t *fr, size_t len)
+static int corrupted_in(void *ctx, unsigned port, const uint8_t *fr, size_t len)
 {
     node *n = ctx;
     return ws_frame_set_add(&n->bp, fr, len, n->cfg.bypass[port], 0, 0);
@@ -264,7 +264,7 @@ static int open_device(fabric *f, unsigned k)
     ws_session_line_start(n->s);
     ws_net_opts no = {o->latency, o->loss, o->dup, o->reorder, o->corrupt,
                       {o->fault_up, o->fault_down}};
-    ws_net_init(&n->in, &no, &f->rng, corrupted, n);
+    ws_net_init(&n->in, &no, &f->rng, corrupted_in, n);
     return 0;
 }
 
@@ -308,7 +308,7 @@ static void check_output(fabric *f, unsigned k, const uint8_t *fr, size_t len)
         }
         f->checked_results++;
         uint32_t exact[WS_LIMIT_COUNT];
-        ws_run_exact(f->o, iter, 0, f->nw, h.offset, h.count, exact);
+        ws_values_exact(&f->exp.v, iter, 0, f->nw, h.offset, h.count, exact);
         for (unsigned e = 0; e < h.count; e++) {
             uint32_t want = exact[e], got = ws_elem(fr, e);
             if (got != want) {
@@ -329,9 +329,9 @@ static void check_output(fabric *f, unsigned k, const uint8_t *fr, size_t len)
     for (unsigned e = 0; e < h.count; e++)
         ws_xsum_init(&acc[e]);
     for (unsigned w = n->x->w0; w < n->x->w1; w++) {
-        uint64_t key = ws_run_key(f->o, iter, w);
+        uint64_t key = ws_values_key(&f->exp.v, iter, w);
         for (unsigned e = 0; e < h.count; e++)
-            ws_xsum_add(&acc[e], ws_run_value_at(f->o, key, h.offset + e));
+            ws_xsum_add(&acc[e], ws_values_at(&f->exp.v, key, h.offset + e));
     }
     ws_hdr want = h;
     size_t wl = ws_build_partial(f->scratch, &want, acc);
@@ -455,7 +455,7 @@ static void deliver(fabric *f)
 
 static void worker_tx(void *ctx, const uint8_t *fr, size_t len)
 {
-    tx_ctx *c = ctx;
+    fabric_tx *c = ctx;
     fabric *f = c->f;
     node *leaf = &f->d[f->w[c->w].leaf[c->shard]];
     f->st->worker_bytes += len;
@@ -465,25 +465,12 @@ static void worker_tx(void *ctx, const uint8_t *fr, size_t len)
 
 /* ---- the workers ------------------------------------------------------------------------- */
 
-static const uint32_t *expected(fabric *f, unsigned iter)
-{
-    if (f->have_expect && f->expect_iter == iter)
-        return f->expect;
-    ws_run_exact(f->o, iter, 0, f->nw, 0, f->o->elems, f->expect);
-    f->have_expect = 1;
-    f->expect_iter = iter;
-    if (f->o->record)
-        ws_run_write_sum(&f->log, f->o->record, JOB_ID, ((uint32_t)JOB_ID << 16 | 1) + iter,
-                         f->expect, f->o->elems);
-    return f->expect;
-}
-
 static void fill_input(fabric *f, unsigned w)
 {
     uint32_t *b = (uint32_t *)(void *)f->w[w].buf;
-    uint64_t key = ws_run_key(f->o, f->w[w].iter, w);
+    uint64_t key = ws_values_key(&f->exp.v, f->w[w].iter, w);
     for (uint64_t i = 0; i < f->o->elems; i++)
-        b[i] = ws_run_value_at(f->o, key, i);
+        b[i] = ws_values_at(&f->exp.v, key, i);
 }
 
 static int start_worker(fabric *f, unsigned w)
@@ -495,7 +482,7 @@ static int start_worker(fabric *f, unsigned w)
     return 0;
 }
 
-static int make_workers(fabric *f, tx_ctx *ctx)
+static int make_workers(fabric *f, fabric_tx *ctx)
 {
     const ws_run_opts *o = f->o;
     unsigned bytes = o->width / 8;
@@ -528,7 +515,7 @@ static int make_workers(fabric *f, tx_ctx *ctx)
             wc.max_retries = o->max_retries;
             wc.hold = 2 * L + 1;
             wc.tos = 2;
-            ctx[w * f->T + s] = (tx_ctx){f, w, s};
+            ctx[w * f->T + s] = (fabric_tx){f, w, s};
             wc.tx = worker_tx;
             wc.tx_ctx = &ctx[w * f->T + s];
             if (!(k->w[s] = ws_worker_new(&wc, f->err, f->errlen)))
@@ -540,18 +527,8 @@ static int make_workers(fabric *f, tx_ctx *ctx)
 
 static void check_tensor(fabric *f, unsigned w)
 {
-    const uint32_t *exp = expected(f, f->w[w].iter);
-    const uint32_t *got = (const uint32_t *)(const void *)f->w[w].buf;
-    uint64_t bad = 0;
-    for (uint64_t i = 0; i < f->o->elems; i++)
-        if (got[i] != exp[i] && bad++ < 3)
-            report(f, "worker %u all-reduce %u element %llu: expected 0x%08x, got 0x%08x", w,
-                   f->w[w].iter, (unsigned long long)i, exp[i], got[i]);
-    f->st->tensors++;
-    if (bad)
-        f->st->bad_elements += bad;
-    else
-        f->st->tensors_exact++;
+    ws_base_check_tensor(&f->exp, &f->log, w, f->w[w].iter,
+                         (const uint32_t *)(const void *)f->w[w].buf);
 }
 
 static uint64_t service_workers(fabric *f)
@@ -655,7 +632,7 @@ static int finish_record(fabric *f)
 
 /* ---- the run ----------------------------------------------------------------------------- */
 
-static int setup(fabric *f, tx_ctx **ctx)
+static int setup(fabric *f, fabric_tx **ctx)
 {
     const ws_run_opts *o = f->o;
     if (o->workers < 1 || o->workers > WS_LIMIT_WORKERS)
@@ -713,9 +690,10 @@ static int setup(fabric *f, tx_ctx **ctx)
     if (f->levels && ws_partial_max_len(o->count) > WS_LIMIT_FRAME)
         return fail(f, "--count %u: a PARTIAL of that many elements may take %zu bytes, more "
                     "than a frame's %d", o->count, ws_partial_max_len(o->count), WS_LIMIT_FRAME);
-    if (!(*ctx = calloc((size_t)o->workers * f->T, sizeof **ctx)) ||
-        !(f->expect = malloc(o->elems * 4)))
+    if (!(*ctx = calloc((size_t)o->workers * f->T, sizeof **ctx)))
         return fail(f, "out of memory");
+    if (ws_base_expect_init(&f->exp, o, o->workers, &f->log))
+        return -1;
     for (unsigned k = 0; k < f->nd; k++) {
         node *n = &f->d[k];
         /* mix: shard by shard, or in a tree device by device (k: the fabric's order) */
@@ -764,7 +742,7 @@ static void advance(fabric *f, uint64_t to)
     }
 }
 
-static int quiet(fabric *f)
+static int all_quiet(fabric *f)
 {
     for (unsigned k = 0; k < f->nd; k++)
         if (f->d[k].in.q[0].n || (f->d[k].rtl && ws_session_busy(f->d[k].s)))
@@ -859,16 +837,16 @@ int ws_fabric_run(const ws_run_opts *o, ws_run_stats *st, FILE *out, char *err, 
     f->out = out;
     f->err = err;
     f->errlen = errlen;
-    f->log = (ws_run_log){st, out, err, errlen, 0, 0};
+    f->log = (ws_base_log){st, out, err, errlen, 0, 0};
     f->T = o->shards ? o->shards : 1;
     f->rng.s = ws_mix64(o->seed ^ 0x666162);
-    tx_ctx *ctx = NULL;
+    fabric_tx *ctx = NULL;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = -1;
     if (setup(f, &ctx))
         goto done;
-    expected(f, 0);
+    ws_base_expected(&f->exp, &f->log, 0);
     for (unsigned w = 0; w < f->nw && !f->log.failed; w++)
         start_worker(f, w);
     uint64_t quiet_since = NEVER;
@@ -882,7 +860,7 @@ int ws_fabric_run(const ws_run_opts *o, ws_run_stats *st, FILE *out, char *err, 
         int finished = 1;
         for (unsigned w = 0; w < f->nw; w++)
             finished &= f->w[w].finished;
-        if (finished && quiet(f)) {
+        if (finished && all_quiet(f)) {
             uint64_t need = o->record ? WS_SESSION_QUIET_RECORD : WS_SESSION_SETTLE;
             if (quiet_since == NEVER)
                 quiet_since = f->now;
@@ -922,7 +900,7 @@ int ws_fabric_run(const ws_run_opts *o, ws_run_stats *st, FILE *out, char *err, 
             goto done;
     for (unsigned w = 0; w < f->nw; w++)
         for (unsigned s = 0; s < f->T; s++)
-            ws_run_add_worker(st, ws_worker_get_stats(f->w[w].w[s]));
+            ws_base_add_worker(st, ws_worker_get_stats(f->w[w].w[s]));
     for (unsigned k = 0; k < f->nd; k++)
         for (int d = 0; d < 2; d++) {
             st->lost[d] += f->d[k].in.st.lost[d];
@@ -969,7 +947,7 @@ done:
     free(ctx);
     free(f->w);
     free(f->d);
-    free(f->expect);
+    ws_base_expect_free(&f->exp);
     free(f);
     return rc;
 }

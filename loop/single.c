@@ -1,8 +1,10 @@
-/* run.c - `wiresum run`: worker transports, a faulty network and the device, in closed loop. */
-#include "loop.h"
+/* single.c - `wiresum run` through one device: worker transports, a faulty network and the
+ * device, in closed loop (single.h). */
+#include "single.h"
+
+#include "base.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,29 +24,9 @@
 #include "wiresum/transport.h"
 #include "wiresum/xsum.h"
 
-#define JOB_ID 7
+#define JOB_ID WS_BASE_JOB
 #define NEVER UINT64_MAX
 #define MAX_STEP 64        /* cycles clocked at once while nothing is due */
-#define MAX_REPORTS 10
-
-void ws_run_defaults(ws_run_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->device = WS_RUN_RTL;
-    o->width = 256;
-    o->workers = 4;
-    o->ports = 4;
-    o->count = 64;
-    o->slots = 16;
-    o->iters = 2;
-    o->elems = 16384;
-    o->fault_up = o->fault_down = 1;
-    o->values = WS_RUN_MIXED;
-    o->seed = 1;
-    o->clock_mhz = 200.0;
-    o->latency = 400;
-    o->max_retries = 40;
-}
 
 /* ---- the run ----------------------------------------------------------------------------- */
 
@@ -58,7 +40,7 @@ typedef struct {
 
 typedef struct {
     ws_run_opts o;
-    ws_run_log log;
+    ws_base_log log;
     ws_run_stats *st;
     FILE *out;
     char *err;
@@ -67,7 +49,7 @@ typedef struct {
     ws_config cfg;
     const ws_job *job;
     wk *w;
-    struct tx_ctx *ctx; /* one per worker: the tx callback's context */
+    struct single_tx *ctx; /* one per worker: the tx callback's context */
     unsigned nw;
     uint64_t nch;        /* chunks per tensor */
     unsigned bytes;      /* bytes per beat */
@@ -79,9 +61,7 @@ typedef struct {
     ws_frame_set bp;     /* the frames expected on the bypass egress */
     uint64_t bp_serial;
 
-    uint32_t *expect[2]; /* exact sums of iterations k with k % 2 */
-    unsigned expect_iter[2];
-    int have_expect[2];
+    ws_base_expect exp;  /* the exact sums */
 
     /* the device: a model (clocked) or the reference (its cycle follows now) */
     ws_session *dev;
@@ -96,97 +76,15 @@ typedef struct {
     uint8_t scratch[WS_MAX_FRAME];
 } run;
 
-int ws_run_fail(ws_run_log *l, const char *fmt, ...)
-{
-    if (!l->failed) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(l->err, l->errlen, fmt, ap);
-        va_end(ap);
-    }
-    l->failed = 1;
-    return -1;
-}
-
-void ws_run_report(ws_run_log *l, const char *fmt, ...)
-{
-    l->st->check_failures++;
-    if (l->reports++ >= MAX_REPORTS)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("run: ", l->out);
-    vfprintf(l->out, fmt, ap);
-    fputc('\n', l->out);
-    va_end(ap);
-}
-
-void ws_run_add_worker(ws_run_stats *st, const ws_worker_stats *w)
-{
-    st->data += w->data_frames;
-    st->retx += w->retx_frames;
-    st->timeouts += w->timeouts;
-    st->results += w->results;
-    st->dup_results += w->dup_results;
-    st->stale_results += w->stale_results;
-    st->bad_frames += w->bad_frames;
-    st->foreign += w->foreign_frames;
-}
-
-#define fail(r, ...) ws_run_fail(&(r)->log, __VA_ARGS__)
-#define report(r, ...) ws_run_report(&(r)->log, __VA_ARGS__)
-
-/* ---- values (ws_run_value, ws_run_exact: loop/values.c) -------------------------- */
-
-static uint32_t value_bits(const run *r, unsigned iter, unsigned w, uint64_t i)
-{
-    return ws_run_value(&r->o, iter, w, i);
-}
-
-int ws_run_write_sum(ws_run_log *l, const char *dir, unsigned job, uint32_t tensor,
-                     const uint32_t *sum, uint64_t n)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/sum-%u-%u.f32", dir, job, tensor);
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return ws_run_fail(l, "%s: %s", path, strerror(errno));
-    uint8_t buf[4096];
-    size_t k = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        ws_put32(buf + k, sum[i]);
-        k += 4;
-        if (k == sizeof buf || i + 1 == n) {
-            if (fwrite(buf, 1, k, f) != k)
-                break;
-            k = 0;
-        }
-    }
-    if (ferror(f) | fclose(f))
-        return ws_run_fail(l, "%s: write failed", path);
-    return 0;
-}
-
-/* The exact sums of iteration iter, computed once. */
-static const uint32_t *expected(run *r, unsigned iter)
-{
-    int k = iter % 2;
-    if (r->have_expect[k] && r->expect_iter[k] == iter)
-        return r->expect[k];
-    ws_run_exact(&r->o, iter, 0, r->nw, 0, r->o.elems, r->expect[k]);
-    r->have_expect[k] = 1;
-    r->expect_iter[k] = iter;
-    if (r->o.record)
-        ws_run_write_sum(&r->log, r->o.record, JOB_ID, ((uint32_t)JOB_ID << 16 | 1) + iter,
-                         r->expect[k], r->o.elems);
-    return r->expect[k];
-}
+#define fail(r, ...) ws_base_fail(&(r)->log, __VA_ARGS__)
+#define report(r, ...) ws_base_report(&(r)->log, __VA_ARGS__)
 
 static void fill_input(run *r, unsigned w)
 {
     uint32_t *b = (uint32_t *)(void *)r->w[w].buf;
+    uint64_t key = ws_values_key(&r->exp.v, r->w[w].iter, w);
     for (uint64_t i = 0; i < r->o.elems; i++)
-        b[i] = value_bits(r, r->w[w].iter, w, i);
+        b[i] = ws_values_at(&r->exp.v, key, i);
 }
 
 /* ---- the network ------------------------------------------------------------------------ */
@@ -288,10 +186,10 @@ static void inject_bypass(run *r, uint64_t now)
 }
 
 /* Called by a worker's transport for every frame it sends. */
-typedef struct tx_ctx {
+typedef struct single_tx {
     run *r;
     unsigned w;
-} tx_ctx;
+} single_tx;
 
 /* --plot: the chunk number of a worker's DATA or RESULT frame, across its all-reduces */
 static uint64_t plot_chunk(const run *r, const uint8_t *f)
@@ -303,7 +201,7 @@ static uint64_t plot_chunk(const run *r, const uint8_t *f)
 
 static void worker_tx(void *ctx, const uint8_t *f, size_t len)
 {
-    tx_ctx *c = ctx;
+    single_tx *c = ctx;
     run *r = c->r;
     r->st->worker_bytes += len;
     if (r->plot && len >= WS_OFF_ELEMS)
@@ -481,21 +379,8 @@ static void deliver(run *r)
 
 static void check_tensor(run *r, unsigned w)
 {
-    const uint32_t *exp = expected(r, r->w[w].iter);
-    const uint32_t *got = (const uint32_t *)(const void *)r->w[w].buf;
-    uint64_t bad = 0;
-    for (uint64_t i = 0; i < r->o.elems; i++)
-        if (got[i] != exp[i]) {
-            if (bad++ < 3)
-                report(r, "worker %u all-reduce %u (tensor %u) element %llu: expected 0x%08x, got "
-                       "0x%08x", w, r->w[w].iter, ((uint32_t)JOB_ID << 16 | 1) + r->w[w].iter,
-                       (unsigned long long)i, exp[i], got[i]);
-        }
-    r->st->tensors++;
-    if (bad)
-        r->st->bad_elements += bad;
-    else
-        r->st->tensors_exact++;
+    ws_base_check_tensor(&r->exp, &r->log, w, r->w[w].iter,
+                         (const uint32_t *)(const void *)r->w[w].buf);
 }
 
 /* Poll every worker that is due, check what completed, start the next all-reduce. Returns the
@@ -523,7 +408,7 @@ static uint64_t service_workers(run *r)
                 fail(r, "worker %u: %s", i, ws_worker_error(w->w));
                 break;
             }
-            expected(r, w->iter);
+            ws_base_expected(&r->exp, &r->log, w->iter);
         }
         uint64_t d = ws_worker_deadline(w->w);
         if (d < next)
@@ -709,7 +594,7 @@ static int open_record(run *r)
 static int make_workers(run *r)
 {
     r->w = calloc(r->nw, sizeof *r->w);
-    tx_ctx *ctx = r->ctx = calloc(r->nw, sizeof *ctx);
+    single_tx *ctx = r->ctx = calloc(r->nw, sizeof *ctx);
     if (!r->w || !ctx)
         return fail(r, "out of memory");
     const ws_run_opts *o = &r->o;
@@ -739,7 +624,7 @@ static int make_workers(run *r)
         wc.max_retries = o->max_retries;
         wc.hold = 2 * L + 1; /* the largest one-way delay of this network */
         wc.tos = 2;          /* ECT(0) */
-        ctx[i] = (tx_ctx){r, i};
+        ctx[i] = (single_tx){r, i};
         wc.tx = worker_tx;
         wc.tx_ctx = &ctx[i];
         w->w = ws_worker_new(&wc, r->err, r->errlen);
@@ -870,10 +755,9 @@ static void print_report(run *r, double secs)
 
 /* ---- ws_run ------------------------------------------------------------------------------- */
 
-int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size_t errlen)
+int ws_single_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err,
+                  size_t errlen)
 {
-    if (opts->shards > 1 || opts->tree || opts->fabric || opts->device == WS_RUN_MIX)
-        return ws_fabric_run(opts, st, out, err, errlen);
     run *r = calloc(1, sizeof *r);
     if (!r) {
         snprintf(err, errlen, "out of memory");
@@ -886,7 +770,7 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
     r->out = out;
     r->err = err;
     r->errlen = errlen;
-    r->log = (ws_run_log){st, out, err, errlen, 0, 0};
+    r->log = (ws_base_log){st, out, err, errlen, 0, 0};
     r->nw = opts->workers;
     r->bytes = opts->width / 8;
     r->ns_per_cycle = 1000.0 / opts->clock_mhz;
@@ -915,16 +799,13 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
         goto done;
     if (opts->record && open_record(r))
         goto done;
-    for (int k = 0; k < 2; k++)
-        if (!(r->expect[k] = malloc(opts->elems * 4))) {
-            fail(r, "out of memory");
-            goto done;
-        }
+    if (ws_base_expect_init(&r->exp, opts, r->nw, &r->log))
+        goto done;
     if (make_workers(r))
         goto done;
 
     /* every worker starts its first all-reduce at cycle 0 */
-    expected(r, 0);
+    ws_base_expected(&r->exp, &r->log, 0);
     for (unsigned i = 0; i < r->nw && !r->log.failed; i++) {
         fill_input(r, i);
         if (ws_worker_start(r->w[i].w, r->w[i].buf, r->w[i].buf, opts->elems, 0))
@@ -1015,7 +896,7 @@ int ws_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err, size
             goto done;
     }
     for (unsigned i = 0; i < r->nw; i++)
-        ws_run_add_worker(st, ws_worker_get_stats(r->w[i].w));
+        ws_base_add_worker(st, ws_worker_get_stats(r->w[i].w));
     for (size_t k = 0; k < r->bp.n; k++)
         if (r->bp.e[k].must && !r->bp.e[k].seen)
             report(r, "bypass frame %zu (kind %u, %u bytes) never came out on port %u", k,
@@ -1063,8 +944,7 @@ done:
     }
     free(r->ctx);
     free(r->w);
-    free(r->expect[0]);
-    free(r->expect[1]);
+    ws_base_expect_free(&r->exp);
     ws_session_free(r->dev);
     free(r);
     return rc;

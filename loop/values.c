@@ -1,7 +1,5 @@
-/* run_values.c - the inputs of the closed loops and their exact sums (run.h): ws_run_value and
- * ws_run_exact, shared by `wiresum run` (run.c, fabric.c) and `wiresum cluster` (cjob.c),
- * in a file of their own so that a program can take them without the rest of the run. */
-#include "loop.h"
+/* values.c - the inputs of the closed loops and their exact sums (values.h). */
+#include "values.h"
 
 #include <stdlib.h>
 
@@ -15,16 +13,16 @@ static const uint32_t specials[] = {
     0x7fc00000, 0x7f800001, 0xffc00001,
 };
 
-uint64_t ws_run_key(const ws_run_opts *o, unsigned iter, unsigned w)
+uint64_t ws_values_key(const ws_values *v, unsigned iter, unsigned w)
 {
-    return ws_mix64(o->seed ^ ((uint64_t)iter << 32 | w) ^ 0x72756e);
+    return ws_mix64(v->seed ^ ((uint64_t)iter << 32 | w) ^ 0x72756e);
 }
 
-uint32_t ws_run_value_at(const ws_run_opts *o, uint64_t key, uint64_t i)
+uint32_t ws_values_at(const ws_values *v, uint64_t key, uint64_t i)
 {
     uint64_t h = ws_mix64(key ^ i);
-    int special = o->values == WS_RUN_SPECIAL ||
-                  (o->values == WS_RUN_MIXED && (h >> 58) == 0); /* 1 in 64 */
+    int special = v->kind == WS_VALUES_SPECIAL ||
+                  (v->kind == WS_VALUES_MIXED && (h >> 58) == 0); /* 1 in 64 */
     uint64_t h2 = ws_mix64(h);
     if (special) {
         switch (h2 % 8) {
@@ -42,25 +40,25 @@ uint32_t ws_run_value_at(const ws_run_opts *o, uint64_t key, uint64_t i)
     return sign | e << 23 | ((uint32_t)h & 0x7fffff);
 }
 
-uint32_t ws_run_value(const ws_run_opts *o, unsigned iter, unsigned w, uint64_t i)
+uint32_t ws_values_get(const ws_values *v, unsigned iter, unsigned w, uint64_t i)
 {
-    return ws_run_value_at(o, ws_run_key(o, iter, w), i);
+    return ws_values_at(v, ws_values_key(v, iter, w), i);
 }
 
-void ws_run_exact(const ws_run_opts *o, unsigned iter, unsigned w0, unsigned w1, uint64_t i0,
-                  uint64_t n, uint32_t *out)
+void ws_values_exact(const ws_values *v, unsigned iter, unsigned w0, unsigned w1, uint64_t i0,
+                     uint64_t n, uint32_t *out)
 {
     /* the workers' keys once, not once an element (a third of the work of a value) */
     uint64_t stack[256], *key = stack;
     if (w1 - w0 > 256 && !(key = malloc((size_t)(w1 - w0) * sizeof *key)))
         key = NULL; /* out of memory: each value computes its key */
     for (unsigned w = w0; key && w < w1; w++)
-        key[w - w0] = ws_run_key(o, iter, w);
+        key[w - w0] = ws_values_key(v, iter, w);
     for (uint64_t i = i0; i < i0 + n; i++) {
         ws_xsum x;
         ws_xsum_init(&x);
         for (unsigned w = w0; w < w1; w++)
-            ws_xsum_add(&x, key ? ws_run_value_at(o, key[w - w0], i) : ws_run_value(o, iter, w, i));
+            ws_xsum_add(&x, key ? ws_values_at(v, key[w - w0], i) : ws_values_get(v, iter, w, i));
         out[i - i0] = ws_xsum_round(&x);
     }
     if (key != stack)

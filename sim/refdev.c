@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wiresum/validate.h"
 #include "wiresum/wire.h"
 #include "wiresum/xsum.h"
 

@@ -22,6 +22,7 @@
 #include "wiresum/config.h"
 #include "wiresum/refdev.h"
 #include "rng.h"
+#include "wiresum/validate.h"
 #include "wiresum/wire.h"
 #include "wiresum/dev.h"
 #include "wiresum/regmap.h"

@@ -15,6 +15,7 @@
 
 #include "wiresum/config.h"
 #include "rng.h"
+#include "wiresum/validate.h"
 #include "wiresum/wire.h"
 #include "wiresum/reasons.h"
 

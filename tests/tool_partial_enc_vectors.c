@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "rng.h"
+#include "wiresum/config.h"
 #include "wiresum/wire.h"
 
 #define SUM_BITS 320

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "rng.h"
+#include "wiresum/config.h"
 #include "wiresum/wire.h"
 
 #define N_PORTS 4

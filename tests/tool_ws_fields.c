@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wiresum/config.h"
 #include "wiresum/wire.h"
 
 #define MAX_PAYLOAD 65536

@@ -7,7 +7,7 @@
 
 #include "topo.h"
 #include "fabric_cfg.h"
-#include "loop.h"
+#include "values.h"
 #include "wiresum/transport.h"
 #include "wiresum/wire.h"
 
@@ -68,7 +68,7 @@ typedef struct {
 struct ws_cjob {
     ws_cluster c;
     ws_cluster_mode mode;
-    ws_run_opts vals; /* the inputs: ws_run_value with this seed, mixed values */
+    ws_values vals; /* the inputs (values.h) */
     unsigned nw;
     uint64_t n;
     worker *w;
@@ -109,7 +109,7 @@ struct ws_cjob {
 
 static float value(const ws_cjob *j, unsigned iter, unsigned w, uint64_t i)
 {
-    return ws_f32_from_bits(ws_run_value(&j->vals, iter, w, i));
+    return ws_f32_from_bits(ws_values_get(&j->vals, iter, w, i));
 }
 
 /* part s of `parts` of the tensor: elements [bound(s), bound(s + 1)) */
@@ -155,7 +155,7 @@ static void expect(ws_cjob *j, unsigned iter)
     int k = iter % 2;
     if (j->have[k] && j->have_iter[k] == iter)
         return;
-    ws_run_exact(&j->vals, iter, 0, j->nw, 0, j->n, j->exact[k]);
+    ws_values_exact(&j->vals, iter, 0, j->nw, 0, j->n, j->exact[k]);
     if (j->mode == WS_MODE_RING)
         for (unsigned s = 0; s < j->nw; s++)
             for (uint64_t i = bound(j, s, j->nw); i < bound(j, s + 1, j->nw); i++)
@@ -273,7 +273,7 @@ static const uint32_t *chunk_sums_final(ws_cjob *j, struct chunk_sums *e, unsign
             e->v[i] = ws_xsum_round(&e->acc[i]);
         }
     else
-        ws_run_exact(&j->vals, it, 0, j->nw, offset, count, e->v);
+        ws_values_exact(&j->vals, it, 0, j->nw, offset, count, e->v);
     free(e->acc);
     free(e->lane);
     free(e->lane_n);
@@ -294,11 +294,11 @@ static void chunk_load(void *ctx, size_t offset, unsigned count, float *dst)
     const worker_ref *c = ctx;
     ws_cjob *j = c->job;
     unsigned it = j->w[c->w].iter;
-    uint64_t key = ws_run_key(&j->vals, it, c->w);
+    uint64_t key = ws_values_key(&j->vals, it, c->w);
     struct chunk_sums *e = chunk_sums_of(j, it, offset, count);
     int add = e && !e->v && !(e->sent[c->w / 64] >> (c->w % 64) & 1);
     for (unsigned i = 0; i < count; i++) {
-        uint32_t b = ws_run_value_at(&j->vals, key, offset + i);
+        uint32_t b = ws_values_at(&j->vals, key, offset + i);
         dst[i] = ws_f32_from_bits(b);
         if (add) {
             if (ws_xsum_lane(&e->lane[i], b))
@@ -813,9 +813,9 @@ static int make_workers(ws_cjob *j, char *err, size_t errlen)
 static void start(ws_cjob *j, unsigned w, uint64_t now)
 {
     worker *x = &j->w[w];
-    uint64_t key = ws_run_key(&j->vals, x->iter, w);
+    uint64_t key = ws_values_key(&j->vals, x->iter, w);
     for (uint64_t i = 0; x->buf && i < j->n; i++)
-        x->buf[i] = ws_run_value_at(&j->vals, key, i);
+        x->buf[i] = ws_values_at(&j->vals, key, i);
     x->bad = 0;
     x->running = 1;
     x->next_start = WS_CLUSTER_NEVER;
@@ -889,9 +889,9 @@ ws_cjob *ws_cjob_new(const ws_cluster *c, ws_cluster_mode mode, const uint32_t *
     j->c = *c;
     j->mode = mode;
     j->vals.seed = c->job.seed;
-    j->vals.values = c->job.values == WS_CLUSTER_SPECIAL ? WS_RUN_SPECIAL
-                     : c->job.values == WS_CLUSTER_MIXED ? WS_RUN_MIXED
-                                                         : WS_RUN_NORMAL;
+    j->vals.kind = c->job.values == WS_CLUSTER_SPECIAL ? WS_VALUES_SPECIAL
+                   : c->job.values == WS_CLUSTER_MIXED ? WS_VALUES_MIXED
+                                                       : WS_VALUES_NORMAL;
     j->nw = c->job.workers;
     j->n = c->job.elems;
     j->tx = tx;

@@ -1,7 +1,7 @@
 /* cjob.h - the collectives of `wiresum cluster` on the workers' side (docs/cluster.md).
  *
  * Owns: one run of the job of a cluster file in one mode, everything of it that is not the
- * network: the workers' tensors (ws_run_value, the inputs of `wiresum run`), their iterations
+ * network: the workers' tensors (loop/values.h, the inputs of `wiresum run`), their iterations
  * with the compute time between them, and per mode
  *   wiresum, sharded, hierarchical: the devices of the mode (cluster/model/cdev.h), their
  *            configurations (a description as loop/fabric_cfg.h's, built by ws_fabric_dev_config
@@ -10,7 +10,7 @@
  *   ring, halving-doubling: a schedule of steps, each sending a range of the tensor to a peer
  *            over a byte stream and receiving one from a peer, adding it (in the order of the
  *            algorithm) or copying it;
- * the checks of every final tensor (against the exact sum, ws_run_exact; the baselines also
+ * the checks of every final tensor (against the exact sum, ws_values_exact; the baselines also
  * against the sums of their own binary32 order computed here), the all-reduce times and the
  * byte counters. The ns-3 layer (cluster/ns3/) moves the payloads and keeps the time; every
  * call takes the time in picoseconds and does no I/O.
@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bg.h"
 #include "cluster.h"
 #include "cdev.h"
 
@@ -109,13 +110,6 @@ void ws_cjob_stream_sent(ws_cjob *j, unsigned w, unsigned k, size_t n);
 
 /* 1 once every worker has completed every iteration (or the run failed). */
 int ws_cjob_finished(const ws_cjob *j);
-
-/* The congestion part of a result (ECN marks, the transport's window, the background flows;
- * cluster/model/bg.c), nothing when the file has no ecn_threshold, cc or [background]: text
- * lines, and its keys added to a run's JSON object. */
-struct json_t;
-void ws_cluster_cc_print(FILE *out, const ws_cluster *c, const ws_cluster_result *r);
-void ws_cluster_cc_json(struct json_t *run, const ws_cluster_result *r);
 
 /* The result (times, checks, counters); the caller adds net_drop_packets and wall_s. */
 void ws_cjob_result(const ws_cjob *j, ws_cluster_result *r);

@@ -173,6 +173,98 @@ static void dev_defaults(ws_cluster_dev *d)
     d->slots = WS_DEFAULT_POOL_SLOTS;
 }
 
+/* ---- [background] ------------------------------------------------------------------ */
+
+static const char *const bg_keys[] = {"distribution", "load", "seed", "flows", "duration", NULL};
+enum { B_DIST, B_LOAD, B_SEED, B_FLOWS, B_DURATION };
+
+/* One key of [background] at line: 0, or -1 with the reason in why (the caller adds FILE:LINE;
+ * a distribution file's own errors come with its FILE:LINE, *own_line set to 0).
+ * cluster_path: the cluster file (relative distribution paths are taken from its folder). */
+static int bg_key(ws_cluster_bg *b, const char *cluster_path, const char *key, const char *value,
+                  unsigned line, unsigned *own_line, char *why, size_t whylen)
+{
+    *own_line = line;
+    int k = -1;
+    for (int i = 0; bg_keys[i]; i++)
+        if (!strcmp(key, bg_keys[i]))
+            k = i;
+    if (k < 0)
+        return snprintf(why, whylen, "[background]: unknown key '%s' (known: distribution, "
+                        "load, seed, flows, duration)", key), -1;
+    if (b->key_line[k])
+        return snprintf(why, whylen, "[background]: duplicate key '%s' (first at line %u)", key,
+                        b->key_line[k]), -1;
+    b->key_line[k] = line;
+    unsigned long long u;
+    char *end;
+    switch (k) {
+    case B_DIST: {
+        const char *slash = strrchr(cluster_path, '/');
+        int dir = value[0] != '/' && slash;
+        if ((size_t)snprintf(b->path, sizeof b->path, "%.*s%s", dir ? (int)(slash - cluster_path
+                             + 1) : 0, cluster_path, value) >= sizeof b->path)
+            return snprintf(why, whylen, "background: distribution '%s': path too long", value),
+                   -1;
+        if (ws_cdf_load(&b->dist, b->path, why, whylen)) {
+            *own_line = 0;
+            return -1;
+        }
+        return 0;
+    }
+    case B_LOAD: {
+        errno = 0;
+        double x = strtod(value, &end);
+        int pct = *end == '%';
+        if (pct)
+            x /= 100, end++;
+        if (end == value || *end || errno || !(x > 0 && x < 1))
+            return snprintf(why, whylen, "background: load '%s': a fraction of the hosts' link "
+                            "capacity above 0 and under 1, as 0.3 or 30%%", value), -1;
+        b->load = x;
+        return 0;
+    }
+    case B_SEED:
+        if (ws_ini_uint(value, 0, UINT64_MAX, &u))
+            return snprintf(why, whylen, "background: seed '%s': a decimal integer", value), -1;
+        b->seed = u;
+        return 0;
+    case B_FLOWS:
+        if (ws_ini_uint(value, 1, WS_BG_MAX_FLOWS, &u))
+            return snprintf(why, whylen, "background: flows '%s': 1..%d", value,
+                            WS_BG_MAX_FLOWS), -1;
+        b->flows = u;
+        return 0;
+    case B_DURATION:
+        if (ws_cluster_time_ns(value, &b->duration_ns) || !b->duration_ns ||
+            b->duration_ns > 10000000000ull)
+            return snprintf(why, whylen, "background: duration '%s': a time with its unit (ns, "
+                            "us, ms, s), above 0, at most 10 s", value), -1;
+        return 0;
+    }
+    return 0;
+}
+
+/* After the parse: the keys required are there. 0, or -1 with the line and the reason. */
+static int bg_check(const ws_cluster_bg *b, unsigned *line, char *why, size_t whylen)
+{
+    *line = b->line;
+    if (!b->on)
+        return 0;
+    if (!b->key_line[B_DIST] || !b->key_line[B_LOAD])
+        return snprintf(why, whylen, "[background]: '%s' is required",
+                        b->key_line[B_DIST] ? "load" : "distribution"), -1;
+    if (!b->key_line[B_FLOWS] == !b->key_line[B_DURATION]) {
+        if (b->key_line[B_FLOWS])
+            *line = b->key_line[B_FLOWS] > b->key_line[B_DURATION] ? b->key_line[B_FLOWS]
+                                                                   : b->key_line[B_DURATION];
+        return snprintf(why, whylen, "[background]: give 'flows' (a number of flows) or "
+                        "'duration' (the time they arrive in), %s",
+                        b->key_line[B_FLOWS] ? "not both" : "one of them"), -1;
+    }
+    return 0;
+}
+
 static int new_section(parser *p, const char *section)
 {
     snprintf(p->section, sizeof p->section, "%s", section);
@@ -512,7 +604,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
     if (p->kind == S_BG) {
         char why[768];
         unsigned line;
-        if (ws_cluster_bg_key(&p->c->bg, p->path, name, value, p->src.lineno, &line, why,
+        if (bg_key(&p->c->bg, p->path, name, value, p->src.lineno, &line, why,
                               sizeof why))
             return (line ? perr(p, line, "%s", why) : perr(p, 0, "[background] at line %u: %s",
                                                            p->src.lineno, why)), 0;
@@ -1146,7 +1238,7 @@ static int check(parser *p)
                     (unsigned long long)t->queue_bytes);
     char why[256];
     unsigned bl;
-    if (ws_cluster_bg_check(&c->bg, &bl, why, sizeof why))
+    if (bg_check(&c->bg, &bl, why, sizeof why))
         return perr(p, bl, "%s", why);
     if (!p->job[J_MODE] && !j->placed)
         return perr(p, p->sec_line[S_JOB], "[job]: 'mode' is required (with [device] "

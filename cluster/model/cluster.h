@@ -13,14 +13,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bg.h"
+#include "cdf.h"
 
+#define WS_BG_MAX_FLOWS 1000000
 #define WS_CLUSTER_MAX_DEVICES 512
 #define WS_CLUSTER_MAX_TREES 64 /* hierarchical: aggregation trees of a job (job ids) */
 #define WS_CLUSTER_MAX_HOSTS 1024
 #define WS_CLUSTER_NAME 32
 #define WS_CLUSTER_MAX_SWITCHES 1024
 #define WS_CLUSTER_MAX_UPLINKS 2048 /* links between switches (fat-tree k = 16: 2048) */
+
+/* The [background] section of a cluster file. */
+typedef struct {
+    int on;                 /* the section is there */
+    char path[512];         /* the distribution's file (relative paths: to the cluster file) */
+    ws_cdf dist;
+    double load;            /* offered load: a fraction of the hosts' total link capacity */
+    uint64_t seed;
+    uint64_t flows;         /* this many flows, or */
+    uint64_t duration_ns;   /* the flows that arrive in this time */
+    /* lines of the keys, for the checks after the parse */
+    unsigned line, key_line[6];
+} ws_cluster_bg;
 
 /* rack: one ToR (a star); leafspine: every leaf linked to every spine; fattree: k-ary fat-tree
  * (k pods of k/2 edge and k/2 aggregation switches, (k/2)^2 cores) */
@@ -125,7 +139,7 @@ typedef struct {
     unsigned mid_groups, mid_group0[WS_CLUSTER_MAX_TREES + 1];
     int placed;                /* the devices and the modes' lists are the default arrangement
                                 * (a file without [device]: docs/cluster.md section 2) */
-    uint64_t seed;             /* the inputs (ws_run_value) */
+    uint64_t seed;             /* the inputs (loop/values.h) */
     int cc;                    /* wiresum: the transport's congestion control (ws_worker_cfg) */
     ws_cluster_values values;  /* the inputs (default normal: gradients) */
 } ws_cluster_job;
@@ -137,7 +151,7 @@ typedef struct {
     ws_cluster_dev dev[WS_CLUSTER_MAX_DEVICES];
     unsigned port_links;       /* derived: the devices' links beyond their first port's */
     ws_cluster_job job;
-    ws_cluster_bg bg;          /* [background] (bg.h) */
+    ws_cluster_bg bg;          /* [background] (bg.h plans its flows) */
 } ws_cluster;
 
 /* Parse and check FILE (c->path points at path, which must outlive c). 0, or -1 with

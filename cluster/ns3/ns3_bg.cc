@@ -1,4 +1,4 @@
-// bg.cc - DCTCP and the background TCP flows of the ns-3 layer (bg.h).
+// ns3_bg.cc - DCTCP and the background TCP flows of the ns-3 layer (ns3_bg.h).
 #include "ns3_bg.h"
 
 using namespace ns3;
@@ -32,8 +32,7 @@ WsBackground::~WsBackground() { ws_bg_free(g_); }
 
 int WsBackground::Setup(char* err, size_t errlen)
 {
-    g_ = ws_bg_new(&c_->bg, c_->topo.hosts, c_->topo.host_link.rate, start_ps_, ws_bg_ideal_ps, c_,
-                   err, errlen);
+    g_ = ws_bg_new(c_, start_ps_, err, errlen);
     if (!g_)
         return -1;
     TypeId tcp = TcpSocketFactory::GetTypeId();

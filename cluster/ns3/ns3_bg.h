@@ -1,4 +1,4 @@
-// bg.h - the congestion side of the ns-3 layer (bg.cc): DCTCP for TCP when the switches mark ECN
+// ns3_bg.h - the congestion side of the ns-3 layer (ns3_bg.cc): DCTCP for TCP when the switches mark ECN
 // (net.cc's Switch marks), and the background TCP flows of a [background] section
 // (cluster/model/bg.h plans them and keeps their counts; this moves their bytes).
 #ifndef WS_NS3_BG_H

@@ -2,8 +2,8 @@
  *
  * Owns: frame layout constants, big-endian field access, the IPv4 and UDP
  * checksums, building a frame, parsing one, classifying a frame as bypass or
- * aggregation traffic and the stateless validation of an aggregation frame.
- * The stateful checks (duplicate, early, mismatch) belong to refdev.
+ * aggregation traffic. The validation against a configuration is
+ * wiresum/validate.h's.
  */
 #ifndef WIRESUM_WIRE_H
 #define WIRESUM_WIRE_H
@@ -11,7 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "wiresum/config.h"
 #include "wiresum/reasons.h"
 #include "wiresum/xsum.h"
 
@@ -100,6 +99,11 @@ uint16_t ws_ipv4_checksum(const uint8_t *ip, size_t hlen);
 /* UDP checksum over the IPv4 pseudo-header, the UDP header and the payload,
  * computed as if the checksum field were zero; 0 is returned as 0xffff. */
 uint16_t ws_udp_checksum(uint32_t src_ip, uint32_t dst_ip, const uint8_t *udp, size_t udp_len);
+/* A received IPv4 header of 20 bytes is intact when the ones'-complement sum over it, checksum
+ * field included, is 0xffff (RFC 1071); a UDP datagram of udp_len bytes when the sum over the
+ * pseudo-header and the whole datagram is. */
+int ws_ipv4_header_ok(const uint8_t *ip);
+int ws_udp_checksum_ok(uint32_t src_ip, uint32_t dst_ip, const uint8_t *udp, size_t udp_len);
 
 /* Write a complete frame: Ethernet, IPv4 (with checksum), UDP (with checksum),
  * aggregation header and h->count elements (binary32 bit patterns). buf must
@@ -153,10 +157,5 @@ typedef enum { WS_CLASS_BYPASS = 0, WS_CLASS_AGG = 1 } ws_class;
  * EtherType 0x0800, IPv4 destination dev_ip and then either IP version not 4,
  * or protocol 17 with a UDP destination port that is dev_port or cannot be read. */
 ws_class ws_classify(const uint8_t *f, size_t len, uint32_t dev_ip, uint16_t dev_port);
-
-/* Stateless validation of an aggregation frame, checks in the order of
- * docs/protocol.md. Returns WS_OK and fills *h and *job, or the first reason. */
-ws_reason ws_validate(const uint8_t *f, size_t len, const ws_config *cfg, ws_hdr *h,
-                      const ws_job **job);
 
 #endif

@@ -1,4 +1,6 @@
-/* run.h - `wiresum run`: worker transports in closed loop with the device.
+/* run.h - `wiresum run`: worker transports in closed loop with the device, or with several
+ * devices (shards, trees). One entry (run.c) for two loops: one device (single.c) and several
+ * (fabric.c), which share base.c and call nothing of each other.
  *
  * Owns: one job of W workers spread over the device ports, each a ws_worker (driver/
  * ws_transport.h) all-reducing its own tensor `iters` times; the network between them and the
@@ -18,10 +20,10 @@
 #include <stdio.h>
 
 #include "wiresum/counters.h"
+#include "values.h"
 #include "wiresum/transport.h"
 
 typedef enum { WS_RUN_RTL, WS_RUN_REF, WS_RUN_MIX } ws_run_device;
-typedef enum { WS_RUN_NORMAL, WS_RUN_SPECIAL, WS_RUN_MIXED } ws_run_values;
 
 typedef struct {
     ws_run_device device;  /* mix: RTL models and references alternate, device by device */
@@ -38,7 +40,7 @@ typedef struct {
     uint64_t elems;        /* elements per tensor */
     double loss, dup, reorder, corrupt, bypass; /* rates 0..1 */
     int fault_up, fault_down; /* faults on worker->device, device->worker frames */
-    ws_run_values values;
+    ws_values_kind values; /* the inputs (values.h), from seed */
     uint64_t seed;
     double clock_mhz;
     uint64_t latency;      /* one-way network latency in cycles, >= 1 */
@@ -69,40 +71,6 @@ typedef struct {
 } ws_run_stats;
 
 void ws_run_defaults(ws_run_opts *o);
-
-/* The value worker w contributes to element i in all-reduce iter (the same in every run). */
-uint32_t ws_run_value(const ws_run_opts *o, unsigned iter, unsigned w, uint64_t i);
-/* The same in two steps, for loops over elements: worker w's key of iter, then the value of
- * element i from the key (ws_run_value is ws_run_value_at(o, ws_run_key(o, iter, w), i)). */
-uint64_t ws_run_key(const ws_run_opts *o, unsigned iter, unsigned w);
-uint32_t ws_run_value_at(const ws_run_opts *o, uint64_t key, uint64_t i);
-
-/* What run.c and fabric.c share. The messages of a run: the first error (err) and the reported
- * check failures (at most a few printed on out, all counted in st->check_failures). */
-typedef struct {
-    ws_run_stats *st;
-    FILE *out;
-    char *err;
-    size_t errlen;
-    int failed;
-    unsigned reports;
-} ws_run_log;
-/* Record the first error; -1. */
-int ws_run_fail(ws_run_log *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A check that failed: counted, and printed while few. */
-void ws_run_report(ws_run_log *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The correctly rounded exact sums of workers [w0, w1) for elements [i0, i0 + n) of all-reduce
- * iter, into out[0 .. n). */
-void ws_run_exact(const ws_run_opts *o, unsigned iter, unsigned w0, unsigned w1, uint64_t i0,
-                  uint64_t n, uint32_t *out);
-/* DIR/sum-<job>-<tensor>.f32: n sums, big-endian (docs/traces.md). 0, or -1 with the error. */
-int ws_run_write_sum(ws_run_log *l, const char *dir, unsigned job, uint32_t tensor,
-                     const uint32_t *sum, uint64_t n);
-/* A worker's transport statistics added to the run's. */
-void ws_run_add_worker(ws_run_stats *st, const ws_worker_stats *w);
-
-/* ws_run with several devices (shards > 1, a tree, or device mix): loop/fabric.c. */
-int ws_fabric_run(const ws_run_opts *o, ws_run_stats *st, FILE *out, char *err, size_t errlen);
 
 /* 0 when every tensor is exact and every check passes, 1 otherwise (reported on out), -1 on an
  * error (err). */
