@@ -14,7 +14,7 @@
 # collective); POINTS is a file of them, one a line (default: the grid below). Every point is a
 # cluster file of its own (build/bench/cluster/N-MB-GBPS-MODE.ini, written here) run as
 # `wiresum cluster --json --mode MODE FILE`; the points run as parallel processes (xargs -P,
-# CLUSTER_JOBS, default the cores). Writes build/bench/cluster.md (a fragment that bench/run.sh
+# CLUSTER_JOBS, default the cores). Writes build/bench/cluster.md (a fragment that bench/all.sh
 # includes), build/bench/cluster.jsonl (every run's JSON summary, with the point) and
 # docs/perf/cluster.png.
 #

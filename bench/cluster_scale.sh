@@ -5,7 +5,7 @@
 # /usr/bin/time -v: wall time, events and events per second, peak memory, every tensor exact,
 # every background flow complete. SCALE_BYTES (e.g. 256KiB) replaces the file's tensor;
 # SCALE_PERF=1 also records a profile (perf record -g at 250 Hz) and prints its top symbols.
-# Writes build/bench/cluster_scale.md (a fragment of docs/performance.md section 5, bench/run.sh).
+# Writes build/bench/cluster_scale.md (a fragment of docs/performance.md section 5, bench/all.sh).
 set -eu
 WS=${WS:-build/wiresum}
 B=build/bench

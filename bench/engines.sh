@@ -3,7 +3,7 @@
 # device built with four engines (one per port), every ingress port saturated by a closed loop
 # (`wiresum bench`), for each width built into the model: engine beats per cycle of all engines
 # together (target 4 x 0.99), the same per engine, wire efficiency, latency.
-# Writes build/bench/engines.md (a fragment that bench/run.sh includes) and the runs' JSON
+# Writes build/bench/engines.md (a fragment that bench/all.sh includes) and the runs' JSON
 # summaries, one a line, to build/bench/engines.jsonl (keys: docs/traces.md).
 #
 # Environment: WS_E4 (default build/bench/e4/wiresum: `make bench` builds it with

@@ -9,7 +9,7 @@
 # (default 65536), count 256, 16 slots, 400-cycle links, values drawn as gradients are (normal:
 # the leaves' sums fit one PARTIAL word each); and the RTL tree at the most workers once more with
 # gen's mixed values, whose wide exponents need record words.
-# Writes build/bench/fabric.md (a fragment that bench/run.sh includes) and the runs' JSON
+# Writes build/bench/fabric.md (a fragment that bench/all.sh includes) and the runs' JSON
 # summaries to build/bench/fabric.jsonl.
 set -eu
 WS=${WS:-build/wiresum}

@@ -1,4 +1,4 @@
-# bench/latency.awk - section 2 of docs/performance.md from build/bench/lines.tsv (bench/run.sh).
+# bench/latency.awk - section 2 of docs/performance.md from build/bench/lines.tsv (bench/all.sh).
 # awk -F'\t' -v prov=TEXT -v cmd=TEXT -v mcnote=TEXT [-v mode=SET] -f bench/latency.awk build/bench/lines.tsv
 
 NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }

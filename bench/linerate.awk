@@ -1,4 +1,4 @@
-# bench/linerate.awk - section 1 of docs/performance.md from build/bench/lines.tsv (bench/run.sh).
+# bench/linerate.awk - section 1 of docs/performance.md from build/bench/lines.tsv (bench/all.sh).
 # awk -F'\t' -v prov=TEXT -v cmd=TEXT -v mcnote=TEXT [-v mode=SET] -f bench/linerate.awk build/bench/lines.tsv
 
 NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }

@@ -4,7 +4,7 @@
 # on real gradients recorded with scripts/record_gradients.py for 2 to 64 workers and on gen's
 # three value distributions: binary32 summation in random arrival orders, a pairwise adder
 # tree (PANAMA), SwitchML's int32 block quantization, and wiresum (0 by construction, checked).
-# Writes build/bench/numerics.md (a fragment that bench/run.sh includes); the recordings and the
+# Writes build/bench/numerics.md (a fragment that bench/all.sh includes); the recordings and the
 # runs' JSON summaries go to build/bench/numerics/. A few minutes on two cores.
 #
 # Environment: WS (default build/wiresum); PYTHON (default /usr/bin/python3, Debian's, with

@@ -3,7 +3,7 @@
 # bytes/s of the Verilator model at DATA_WIDTH 256, 512 and 1024, Verilator against Icarus
 # Verilog on one small trace at 256 bits, and a ResNet-50-sized all-reduce (25.6M binary32
 # elements, 4 workers) through the Verilator model end to end, held to one core.
-# Writes build/bench/simspeed.md (a markdown fragment that bench/run.sh includes); the traces
+# Writes build/bench/simspeed.md (a markdown fragment that bench/all.sh includes); the traces
 # and logs go to build/bench/simspeed/.
 #
 # usage: sh bench/simspeed.sh [--quick]

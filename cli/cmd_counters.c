@@ -44,7 +44,7 @@ int ws_cmd_counters(int argc, char **argv)
         snprintf(path, sizeof path, "%s", arg);
     ws_counters_file cf;
     char err[ERRLEN];
-    if (ws_counters_load(path, &cf, err, sizeof err)) {
+    if (ws_counters_file_load(path, &cf, err, sizeof err)) {
         fprintf(stderr, "wiresum counters: %s\n", err);
         return 1;
     }
@@ -59,10 +59,10 @@ int ws_cmd_counters(int argc, char **argv)
                                               "ports", (int)sec[k]->ports, "counters",
                                               ws_json_counters(&sec[k]->c, sec[k]->ports)));
         if (o)
-            json_object_set_new(o, "differ", json_integer(ws_counters_differ(&cf, NULL)));
+            json_object_set_new(o, "differ", json_integer(ws_counters_file_differ(&cf, NULL)));
         return ws_json_print(o, stdout, "counters") ? 1 : 0;
     }
     printf("%s:\n", path);
-    ws_counters_table(stdout, &cf);
+    ws_counters_file_table(stdout, &cf);
     return 0;
 }

@@ -122,7 +122,7 @@ int ws_cmd_ref(int argc, char **argv)
         snprintf(cf.device.source, sizeof cf.device.source,
                  "wiresum ref: software reference sim/refdev.c, inputs %s<P>.pcap", in_prefix);
         snprintf(path, sizeof path, "%s/%s", dir, WS_COUNTERS_FILE);
-        if (ws_counters_save(path, &cf, rc.err, sizeof rc.err)) {
+        if (ws_counters_file_save(path, &cf, rc.err, sizeof rc.err)) {
             fprintf(stderr, "wiresum ref: %s\n", rc.err);
             status = 1;
         }
@@ -136,7 +136,7 @@ int ws_cmd_ref(int argc, char **argv)
     if (!status && !quiet && !json) {
         printf("ref %s: %llu frames in, %s<P>.pcap written\n", dir, (unsigned long long)frames,
                out_prefix);
-        ws_counters_print(&ctr, cfg.n_ports, stdout);
+        ws_counters_file_print(&ctr, cfg.n_ports, stdout);
     }
     ws_trace_close(in);
     ws_session_free(dev);

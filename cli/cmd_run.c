@@ -248,7 +248,7 @@ int ws_cmd_run(int argc, char **argv)
         cf.device.c = st.ctr;
         snprintf(cf.device.source, sizeof cf.device.source, "wiresum run, %s",
                  o.device == WS_RUN_RTL ? "RTL model" : "software reference");
-        ws_counters_table(json ? stderr : stdout, &cf);
+        ws_counters_file_table(json ? stderr : stdout, &cf);
     }
     return rc;
 }

@@ -79,8 +79,8 @@ int ws_cmd_sim(int argc, char **argv)
         {"help", 0, 0, 'h'},       {"trace-on-mismatch", 0, 0, 'M'},
         {"trace-window", 1, 0, 'W'}, {"counters", 0, 0, 'C'},   {"no-progress", 0, 0, 'n'},
         {"json", 0, 0, 'J'},       {0, 0, 0, 0}};
-    ws_simrun_opts o;
-    ws_simrun_defaults(&o);
+    ws_replay_opts o;
+    ws_replay_defaults(&o);
     int c, bad = 0, window = 0;
     uint64_t mhz = 200;
     unsigned seen = 0;
@@ -125,7 +125,7 @@ int ws_cmd_sim(int argc, char **argv)
     if (!dir)
         return 2;
     char err[ERRLEN];
-    int rc = ws_simrun(dir, &o, o.json ? stderr : stdout, err, sizeof err);
+    int rc = ws_replay(dir, &o, o.json ? stderr : stdout, err, sizeof err);
     if (rc < 0) {
         fprintf(stderr, "wiresum sim: %s\n", err);
         return 1;

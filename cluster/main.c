@@ -53,8 +53,8 @@ static void uplink_name(const ws_cluster *c, unsigned u, char name[2 * WS_CLUSTE
     ws_cluster_link props;
     ws_topo_link(c, base + u, &lo, &hi, &props);
     char nl[WS_CLUSTER_NAME], nh[WS_CLUSTER_NAME];
-    ws_cluster_switch_name(c, lo - base, nl);
-    ws_cluster_switch_name(c, hi - base, nh);
+    ws_topo_switch_name(c, lo - base, nl);
+    ws_topo_switch_name(c, hi - base, nh);
     snprintf(name, 2 * WS_CLUSTER_NAME + 2, "%s-%s", nl, nh);
 }
 
@@ -102,7 +102,7 @@ static void print_run(const ws_cluster *c, const ws_cluster_result *r)
             const ws_cdev_stats *d = &r->dev_each[i];
             const ws_cluster_dev *p = &c->dev[r->dev_index[i]];
             char sw[WS_CLUSTER_NAME];
-            ws_cluster_switch_name(c, p->sw, sw);
+            ws_topo_switch_name(c, p->sw, sw);
             uint64_t ps[ST_N];
             double f[ST_N];
             stage_busy(r, (int)i, ps, f);
@@ -307,7 +307,7 @@ static json_t *json_run(const ws_cluster *c, const ws_cluster_result *r)
         for (unsigned i = 0; i < r->n_devices && each; i++) {
             json_t *d = json_dev(r, (int)i);
             char sw[WS_CLUSTER_NAME];
-            ws_cluster_switch_name(c, c->dev[r->dev_index[i]].sw, sw);
+            ws_topo_switch_name(c, c->dev[r->dev_index[i]].sw, sw);
             json_object_set_new(d, "name", json_string(c->dev[r->dev_index[i]].name));
             json_object_set_new(d, "switch", json_string(sw));
             json_array_append_new(each, d);

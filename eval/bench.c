@@ -161,7 +161,7 @@ static int accepted_edge(bench *b, uint32_t *v, uint64_t *cyc)
         if (ws_sim_cycle(b->sim) > give_up) { /* show where the frames went */
             ws_counters ctr;
             if (ws_dev_read_counters(&b->bus, b->params.ports, &ctr, b->err, b->errlen) == 0)
-                ws_counters_print(&ctr, b->params.ports, b->out);
+                ws_counters_file_print(&ctr, b->params.ports, b->out);
             for (unsigned p = 0; p < b->ports; p++)
                 fprintf(b->out, "port %u: %zu frames queued\n", p, ws_sim_pending(b->sim, p));
             return fail(b, "load phase: the device accepted no frame in 100000 cycles");

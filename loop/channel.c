@@ -1,4 +1,4 @@
-/* net.c - the closed loop's simulated network: queues in time, faults, frames by contents. */
+/* channel.c - the closed loop's simulated channel: queues in time, faults, frames by contents. */
 #include "channel.h"
 #include "ws_grow.h"
 
@@ -7,14 +7,14 @@
 
 /* ---- the queues: binary heaps ordered by (t, seq) ------------------------------------------- */
 
-static int ev_less(const ws_net_event *x, const ws_net_event *y)
+static int ev_less(const ws_channel_event *x, const ws_channel_event *y)
 {
     return x->t < y->t || (x->t == y->t && x->seq < y->seq);
 }
 
-int ws_net_queue_push(ws_net_queue *h, ws_net_event e)
+int ws_channel_queue_push(ws_channel_queue *h, ws_channel_event e)
 {
-    ws_net_event *na = ws_grow(h->a, &h->cap, h->n + 1, sizeof *na, 256);
+    ws_channel_event *na = ws_grow(h->a, &h->cap, h->n + 1, sizeof *na, 256);
     if (!na)
         return -1;
     h->a = na;
@@ -27,9 +27,9 @@ int ws_net_queue_push(ws_net_queue *h, ws_net_event e)
     return 0;
 }
 
-ws_net_event ws_net_queue_pop(ws_net_queue *h)
+ws_channel_event ws_channel_queue_pop(ws_channel_queue *h)
 {
-    ws_net_event top = h->a[0], last = h->a[--h->n];
+    ws_channel_event top = h->a[0], last = h->a[--h->n];
     size_t i = 0;
     for (;;) {
         size_t c = 2 * i + 1;
@@ -47,9 +47,9 @@ ws_net_event ws_net_queue_pop(ws_net_queue *h)
     return top;
 }
 
-uint64_t ws_net_queue_top(const ws_net_queue *h) { return h->n ? h->a[0].t : WS_NET_NEVER; }
+uint64_t ws_channel_queue_top(const ws_channel_queue *h) { return h->n ? h->a[0].t : WS_CHANNEL_NEVER; }
 
-void ws_net_queue_free(ws_net_queue *h)
+void ws_channel_queue_free(ws_channel_queue *h)
 {
     for (size_t i = 0; i < h->n; i++)
         free(h->a[i].f);
@@ -59,7 +59,7 @@ void ws_net_queue_free(ws_net_queue *h)
 
 /* ---- the network -------------------------------------------------------------------------- */
 
-void ws_net_init(ws_net *n, const ws_net_opts *o, ws_rng *rng, ws_net_corrupt_fn on_corrupt,
+void ws_channel_init(ws_channel *n, const ws_channel_opts *o, ws_rng *rng, ws_channel_corrupt_fn on_corrupt,
                  void *ctx)
 {
     memset(n, 0, sizeof *n);
@@ -69,13 +69,13 @@ void ws_net_init(ws_net *n, const ws_net_opts *o, ws_rng *rng, ws_net_corrupt_fn
     n->ctx = ctx;
 }
 
-void ws_net_free(ws_net *n)
+void ws_channel_free(ws_channel *n)
 {
-    ws_net_queue_free(&n->q[0]);
-    ws_net_queue_free(&n->q[1]);
+    ws_channel_queue_free(&n->q[0]);
+    ws_channel_queue_free(&n->q[1]);
 }
 
-int ws_net_schedule(ws_net *n, int dir, unsigned port, const uint8_t *f, size_t len, uint64_t t,
+int ws_channel_schedule(ws_channel *n, int dir, unsigned port, const uint8_t *f, size_t len, uint64_t t,
                     int may_corrupt)
 {
     uint8_t *copy = malloc(len ? len : 1);
@@ -92,19 +92,19 @@ int ws_net_schedule(ws_net *n, int dir, unsigned port, const uint8_t *f, size_t 
             return -1;
         }
     }
-    ws_net_event e = {t, n->seq++, copy, (uint32_t)len, port};
-    if (ws_net_queue_push(&n->q[dir], e)) {
+    ws_channel_event e = {t, n->seq++, copy, (uint32_t)len, port};
+    if (ws_channel_queue_push(&n->q[dir], e)) {
         free(copy);
         return -1;
     }
     return 0;
 }
 
-int ws_net_send(ws_net *n, int dir, unsigned port, const uint8_t *f, size_t len, uint64_t now)
+int ws_channel_send(ws_channel *n, int dir, unsigned port, const uint8_t *f, size_t len, uint64_t now)
 {
     uint64_t L = n->o.latency;
     if (!n->o.faults[dir])
-        return ws_net_schedule(n, dir, port, f, len, now + L, 0);
+        return ws_channel_schedule(n, dir, port, f, len, now + L, 0);
     if (ws_rng_chance(n->rng, n->o.loss)) {
         n->st.lost[dir]++;
         return 0;
@@ -114,11 +114,11 @@ int ws_net_send(ws_net *n, int dir, unsigned port, const uint8_t *f, size_t len,
         t += 1 + ws_rng_below(n->rng, L);
         n->st.reordered[dir]++;
     }
-    if (ws_net_schedule(n, dir, port, f, len, t, 1))
+    if (ws_channel_schedule(n, dir, port, f, len, t, 1))
         return -1;
     if (ws_rng_chance(n->rng, n->o.dup)) {
         n->st.duped[dir]++;
-        return ws_net_schedule(n, dir, port, f, len, now + L + 1 + ws_rng_below(n->rng, L), 1);
+        return ws_channel_schedule(n, dir, port, f, len, now + L + 1 + ws_rng_below(n->rng, L), 1);
     }
     return 0;
 }
@@ -199,7 +199,7 @@ void ws_frame_set_free(ws_frame_set *t)
     memset(t, 0, sizeof *t);
 }
 
-void ws_net_worker_path(ws_worker_cfg *wc, unsigned width, double clock_mhz, unsigned share,
+void ws_channel_worker_path(ws_worker_cfg *wc, unsigned width, double clock_mhz, unsigned share,
                         uint64_t rto, uint64_t rto_min)
 {
     wc->ticks_per_s = (uint64_t)(clock_mhz * 1e6 + 0.5);

@@ -54,7 +54,7 @@ typedef struct {
     ws_config cfg;
     unsigned n_members;
     int child[WS_LIMIT_WORKERS]; /* member r: a device, or -1 for worker x->w0 + r */
-    ws_net in;          /* frames on their way to this device (q[0]) */
+    ws_channel in;          /* frames on their way to this device (q[0]) */
     ws_frame_set bp;    /* frames corrupted on their way in: they may leave as bypass traffic */
     uint64_t frames_in, frames_out;
     ws_trace_out *rec_in, *rec_exp;
@@ -87,7 +87,7 @@ typedef struct {
     unsigned nw;
     uint64_t nch;
     ws_rng rng;
-    ws_net hosts; /* frames on their way to the workers (q[1]); port = device << 8 | egress */
+    ws_channel hosts; /* frames on their way to the workers (q[1]); port = device << 8 | egress */
     uint64_t now, t_done;
     ws_base_expect exp; /* the exact sums */
     uint64_t checked_results, checked_partials;
@@ -262,9 +262,9 @@ static int open_device(fabric *f, unsigned k)
         return f->log.failed = 1, -1;
     }
     ws_session_line_start(n->s);
-    ws_net_opts no = {o->latency, o->loss, o->dup, o->reorder, o->corrupt,
+    ws_channel_opts no = {o->latency, o->loss, o->dup, o->reorder, o->corrupt,
                       {o->fault_up, o->fault_down}};
-    ws_net_init(&n->in, &no, &f->rng, corrupted_in, n);
+    ws_channel_init(&n->in, &no, &f->rng, corrupted_in, n);
     return 0;
 }
 
@@ -376,7 +376,7 @@ static void route(fabric *f, unsigned k, unsigned p, const uint8_t *fr, size_t l
     if (n->x->parent >= 0 && p == UP_PORT) {
         node *up = &f->d[n->x->parent];
         f->st->uplink_bytes += len;
-        if (ws_net_send(&up->in, 0, member_port(up, n->x->rank), fr, len, t))
+        if (ws_channel_send(&up->in, 0, member_port(up, n->x->rank), fr, len, t))
             fail(f, "out of memory");
         return;
     }
@@ -385,8 +385,8 @@ static void route(fabric *f, unsigned k, unsigned p, const uint8_t *fr, size_t l
             continue;
         f->st->results_out++;
         int ok = n->child[r] >= 0
-                     ? ws_net_send(&f->d[n->child[r]].in, 0, UP_PORT, fr, len, t)
-                     : ws_net_send(&f->hosts, 1, k << 8 | p, fr, len, t);
+                     ? ws_channel_send(&f->d[n->child[r]].in, 0, UP_PORT, fr, len, t)
+                     : ws_channel_send(&f->hosts, 1, k << 8 | p, fr, len, t);
         if (ok)
             fail(f, "out of memory");
         return;
@@ -409,9 +409,9 @@ static void pop_outputs(fabric *f, unsigned k)
 static void feed(fabric *f, unsigned k)
 {
     node *n = &f->d[k];
-    ws_net_queue *q = &n->in.q[0];
+    ws_channel_queue *q = &n->in.q[0];
     while (q->n && q->a[0].t <= f->now && !f->log.failed) {
-        ws_net_event *e = &q->a[0];
+        ws_channel_event *e = &q->a[0];
         if (!ws_session_ready(n->s, e->port))
             return;
         if (ws_session_push(n->s, e->port, e->f, e->len)) {
@@ -429,7 +429,7 @@ static void feed(fabric *f, unsigned k)
                 f->log.failed = 1;
         }
         pop_outputs(f, k);
-        ws_net_event x = ws_net_queue_pop(q);
+        ws_channel_event x = ws_channel_queue_pop(q);
         free(x.f);
     }
 }
@@ -437,7 +437,7 @@ static void feed(fabric *f, unsigned k)
 static void deliver(fabric *f)
 {
     while (f->hosts.q[1].n && f->hosts.q[1].a[0].t <= f->now) {
-        ws_net_event e = ws_net_queue_pop(&f->hosts.q[1]);
+        ws_channel_event e = ws_channel_queue_pop(&f->hosts.q[1]);
         unsigned k = e.port >> 8, p = e.port & 0xff;
         const node *n = &f->d[k];
         wkr *dst = NULL;
@@ -459,7 +459,7 @@ static void worker_tx(void *ctx, const uint8_t *fr, size_t len)
     fabric *f = c->f;
     node *leaf = &f->d[f->w[c->w].leaf[c->shard]];
     f->st->worker_bytes += len;
-    if (ws_net_send(&leaf->in, 0, member_port(leaf, f->w[c->w].rank[c->shard]), fr, len, f->now))
+    if (ws_channel_send(&leaf->in, 0, member_port(leaf, f->w[c->w].rank[c->shard]), fr, len, f->now))
         fail(f, "out of memory");
 }
 
@@ -509,7 +509,7 @@ static int make_workers(fabric *f, fabric_tx *ctx)
                 return f->log.failed = 1, -1;
             wc.shard = s;
             wc.shards = f->T;
-            ws_net_worker_path(&wc, o->width, o->clock_mhz,
+            ws_channel_worker_path(&wc, o->width, o->clock_mhz,
                                (leaf->n_members + leaf->cfg.n_ports - 1) / leaf->cfg.n_ports,
                                rto, rto_min);
             wc.max_retries = o->max_retries;
@@ -624,7 +624,7 @@ static int finish_record(fabric *f)
                  f->o->width);
         char path[4096];
         snprintf(path, sizeof path, "%s/%s/%s", f->o->record, n->x->name, WS_COUNTERS_FILE);
-        if (ws_counters_save(path, &cf, f->err, f->errlen))
+        if (ws_counters_file_save(path, &cf, f->err, f->errlen))
             return f->log.failed = 1, -1;
     }
     return 0;
@@ -708,9 +708,9 @@ static int setup(fabric *f, fabric_tx **ctx)
             f->w[n->x->w0 + r].rank[n->x->shard] = r;
         }
     }
-    ws_net_opts no = {o->latency, o->loss, o->dup, o->reorder, o->corrupt,
+    ws_channel_opts no = {o->latency, o->loss, o->dup, o->reorder, o->corrupt,
                       {o->fault_up, o->fault_down}};
-    ws_net_init(&f->hosts, &no, &f->rng, no_bypass, f);
+    ws_channel_init(&f->hosts, &no, &f->rng, no_bypass, f);
     f->nch = (o->elems + o->count - 1) / o->count;
     if (o->record && open_record(f))
         return -1;
@@ -721,7 +721,7 @@ static int any_busy_model(fabric *f)
 {
     for (unsigned k = 0; k < f->nd; k++) {
         node *n = &f->d[k];
-        if (n->rtl && (ws_session_line_active(n->s) || ws_net_queue_top(&n->in.q[0]) <= f->now))
+        if (n->rtl && (ws_session_line_active(n->s) || ws_channel_queue_top(&n->in.q[0]) <= f->now))
             return 1;
     }
     return 0;
@@ -874,11 +874,11 @@ int ws_fabric_run(const ws_run_opts *o, ws_run_stats *st, FILE *out, char *err, 
                  (unsigned long long)o->max_cycles);
             break;
         }
-        uint64_t t = ws_net_queue_top(&f->hosts.q[1]);
+        uint64_t t = ws_channel_queue_top(&f->hosts.q[1]);
         if (t < next)
             next = t;
         for (unsigned k = 0; k < f->nd; k++)
-            if ((t = ws_net_queue_top(&f->d[k].in.q[0])) < next)
+            if ((t = ws_channel_queue_top(&f->d[k].in.q[0])) < next)
                 next = t;
         uint64_t to;
         if (any_busy_model(f))
@@ -934,11 +934,11 @@ done:
     for (unsigned k = 0; f->d && k < f->nd; k++) {
         ws_trace_finish(f->d[k].rec_in, NULL, 0);
         ws_trace_finish(f->d[k].rec_exp, NULL, 0);
-        ws_net_free(&f->d[k].in);
+        ws_channel_free(&f->d[k].in);
         ws_frame_set_free(&f->d[k].bp);
         ws_session_free(f->d[k].s);
     }
-    ws_net_free(&f->hosts);
+    ws_channel_free(&f->hosts);
     for (unsigned w = 0; f->w && w < f->nw; w++) {
         for (unsigned s = 0; s < f->T; s++)
             ws_worker_free(f->w[w].w[s]);

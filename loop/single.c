@@ -57,7 +57,7 @@ typedef struct {
     uint64_t now;        /* simulated cycle (the model's, plus the idle stretches skipped) */
     uint64_t t_done;     /* when the last worker completed */
     ws_rng rng;
-    ws_net net;          /* net.q[0]: towards the device, net.q[1]: towards the workers */
+    ws_channel net;          /* net.q[0]: towards the device, net.q[1]: towards the workers */
     ws_frame_set bp;     /* the frames expected on the bypass egress */
     uint64_t bp_serial;
 
@@ -100,7 +100,7 @@ static int corrupted_up(void *ctx, unsigned port, const uint8_t *f, size_t len)
 /* A frame entering the network at time now, towards the device (dir 0) or a worker (dir 1). */
 static void net_send(run *r, int dir, unsigned port, const uint8_t *f, size_t len, uint64_t now)
 {
-    if (ws_net_send(&r->net, dir, port, f, len, now))
+    if (ws_channel_send(&r->net, dir, port, f, len, now))
         fail(r, "out of memory");
 }
 
@@ -181,7 +181,7 @@ static void inject_bypass(run *r, uint64_t now)
         fail(r, "out of memory");
         return;
     }
-    if (ws_net_schedule(&r->net, 0, port, r->scratch, len, now + r->o.latency, 0))
+    if (ws_channel_schedule(&r->net, 0, port, r->scratch, len, now + r->o.latency, 0))
         fail(r, "out of memory");
 }
 
@@ -311,7 +311,7 @@ static void model_busy(run *r, uint64_t due)
     uint64_t end = r->now + r->o.latency;
     if (due < end)
         end = due > r->now ? due : r->now + 1;
-    int waiting = ws_net_queue_top(&r->net.q[0]) <= r->now;
+    int waiting = ws_channel_queue_top(&r->net.q[0]) <= r->now;
     uint64_t beats = r->last_beats;
     do {
         if (model_tick(r, 1, &beats))
@@ -330,7 +330,7 @@ static void model_busy(run *r, uint64_t due)
 static void feed(run *r)
 {
     while (r->net.q[0].n && r->net.q[0].a[0].t <= r->now && !r->log.failed) {
-        ws_net_event *e = &r->net.q[0].a[0];
+        ws_channel_event *e = &r->net.q[0].a[0];
         /* as wiresum sim: the session's global order */
         if (!ws_session_ready(r->dev, e->port))
             return;
@@ -355,7 +355,7 @@ static void feed(run *r)
             on_output(r, p, f, len, cyc - r->cycle0 + r->skipped);
         }
         record_in(r, e->port, e->f, e->len);
-        ws_net_event x = ws_net_queue_pop(&r->net.q[0]);
+        ws_channel_event x = ws_channel_queue_pop(&r->net.q[0]);
         free(x.f);
     }
 }
@@ -364,7 +364,7 @@ static void feed(run *r)
 static void deliver(run *r)
 {
     while (r->net.q[1].n && r->net.q[1].a[0].t <= r->now) {
-        ws_net_event e = ws_net_queue_pop(&r->net.q[1]);
+        ws_channel_event e = ws_channel_queue_pop(&r->net.q[1]);
         wk *dst = NULL;
         for (unsigned i = 0; i < r->nw && !dst; i++)
             if (r->w[i].port == e.port && e.len >= 6 && !memcmp(e.f, r->job->member[i].mac, 6))
@@ -619,7 +619,7 @@ static int make_workers(run *r)
         if (ws_worker_cfg_from_config(&wc, &r->cfg, JOB_ID, i, r->err, r->errlen))
             return r->log.failed = 1, -1;
         /* the port's beat a cycle, shared by its members (rank r on port r mod ports) */
-        ws_net_worker_path(&wc, r->bytes * 8, o->clock_mhz,
+        ws_channel_worker_path(&wc, r->bytes * 8, o->clock_mhz,
                            (r->nw + r->cfg.n_ports - 1) / r->cfg.n_ports, rto, rto_min);
         wc.max_retries = o->max_retries;
         wc.hold = 2 * L + 1; /* the largest one-way delay of this network */
@@ -647,7 +647,7 @@ static int save_counters(run *r)
              r->o.width);
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", r->o.record, WS_COUNTERS_FILE);
-    return ws_counters_save(path, &cf, r->err, r->errlen) ? (r->log.failed = 1, -1) : 0;
+    return ws_counters_file_save(path, &cf, r->err, r->errlen) ? (r->log.failed = 1, -1) : 0;
 }
 
 /* ---- the report -------------------------------------------------------------------------- */
@@ -747,7 +747,7 @@ static void print_report(run *r, double secs)
             (unsigned long long)s->corrupt_bypassed);
     fprintf(out, "  device (%llu frames in, %llu out):\n", (unsigned long long)s->frames_in,
             (unsigned long long)s->frames_out);
-    ws_counters_print(&s->ctr, r->cfg.n_ports, out);
+    ws_counters_file_print(&s->ctr, r->cfg.n_ports, out);
     fprintf(out, "  tensors: %llu of %llu exact%s\n", (unsigned long long)s->tensors_exact,
             (unsigned long long)s->tensors,
             s->check_failures ? "; CHECKS FAILED (see above)" : "");
@@ -775,9 +775,9 @@ int ws_single_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *er
     r->bytes = opts->width / 8;
     r->ns_per_cycle = 1000.0 / opts->clock_mhz;
     r->rng.s = ws_mix64(opts->seed ^ 0x72756e0a);
-    ws_net_opts no = {opts->latency, opts->loss, opts->dup, opts->reorder, opts->corrupt,
+    ws_channel_opts no = {opts->latency, opts->loss, opts->dup, opts->reorder, opts->corrupt,
                       {opts->fault_up, opts->fault_down}};
-    ws_net_init(&r->net, &no, &r->rng, corrupted_up, r);
+    ws_channel_init(&r->net, &no, &r->rng, corrupted_up, r);
     int rc = -1;
     double t0 = wall();
 
@@ -827,7 +827,7 @@ int ws_single_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *er
         if (r->o.progress && (++loops & 63) == 0 && ws_progress_due(&r->prog))
             progress(r, 0);
         int finished = all_finished(r) && r->net.q[0].n == 0;
-        uint64_t tw = ws_net_queue_top(&r->net.q[1]), td = ws_net_queue_top(&r->net.q[0]);
+        uint64_t tw = ws_channel_queue_top(&r->net.q[1]), td = ws_channel_queue_top(&r->net.q[0]);
         if (tw < next)
             next = tw;
         if (td < next)
@@ -936,7 +936,7 @@ done:
     ws_trace_finish(r->rec_in, NULL, 0);
     ws_trace_finish(r->rec_exp, NULL, 0);
     ws_plot_free(r->plot);
-    ws_net_free(&r->net);
+    ws_channel_free(&r->net);
     ws_frame_set_free(&r->bp);
     for (unsigned i = 0; r->w && i < r->nw; i++) {
         ws_worker_free(r->w[i].w);

@@ -2,7 +2,7 @@
 
 .PHONY: bench bench-fidelity-build
 
-# `make bench`: docs/performance.md and docs/perf/*.png (bench/run.sh); the rows with 1024
+# `make bench`: docs/performance.md and docs/perf/*.png (bench/all.sh); the rows with 1024
 # elements per packet need a model with MAX_COUNT 1024, built here; the trees of RTL devices
 # (bench/fabric.sh) the default device built with PARTIAL = 1 and the longest PARTIAL of 256
 # elements (MAX_FRAME 12352), one engine at 256 bits, built here too
@@ -16,7 +16,7 @@ bench: deps $(BUILD)/wiresum
 	+@$(SUBMAKE) $(WS_FID_FLAGS) $(BUILD)/bench/fid/wiresum $(BUILD)/bench/fid/wiresum-cluster
 	@WS=$(BUILD)/wiresum WS_MC1024=$(BUILD)/bench/mc1024/wiresum WS_E4=$(BUILD)/bench/e4/wiresum \
 	  WS_P1=$(BUILD)/bench/p1/wiresum WS_FID=$(BUILD)/bench/fid/wiresum \
-	  sh bench/run.sh $(BENCH_ARGS)
+	  sh bench/all.sh $(BENCH_ARGS)
 
 # the fidelity of the cluster's timing model at scale (bench/cluster_fidelity.sh): the device of
 # bench/cluster.sh, 1024 bits with four engines, built to take PARTIALs (a tree's leaves and

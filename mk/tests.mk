@@ -2,7 +2,7 @@
 # Each appends "suite case passed failed" lines to build/results.txt.
 
 .PHONY: test-build unit unit-asan e2e numerics rtl engines hw hwtest regmap-check wave wave-check wave-picture \
-        runloop tree partial cluster \
+        runloop tree partial cluster layers \
         stress fuzz fuzz-short dissector ux docs-check bench-tools fresh-build lib json
 
 # the suites, in the order make test starts them: the longest first (seconds in a make test on
@@ -11,7 +11,7 @@
 # the others under 20), so that two at a time end together
 TEST_SUITES := $(if $(WS_HAVE_TOP),partial fuzz-short hw rtl engines lint) unit-asan $(if $(WS_HAVE_TOP),stress) \
                unit $(if $(WS_HAVE_TOP),runloop tree) fresh-build dissector $(if $(WS_HAVE_TOP),ux) bench-tools \
-               $(if $(WS_HAVE_TOP),json lib) cluster e2e numerics $(if $(WS_HAVE_TOP),wave-check regmap-check) docs-check
+               $(if $(WS_HAVE_TOP),json lib) cluster layers e2e numerics $(if $(WS_HAVE_TOP),wave-check regmap-check) docs-check
 # the suites that build no model: make test runs them beside the build
 TEST_EARLY  := docs-check bench-tools fresh-build $(if $(WS_HAVE_TOP),lint regmap-check)
 
@@ -22,40 +22,40 @@ test-build: $(PLAIN_TESTS) $(ASAN_TESTS) $(BUILD)/wiresum $(BUILD)/asan/wiresum 
       $(WS_P1) $(WS_P1_IV) $(WS_P1_CLUSTER))
 
 unit: deps $(PLAIN_TESTS)
-	@sh tests/run_unit.sh $(BUILD)/tests $(PLAIN_TESTS)
+	@sh tests/unit.sh $(BUILD)/tests $(PLAIN_TESTS)
 
 unit-asan: deps $(ASAN_TESTS)
-	@sh tests/run_unit.sh $(BUILD)/asan/tests $(ASAN_TESTS)
+	@sh tests/unit.sh $(BUILD)/asan/tests $(ASAN_TESTS)
 
 e2e: deps $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS)
-	@sh tests/run_e2e.sh $(BUILD)/wiresum $(BUILD)/asan/wiresum
+	@sh tests/e2e.sh $(BUILD)/wiresum $(BUILD)/asan/wiresum
 
 # `wiresum numerics` on hand-made recordings with known answers, gen's distributions, bad input
 numerics: deps $(BUILD)/wiresum $(BUILD)/asan/wiresum
-	@sh tests/run_numerics.sh $(BUILD)/wiresum $(BUILD)/asan/wiresum
+	@sh tests/numerics.sh $(BUILD)/wiresum $(BUILD)/asan/wiresum
 
 # RTL regression: traces through the Verilator model at 256 and 512 bits, a smoke run at 1024;
-# tests/run_order.sh: the order kept per stream, several ports onto one egress (also at E = 4)
+# tests/order.sh: the order kept per stream, several ports onto one egress (also at E = 4)
 rtl: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
-	@rc=0; sh tests/run_rtl.sh $(BUILD)/wiresum || rc=1; \
-	 sh tests/run_order.sh $(BUILD)/wiresum rtl || rc=1; exit $$rc
+	@rc=0; sh tests/rtl.sh $(BUILD)/wiresum || rc=1; \
+	 sh tests/order.sh $(BUILD)/wiresum rtl || rc=1; exit $$rc
 
 # The device built with four engines (the PARTIAL build's 256-bit one), in Verilator and Icarus
 # (WS_MODELS_BUILT=1, make test's suites after test-build: the models are built, and the
 # PARTIAL build is asked of no sub-make, which would let every other suite start first)
 engines: deps $(BUILD)/wiresum $(PLAIN_TOOLS) $(if $(WS_MODELS_BUILT),,$(WS_P1))
-	@rc=0; sh tests/run_engines.sh $(WS_P1) || rc=1; \
-	 sh tests/run_order.sh $(WS_P1) engines || rc=1; exit $$rc
+	@rc=0; sh tests/engines.sh $(WS_P1) || rc=1; \
+	 sh tests/order.sh $(WS_P1) engines || rc=1; exit $$rc
 
 # PARTIAL frames, as a parent and as a child (docs/protocol.md section 9): recorded trees' roots
 # and children, edited and malformed PARTIALs and RESULTs, DATA traces and closed loops through
 # the build with PARTIAL = 1 (build/p1: four engines at 256 bits, one at 512, and Icarus at 256)
 partial: deps $(PLAIN_TOOLS) $(if $(WS_MODELS_BUILT),,$(WS_P1) $(WS_P1_IV))
-	@sh tests/run_partial.sh $(WS_P1)
+	@sh tests/partial.sh $(WS_P1)
 
 # RTL stage testbenches, the quick Icarus set; `make hwtest`: the full scripts, both simulators
 hw: deps $(PLAIN_TOOLS)
-	@sh tests/run_hw.sh
+	@sh tests/hw.sh
 
 hwtest: deps $(PLAIN_TOOLS)
 	@sh tests/hw/acc_lane.sh && sh tests/hw/result_gen.sh && sh tests/hw/stream.sh && sh tests/hw/partial_enc.sh
@@ -76,38 +76,43 @@ fresh-build:
 # libwiresum installed and used from outside the tree through pkg-config (the driver alone, the
 # headers, examples/allreduce.c against the shared and the static library)
 lib: deps $(BUILD)/libwiresum.so.$(WS_SOVER) $(BUILD)/libwiresum-sim.a
-	@WS_RESULTS=$(BUILD)/results.txt sh tests/run_lib.sh
+	@WS_RESULTS=$(BUILD)/results.txt sh tests/libwiresum.sh
 
 # the commands' summaries as JSON (--json): keys, values, one document on stdout
 json: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
-	@sh tests/run_json.sh $(BUILD)/wiresum
+	@sh tests/json.sh $(BUILD)/wiresum
 
 # the Wireshark dissector tools/wireshark/wiresum.lua against the C codec (needs tshark, mergecap)
 dissector: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
-	@sh tests/run_dissector.sh $(BUILD)/wiresum
+	@sh tests/dissector.sh $(BUILD)/wiresum
 
 # the tool's debugging and reporting conveniences: sim --trace-on-mismatch, counters.txt and
 # `wiresum counters`, run --plot, the progress display (fst2vcd, gnuplot, script)
 ux: deps $(BUILD)/wiresum $(PLAIN_TOOLS)
-	@sh tests/run_ux.sh $(BUILD)/wiresum
+	@sh tests/ux.sh $(BUILD)/wiresum
 
 # closed loop: workers running the driver's transport against the model, with faults
 runloop: deps $(BUILD)/wiresum $(BUILD)/allreduce
-	@sh tests/run_run.sh $(BUILD)/wiresum
+	@sh tests/loop.sh $(BUILD)/wiresum
 
 # several devices: shards, trees of references, RTL models mixed in; recordings replayed
 tree: deps $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS)
-	@sh tests/run_tree.sh $(BUILD)/wiresum $(BUILD)/asan/wiresum
+	@sh tests/tree.sh $(BUILD)/wiresum $(BUILD)/asan/wiresum
 
 # the cluster simulation on ns-3 (docs/cluster.md): rack8 through the device and as a ring over
 # TCP, conservation of bytes, the ring's closed form, bad cluster files
 cluster: deps $(BUILD)/wiresum $(BUILD)/wiresum-cluster $(if $(WS_HAVE_TOP),$(WS_P1_CLUSTER))
 	@sh cluster/test/suite.sh $(BUILD)/wiresum $(if $(WS_HAVE_TOP),$(WS_P1))
 
+# the layers on the build (tests/layers.sh): no circle between the objects, no folder including
+# another's private header
+layers: deps $(BUILD)/wiresum $(BUILD)/wiresum-cluster
+	@sh tests/layers.sh $(BUILD)
+
 # randomized stress over seeds: mixed jobs, faults, idle insertion and backpressure
 STRESS_SEEDS ?= 12
 stress: deps $(BUILD)/wiresum
-	@sh tests/run_stress.sh $(BUILD)/wiresum 1 $(STRESS_SEEDS)
+	@sh tests/stress.sh $(BUILD)/wiresum 1 $(STRESS_SEEDS)
 
 # fuzzing (tests/fuzz/README.md), two programs: one on the models of `make`, one on the PARTIAL
 # build's (build/p1: DATA on four engines and PARTIAL = 1, trees of three models). `make fuzz` runs

@@ -1,6 +1,6 @@
 /* tool_partial_edit.c - PARTIAL frames made malformed or unusual on purpose, for the RTL's parent
  * side against the reference, and a parent's RESULT frames broken, for its child side
- * (tests/run_partial.sh).
+ * (tests/partial.sh).
  *
  *   tool_partial_edit IN.pcap OUT.pcap SEED
  *   tool_partial_edit --result MODE IN.pcap OUT.pcap SEED

@@ -1,5 +1,5 @@
 /* tool_pcap_edit.c - small edits and reads of one frame of a classic pcap file, for tests that
- * need a mismatch on purpose (tests/run_ux.sh).
+ * need a mismatch on purpose (tests/ux.sh).
  *
  *   tool_pcap_edit flip FILE N BYTE   XOR byte BYTE (0-based) of frame N (1-based) with 0x01,
  *                                     in place

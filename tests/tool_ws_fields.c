@@ -4,7 +4,7 @@
  *   tshark -X lua_script:tools/wireshark/wiresum.lua -r FILE -T fields -E aggregator=';' \
  *          -e frame.number -e wiresum.ver_type -e wiresum.version ... (FIELDS below)
  *
- * so that tests/run_dissector.sh can diff the dissector against the codec.
+ * so that tests/dissector.sh can diff the dissector against the codec.
  *
  * Usage: tool_ws_fields [--port N]... [--floats] FILE.pcap
  *

@@ -39,7 +39,7 @@ static void put_section(FILE *o, const char *name, const ws_counters_section *s)
     }
 }
 
-int ws_counters_save(const char *path, const ws_counters_file *f, char *err, size_t errlen)
+int ws_counters_file_save(const char *path, const ws_counters_file *f, char *err, size_t errlen)
 {
     FILE *o = fopen(path, "w");
     if (!o) {
@@ -225,7 +225,7 @@ static int handler(void *user, const char *section, const char *name, const char
     return 1;
 }
 
-int ws_counters_load(const char *path, ws_counters_file *f, char *err, size_t errlen)
+int ws_counters_file_load(const char *path, ws_counters_file *f, char *err, size_t errlen)
 {
     memset(f, 0, sizeof *f);
     load_ctx *c = calloc(1, sizeof *c);
@@ -276,7 +276,7 @@ int ws_counters_load(const char *path, ws_counters_file *f, char *err, size_t er
 
 /* ---- the table -------------------------------------------------------------------------- */
 
-unsigned ws_counters_differ(const ws_counters_file *f, FILE *out)
+unsigned ws_counters_file_differ(const ws_counters_file *f, FILE *out)
 {
     if (!f->device.present || !f->reference.present)
         return 0;
@@ -342,11 +342,11 @@ static void scalar(FILE *out, const char *name, uint64_t dev, const uint64_t *re
                 (unsigned long long)*ref, dev != *ref ? "  <- differs" : "");
 }
 
-unsigned ws_counters_table(FILE *out, const ws_counters_file *f)
+unsigned ws_counters_file_table(FILE *out, const ws_counters_file *f)
 {
     const ws_counters_section *d = &f->device, *rs = &f->reference;
     const ws_counters *c = &d->c, *r = rs->present ? &rs->c : NULL;
-    unsigned diff = ws_counters_differ(f, NULL);
+    unsigned diff = ws_counters_file_differ(f, NULL);
     fprintf(out, "device counters%s%s%s, %u ports\n", d->source[0] ? " (" : "", d->source,
             d->source[0] ? ")" : "", d->ports);
     if (r)
@@ -397,7 +397,7 @@ unsigned ws_counters_table(FILE *out, const ws_counters_file *f)
     return diff;
 }
 
-void ws_counters_print(const ws_counters *c, unsigned n_ports, FILE *out)
+void ws_counters_file_print(const ws_counters *c, unsigned n_ports, FILE *out)
 {
     fprintf(out, "  %-6s %12s %14s %12s %14s\n", "port", "rx_frames", "rx_bytes", "tx_frames",
             "tx_bytes");

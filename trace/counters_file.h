@@ -28,24 +28,24 @@ typedef struct {
 } ws_counters_file;
 
 /* Write f to path (the sections that are present). 0, or -1 and err naming the file. */
-int ws_counters_save(const char *path, const ws_counters_file *f, char *err, size_t errlen);
+int ws_counters_file_save(const char *path, const ws_counters_file *f, char *err, size_t errlen);
 
 /* Read path. 0, or -1 and err as "FILE:LINE: [section] key: reason" (a syntax error, an
  * unknown section or key, a key twice, a value that is not a number or a list of ports
  * numbers, a missing section or key). */
-int ws_counters_load(const char *path, ws_counters_file *f, char *err, size_t errlen);
+int ws_counters_file_load(const char *path, ws_counters_file *f, char *err, size_t errlen);
 
 /* How many counters of the device differ from the reference's (0 without a reference): per
  * port of both the four port counters, then accepted, results, resends, bypass and the drop
  * counter of every reason. With out, one line per difference: "counter NAME: reference A,
  * device B". */
-unsigned ws_counters_differ(const ws_counters_file *f, FILE *out);
+unsigned ws_counters_file_differ(const ws_counters_file *f, FILE *out);
 
 /* The counters of ports 0..n_ports-1 as a short table: the port counters, the totals, the drop
  * reasons that are not zero (`wiresum ref`, `wiresum run`). */
-void ws_counters_print(const ws_counters *c, unsigned n_ports, FILE *out);
+void ws_counters_file_print(const ws_counters *c, unsigned n_ports, FILE *out);
 
-/* The table, every difference marked; returns ws_counters_differ(f, NULL). */
-unsigned ws_counters_table(FILE *out, const ws_counters_file *f);
+/* The table, every difference marked; returns ws_counters_file_differ(f, NULL). */
+unsigned ws_counters_file_table(FILE *out, const ws_counters_file *f);
 
 #endif

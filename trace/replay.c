@@ -18,7 +18,7 @@
 
 #define MAX_REPORTS 10
 
-void ws_simrun_defaults(ws_simrun_opts *o)
+void ws_replay_defaults(ws_replay_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->width = 256;
@@ -85,7 +85,7 @@ static int is_result(const ws_config *cfg, const frame *f)
 
 typedef struct {
     const char *dir;
-    const ws_simrun_opts *o;
+    const ws_replay_opts *o;
     FILE *out;
     char *err;
     size_t errlen;
@@ -185,7 +185,7 @@ static void pass_free(run *r)
 static int pass(run *r, int write_out, const char *trace, uint64_t from, uint64_t to,
                 uint64_t stop)
 {
-    const ws_simrun_opts *o = r->o;
+    const ws_replay_opts *o = r->o;
     char *err = r->err;
     size_t errlen = r->errlen;
     memset(r->done, 0, sizeof r->done);
@@ -948,9 +948,9 @@ out:
  * check that the frame came out at the same cycle again, and say how to look at it. */
 static int trace_mismatch(run *r, const first_mismatch *m)
 {
-    const ws_simrun_opts *o = r->o;
+    const ws_replay_opts *o = r->o;
     char fst[4096];
-    snprintf(fst, sizeof fst, "%s/%s", r->dir, WS_SIMRUN_MISMATCH_FST);
+    snprintf(fst, sizeof fst, "%s/%s", r->dir, WS_REPLAY_MISMATCH_FST);
     uint64_t from = m->cycle > o->trace_before ? m->cycle - o->trace_before : 0;
     uint64_t to = m->cycle + (o->trace_after ? o->trace_after : 1);
     ws_progress_init(&r->prog, "sim (waveform)", o->progress && !o->quiet, o->progress_tty);
@@ -985,7 +985,7 @@ static int trace_mismatch(run *r, const first_mismatch *m)
     return same ? 0 : 1;
 }
 
-/* ---- ws_simrun ---------------------------------------------------------------------------- */
+/* ---- ws_replay ---------------------------------------------------------------------------- */
 
 static void source_text(const run *r, const char *engine, char *buf, size_t n)
 {
@@ -994,7 +994,7 @@ static void source_text(const run *r, const char *engine, char *buf, size_t n)
              (unsigned long long)r->o->seed);
 }
 
-int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, size_t errlen)
+int ws_replay(const char *dir, const ws_replay_opts *o, FILE *out, char *err, size_t errlen)
 {
     run *r = calloc(1, sizeof *r);
     if (!r) {
@@ -1009,7 +1009,7 @@ int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, si
     cmp.first.cycle = NEVER;
 
     /* a waveform of an earlier mismatch would mislead */
-    snprintf(path, sizeof path, "%s/%s", dir, WS_SIMRUN_MISMATCH_FST);
+    snprintf(path, sizeof path, "%s/%s", dir, WS_REPLAY_MISMATCH_FST);
     unlink(path);
     if (load(r))
         goto done;
@@ -1064,9 +1064,9 @@ int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, si
     source_text(r, ws_session_engine(r->sim), cf.device.source, sizeof cf.device.source);
     snprintf(cf.reference.source, sizeof cf.reference.source,
              "software reference sim/refdev.c, the same inputs");
-    int bad_ctr = (int)ws_counters_differ(&cf, out);
+    int bad_ctr = (int)ws_counters_file_differ(&cf, out);
     snprintf(path, sizeof path, "%s/%s", dir, WS_COUNTERS_FILE);
-    if (ws_counters_save(path, &cf, err, errlen))
+    if (ws_counters_file_save(path, &cf, err, errlen))
         goto done;
 
     uint64_t beats_in, beats_out;
@@ -1100,7 +1100,7 @@ int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, si
         fprintf(out, "  counters in %s (wiresum counters %s)\n", path, dir);
     }
     if (o->counters)
-        ws_counters_table(out, &cf);
+        ws_counters_file_table(out, &cf);
     rc = (cmp.mismatches || bad_ctr) ? 1 : 0;
     if (o->json) {
         double cps = secs > 0 ? (double)(ws_session_cycle(r->sim) - r->start_cycle) / secs : 0.0;

@@ -8,8 +8,8 @@
  * display, the summary, and on request the rerun that dumps the cycles around the first
  * mismatching frame to DIR/mismatch.fst (docs/debugging.md).
  */
-#ifndef WS_SIMRUN_H
-#define WS_SIMRUN_H
+#ifndef WS_REPLAY_H
+#define WS_REPLAY_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -32,14 +32,14 @@ typedef struct {
                             * "JSON summaries"); the lines for people still go to out */
     int progress;          /* 1: progress bar (a terminal) or periodic lines on stderr */
     int progress_tty;      /* 1 bar, 0 lines, -1: a bar if stderr is a terminal */
-} ws_simrun_opts;
+} ws_replay_opts;
 
-#define WS_SIMRUN_MISMATCH_FST "mismatch.fst"
+#define WS_REPLAY_MISMATCH_FST "mismatch.fst"
 
-void ws_simrun_defaults(ws_simrun_opts *o);
+void ws_replay_defaults(ws_replay_opts *o);
 
 /* 0 when every frame and counter matches, 1 on a mismatch (reported on out), -1 on an error
  * (err). */
-int ws_simrun(const char *dir, const ws_simrun_opts *o, FILE *out, char *err, size_t errlen);
+int ws_replay(const char *dir, const ws_replay_opts *o, FILE *out, char *err, size_t errlen);
 
 #endif

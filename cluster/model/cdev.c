@@ -9,7 +9,7 @@
 #include "wiresum/session.h"
 #include "wiresum/wire.h"
 
-size_t ws_cluster_frame(uint8_t *f, const uint8_t dmac[6], const uint8_t smac[6], uint32_t sip,
+size_t ws_cdev_frame(uint8_t *f, const uint8_t dmac[6], const uint8_t smac[6], uint32_t sip,
                         uint32_t dip, uint16_t sport, uint16_t dport, uint8_t tos, uint8_t ttl,
                         const uint8_t *payload, size_t plen, int udp_checksum)
 {
@@ -409,7 +409,7 @@ uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, unsigned port, uint32_t sip, u
         d->st.ce_marks++;
     }
     uint8_t *f = d->frame;
-    ws_cluster_frame(f, d->cfg.mac, mac_of(d, sip), sip, dip, sport, dport, tos, ttl, payload,
+    ws_cdev_frame(f, d->cfg.mac, mac_of(d, sip), sip, dip, sport, dport, tos, ttl, payload,
                      plen, 0);
     if (d->s) {
         if (ws_session_push(d->s, port, f, len))

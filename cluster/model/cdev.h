@@ -15,7 +15,7 @@
  * ingress_buffer bytes (a frame that does not fit is dropped); what it sends leaves at the cycle
  * of its last beat. Also the frames as the network carries them: the ns-3 layer moves
  * the UDP payload of a frame (from its aggregation header on) in a real UDP/IPv4 packet, and
- * ws_cluster_frame() rebuilds the Ethernet, IPv4 and UDP headers at the receiving end from the
+ * ws_cdev_frame() rebuilds the Ethernet, IPv4 and UDP headers at the receiving end from the
  * packet's addresses, ports, TOS and TTL. No I/O; times in picoseconds.
  */
 #ifndef WS_CLUSTER_DEV_H
@@ -37,7 +37,7 @@
  * bytes the simulation carried unchanged can only be right, so a frame rebuilt for a device
  * goes without (two passes over its payload fewer: computed, then verified); a worker takes only
  * RESULTs with one. */
-size_t ws_cluster_frame(uint8_t *f, const uint8_t dmac[6], const uint8_t smac[6], uint32_t sip,
+size_t ws_cdev_frame(uint8_t *f, const uint8_t dmac[6], const uint8_t smac[6], uint32_t sip,
                         uint32_t dip, uint16_t sport, uint16_t dport, uint8_t tos, uint8_t ttl,
                         const uint8_t *payload, size_t plen, int udp_checksum);
 

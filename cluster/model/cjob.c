@@ -613,7 +613,7 @@ void ws_cjob_rx(ws_cjob *j, unsigned w, const uint8_t *payload, size_t plen, uin
         const worker_ref *ref = &j->ctx[(size_t)w * j->T + s];
         if (ref->ip != sip || (j->T > 1 && job != JOB_ID + s))
             continue;
-        size_t len = ws_cluster_frame(f, ref->m->mac, j->cfg[ref->dev].mac, sip, ref->m->ip, sport,
+        size_t len = ws_cdev_frame(f, ref->m->mac, j->cfg[ref->dev].mac, sip, ref->m->ip, sport,
                                       ref->m->udp_port, tos, ttl, payload, plen, 1);
         ws_worker_rx(x->ww[s], f, len, now);
         if (x->running && shards_done(j, w))

@@ -816,7 +816,7 @@ static int mid_level(parser *p, unsigned line, size_t partial)
                 return perr(p, line, "[job]: mid_devices: %s twice in the mids of one tree",
                             d->name);
         char sw[WS_CLUSTER_NAME];
-        ws_cluster_switch_name(c, d->sw, sw);
+        ws_topo_switch_name(c, d->sw, sw);
         j->mid_l0[m] = next;
         while (next < j->n_leaves) {
             int all = 1;
@@ -871,7 +871,7 @@ static int check_trees(parser *p, unsigned leaf_line, unsigned mid_line)
     for (unsigned l = 0; l < j->n_leaves; l++) {
         const ws_cluster_dev *d = &c->dev[j->leaf_dev[l]];
         char sw[WS_CLUSTER_NAME];
-        ws_cluster_switch_name(c, d->sw, sw);
+        ws_topo_switch_name(c, d->sw, sw);
         if (next == j->workers || !below(c, d->sw, j->host[next]))
             return perr(p, leaf_line, "[job]: leaf_devices: %s (on %s) %s", d->name, sw,
                         next == j->workers ? "has no worker left below its switch"
@@ -944,7 +944,7 @@ static int place_dev(parser *p, const char *prefix, unsigned sw, unsigned member
     memset(d, 0, sizeof *d);
     dev_defaults(d);
     char name[WS_CLUSTER_NAME];
-    ws_cluster_switch_name(c, sw, name);
+    ws_topo_switch_name(c, sw, name);
     snprintf(d->name, sizeof d->name, "%s%.24s", prefix, name);
     d->sw = sw;
     d->data_width = PLACE_WIDTH;
@@ -995,7 +995,7 @@ static int place(parser *p)
         for (unsigned l = 0; l < nl; l++)
             if (leaf_sw[l] == sw) {
                 char nm[WS_CLUSTER_NAME];
-                ws_cluster_switch_name(c, sw, nm);
+                ws_topo_switch_name(c, sw, nm);
                 return perr(p, line, "[job]: workers: rank %u (host %u) is below %s, and so "
                             "are ranks before others: the default arrangement of the devices "
                             "(no [device] section) needs each switch's workers in consecutive "
@@ -1203,14 +1203,14 @@ static int check(parser *p)
         int sw = -1;
         for (unsigned s = 0; s < t->switches && sw < 0; s++) {
             char nm[WS_CLUSTER_NAME];
-            ws_cluster_switch_name(c, s, nm);
+            ws_topo_switch_name(c, s, nm);
             if (!strcmp(nm, p->dev_switch[k]))
                 sw = (int)s;
         }
         if (sw < 0) {
             char first[WS_CLUSTER_NAME], last[WS_CLUSTER_NAME];
-            ws_cluster_switch_name(c, 0, first);
-            ws_cluster_switch_name(c, t->switches - 1, last);
+            ws_topo_switch_name(c, 0, first);
+            ws_topo_switch_name(c, t->switches - 1, last);
             return perr(p, p->dev[k][D_SWITCH], "device %s: switch '%s': no such switch (this "
                         "topology's are %s .. %s, docs/cluster.md)", d->name, p->dev_switch[k],
                         first, last);

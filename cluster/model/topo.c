@@ -35,7 +35,7 @@ void ws_topo_derive(ws_cluster_topo *t)
     }
 }
 
-void ws_cluster_switch_name(const ws_cluster *c, unsigned s, char out[WS_CLUSTER_NAME])
+void ws_topo_switch_name(const ws_cluster *c, unsigned s, char out[WS_CLUSTER_NAME])
 {
     const ws_cluster_topo *t = &c->topo;
     unsigned h = t->k / 2;

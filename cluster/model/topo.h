@@ -21,7 +21,7 @@
 void ws_topo_derive(ws_cluster_topo *t);
 
 /* The name of switch s (0 .. switches-1). */
-void ws_cluster_switch_name(const ws_cluster *c, unsigned s, char out[WS_CLUSTER_NAME]);
+void ws_topo_switch_name(const ws_cluster *c, unsigned s, char out[WS_CLUSTER_NAME]);
 
 /* The switch host h hangs off. */
 unsigned ws_topo_host_switch(const ws_cluster *c, unsigned h);

@@ -24,7 +24,7 @@
 // RESULTs to every rank), a second copy is a duplicate, and a rank's duplicate now re-sends its
 // RESULT; a frame of the next round waits while the fan-out's reads are owed; a set still waits
 // when a rank's bit leaves it for the other set.
-// ENGINES = 4 (tests/run_hw.sh runs both): rank r's frames come in on engine r mod ENGINES (its
+// ENGINES = 4 (tests/hw.sh runs both): rank r's frames come in on engine r mod ENGINES (its
 // first port), each announced by that port's frame_ready pulse as the arrival order wants; every
 // decision must go to its frame's engine, and each generator retires its own reads.
 module tb_ws_judge #(

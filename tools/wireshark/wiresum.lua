@@ -16,7 +16,7 @@
 --   the same format (an element with X goes on in the next one)
 -- Malformed headers (the stateless checks of docs/protocol.md section 4) raise expert info.
 -- As root, tshark loads Lua scripts only if init.lua sets run_user_scripts_when_superuser = true
--- (Debian's does). docs/debugging.md section 6 has the fields and filters; tests/run_dissector.sh
+-- (Debian's does). docs/debugging.md section 6 has the fields and filters; tests/dissector.sh
 -- checks every field against the C codec.
 
 local HDR_LEN = 22

@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_partial.sh WIRESUM - the RTL's PARTIAL frames, as a parent and as a child (docs/protocol.md
+# partial.sh WIRESUM - the RTL's PARTIAL frames, as a parent and as a child (docs/protocol.md
 # section 9), WIRESUM the build with PARTIAL = 1 (build/p1/wiresum: four engines at 256 bits, one
 # at 512; its Icarus build beside it, four engines at 256):
 #   - the roots of recorded trees (`wiresum run --tree ... --record DIR`, the reference as every
@@ -20,7 +20,7 @@
 #     RESULTs fanned out): leaves and middle devices, mixed and special values, at 256 and 512
 #     bits, plain, idle and backpressure;
 #   - a recorded child's trace with its parent's RESULTs broken mode by mode (every drop reason,
-#     mismatches, duplicates; tests/run_child_edit.sh checks each on the reference), replayed
+#     mismatches, duplicates; tests/child_edit.sh checks each on the reference), replayed
 #     through the model;
 #   - closed loops of RTL devices only (`wiresum run --device rtl --tree 2x2`) and of RTL models
 #     and references alternating (`--device mix --shards 2 --tree 2`), with 10 % loss,
@@ -123,7 +123,7 @@ else
 fi
 
 # the child side: leaves of the recorded trees (workers as members), and a tree of two levels
-# below its root (tests/run_child_edit.sh records it: $WS_BUILD/child-edit/tree), whose middle
+# below its root (tests/child_edit.sh records it: $WS_BUILD/child-edit/tree), whose middle
 # devices have child devices as members
 sim child-leaf-256      "$tmp/mixed/s0.1" --width 256
 sim child-leaf-512      "$tmp/mixed/s0.2" --width 512

@@ -1,7 +1,7 @@
 #!/bin/sh
-# bench/run.sh - `make bench`: measure the RTL model and write docs/performance.md and docs/perf/*.png.
+# bench/all.sh - `make bench`: measure the RTL model and write docs/performance.md and docs/perf/*.png.
 #
-# usage: sh bench/run.sh [--fewer | --report]
+# usage: sh bench/all.sh [--fewer | --report]
 #
 #   1 line rate    `wiresum bench` over DATA_WIDTH x elements per packet x workers (saturating load)
 #   2 latency      the same runs: idle (window of one chunk) and loaded latency per configuration
@@ -37,7 +37,7 @@ case "${1:-}" in
     --fewer) MODE=fewer ;;
     --report) MODE=report ;;
     -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "bench/run.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+    *) echo "bench/all.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
 esac
 
 WS=${WS:-build/wiresum}
@@ -45,7 +45,7 @@ WS_MC=${WS_MC1024:-build/bench/mc1024/wiresum}
 B=build/bench
 P=docs/perf
 mkdir -p "$B" "$P"
-[ -x "$WS" ] || { echo "bench/run.sh: $WS not built (make build/wiresum)" >&2; exit 1; }
+[ -x "$WS" ] || { echo "bench/all.sh: $WS not built (make build/wiresum)" >&2; exit 1; }
 
 # ---- provenance ---------------------------------------------------------------------------------
 commit=unknown
@@ -65,7 +65,7 @@ NPROC=$(nproc 2>/dev/null || echo '?')
 DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 MACHINE="$NPROC cores, ${cpu:-unknown CPU}"
 PROV="machine: $MACHINE; date: $DATE; commit: $commit (plus any uncommitted changes of the working tree)"
-CMD="make bench (sh bench/run.sh${1:+ $1})"
+CMD="make bench (sh bench/all.sh${1:+ $1})"
 
 if [ "$MODE" = full ]; then
     WIDTHS="256 512 1024"; COUNTS="64 256 1024"; WORKERS="2 4 8 16 32 64"
@@ -81,7 +81,7 @@ TSV=$B/lines.tsv
 missing_mc=0
 n=0
 if [ "$MODE" = report ]; then
-    [ -s "$TSV" ] || { echo "bench/run.sh: --report: no $TSV yet" >&2; exit 1; }
+    [ -s "$TSV" ] || { echo "bench/all.sh: --report: no $TSV yet" >&2; exit 1; }
     WIDTHS=""
     n=$(($(wc -l < "$TSV") - 1))
     awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -199,7 +199,7 @@ for part in $PARTS; do
     if [ "$MODE" != report ] && [ -f "bench/$part.sh" ]; then
         echo "bench: bench/$part.sh ..." >&2
         if ! sh "bench/$part.sh"; then
-            echo "bench/run.sh: bench/$part.sh failed; its section says so" >&2
+            echo "bench/all.sh: bench/$part.sh failed; its section says so" >&2
             printf 'bench/%s.sh failed on %s (%s); see its output.\n' "$part" "$DATE" "$MACHINE" > "$B/$part.md"
         fi
     fi

@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_stress.sh WIRESUM [FIRST_SEED] [N] [WIDTHS] - randomized stress of the RTL over seeds.
+# stress.sh WIRESUM [FIRST_SEED] [N] [WIDTHS] - randomized stress of the RTL over seeds.
 # Each seed draws a trace shape (jobs, workers, count, slots, tensors, value kind, loss,
 # duplication, malformed and bypass rates, ECN) and a stress pattern (ingress idle, egress
 # backpressure) and a width, then: `wiresum gen` (the trace, its exact sums), `wiresum sim` (the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_dissector.sh [WIRESUM] - the Wireshark dissector tools/wireshark/wiresum.lua against the C codec.
+# dissector.sh [WIRESUM] - the Wireshark dissector tools/wireshark/wiresum.lua against the C codec.
 #
 # Traces from `wiresum gen` (DATA frames with malformed ones, duplicates, retransmissions and bypass
 # frames), the reference's RESULT frames (`wiresum ref`, expected<P>.pcap) and the PARTIALs of a
@@ -44,7 +44,7 @@ FIELDS="frame.number wiresum.ver_type wiresum.version wiresum.type wiresum.dtype
 col() {
     i=0
     for x in $FIELDS; do i=$((i + 1)); [ "$x" = "$1" ] && { echo $i; return; }; done
-    echo "run_dissector.sh: no field $1 in FIELDS" >&2; exit 1
+    echo "dissector.sh: no field $1 in FIELDS" >&2; exit 1
 }
 C_SET=$(col wiresum.flags.set); C_RETX=$(col wiresum.flags.retx); C_JOB=$(col wiresum.job)
 C_EXPERT=$(col _ws.expert.message)

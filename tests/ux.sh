@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_ux.sh WIRESUM - the debugging and reporting conveniences of the tool:
+# ux.sh WIRESUM - the debugging and reporting conveniences of the tool:
 #  - `sim --trace-on-mismatch`: a trace whose expected<P>.pcap has one byte of one RESULT
 #    flipped on purpose (tests/tool_pcap_edit) must mismatch at that frame; the rerun must write
 #    DIR/mismatch.fst covering exactly the window around the frame's last beat (timestamps read

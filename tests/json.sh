@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_json.sh WIRESUM - the commands' summaries as JSON (`--json`, docs/traces.md "JSON
+# json.sh WIRESUM - the commands' summaries as JSON (`--json`, docs/traces.md "JSON
 # summaries"): for every command, stdout is one JSON document whose `command` names it and
 # which has every key the docs name (none null, except sim's first_mismatch when there is
 # none); the values agree with the text summary; problems go to stderr and leave stdout one

@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_lib.sh - libwiresum as a program outside the tree sees it. Installs the library and the
+# libwiresum.sh - libwiresum as a program outside the tree sees it. Installs the library and the
 # models' library into build/lib-test/prefix (`make install-sim PREFIX=...`), then:
 #   driver-alone     every driver/*.c compiles with -Idriver alone (no header from host/ or sim/)
 #   headers          every installed header compiles on its own with pkg-config's flags

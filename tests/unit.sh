@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_unit.sh DIR TEST... - run cmocka test binaries, record passes and failures.
+# unit.sh DIR TEST... - run cmocka test binaries, record passes and failures.
 # Appends "unit <name> <passed> <failed>" lines to the results file (tests/lib.sh).
 set -u
 dir=$1; shift

@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_run.sh WIRESUM - end-to-end `wiresum run` cases: worker transports (driver/transport.c)
+# loop.sh WIRESUM - end-to-end `wiresum run` cases: worker transports (driver/transport.c)
 # in closed loop with the RTL model at 256 bits through a faulty network, every tensor checked
 # against the exact sum; a recorded run replayed by `wiresum sim` and checked by `wiresum check`;
 # bad input refused with a message naming the option. Appends "run <case> <passed> <failed>"

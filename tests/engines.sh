@@ -1,10 +1,10 @@
 #!/bin/sh
-# run_engines.sh WIRESUM - the device with several engines (ENGINES = 4, one port each,
+# engines.sh WIRESUM - the device with several engines (ENGINES = 4, one port each,
 # docs/architecture.md section 9): WIRESUM's 256-bit model, the PARTIAL build of make test
 # (build/p1/wiresum: -GENGINES=4 -GPARTIAL=1 -GMAX_FRAME=12352 at 256 bits; it takes PARTIAL
 # frames too, so it carries the longest PARTIAL of 256 elements; these traces hold DATA frames,
-# tests/run_partial.sh the others):
-#   - RTL regression cases (tests/run_rtl.sh: traces through the model, bit for bit against the
+# tests/partial.sh the others):
+#   - RTL regression cases (tests/rtl.sh: traces through the model, bit for bit against the
 #     software reference and its counters, then against the exact sums), without stalls and
 #     with ingress idle insertion and with egress backpressure;
 #   - the closed loop with 10% loss, duplication, reordering and corruption both ways: every
@@ -12,7 +12,7 @@
 #   - capacity under saturating load on all four ports (`wiresum bench`): the engines together
 #     take at least 4 x 0.99 beats per cycle, and every RESULT is right. Beats per cycle is a
 #     count of simulated cycles, not a wall-clock time.
-# The same RTL under Icarus (build/p1/icarus/ws256.vvp) is tests/run_partial.sh's: at 60 to 80
+# The same RTL under Icarus (build/p1/icarus/ws256.vvp) is tests/partial.sh's: at 60 to 80
 # cycles a second there, a run is a minute of make test per thousand cycles.
 # Appends "engines <case> <passed> <failed>" lines to the results (tests/lib.sh).
 set -u
@@ -34,7 +34,7 @@ fi
 
 RTL_TAG=e4 RTL_SMOKE=0 MODES="plain idle backpressure" \
 RTL_CASES="f32-add-vectors workers-1 workers-3 workers-8 workers-64 count-1 count-lanes+1 count-max jobs-share bypass-mix malformed loss-dup special everything recorded-digits" \
-    sh tests/run_rtl.sh "$ws" 256 || rc=1
+    sh tests/rtl.sh "$ws" 256 || rc=1
 
 # closed loop with faults both ways
 if "$ws" run --workers 8 --elems 3000 --count 32 --iters 2 --loss 0.1 --dup 0.1 --reorder 0.1 \

@@ -1,11 +1,11 @@
 #!/bin/sh
-# run_rtl.sh WIRESUM [WIDTHS] - RTL regression: traces from `wiresum gen` through the Verilator
+# rtl.sh WIRESUM [WIDTHS] - RTL regression: traces from `wiresum gen` through the Verilator
 # model (`wiresum sim`), bit for bit against the software reference and its counters, then the
 # RTL's outputs checked end to end against the exact sums (`wiresum check --prefix out`).
 # Every trace runs without stalls, with ingress idle insertion and with egress backpressure;
 # a smoke subset also runs under Icarus Verilog (`wiresum sim --sim icarus`).
 # Appends "rtl <case> <passed> <failed>" lines to the results file (tests/lib.sh) and ends with a summary line.
-# Environment, for other models (tests/run_engines.sh): RTL_TAG names the suite (results and
+# Environment, for other models (tests/engines.sh): RTL_TAG names the suite (results and
 # work directory build/rtl-<tag>); RTL_CASES, the cases to run (all when empty); RTL_SMOKE=0
 # leaves out the 1024-bit and Icarus smoke runs; MODES, the stress modes.
 set -u

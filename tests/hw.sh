@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_hw.sh - the RTL stage testbenches of tests/hw under Icarus, the quick set for `make test`
+# hw.sh - the RTL stage testbenches of tests/hw under Icarus, the quick set for `make test`
 # (`make hwtest` runs the full scripts: both simulators, more seeds and shapes). Vectors come
 # from the C tools (expected values from driver/xsum.c and driver/wire.c). Appends
 # "hw <run> <passed> <failed>" lines to the results file (tests/lib.sh).

@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_tree.sh WIRESUM [ASAN-WIRESUM] - `wiresum run` over several devices (loop/fabric.c,
+# tree.sh WIRESUM [ASAN-WIRESUM] - `wiresum run` over several devices (loop/fabric.c,
 # docs/protocol.md section 9): jobs sharded over devices, trees of two and three levels,
 # references and RTL models mixed, with loss, duplication, reordering and corruption on every
 # link. Each run must end with every tensor exact, every RESULT and PARTIAL the devices sent

@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_numerics.sh WIRESUM WIRESUM_ASAN - `wiresum numerics` (eval/numerics.c) on hand-made
+# numerics.sh WIRESUM WIRESUM_ASAN - `wiresum numerics` (eval/numerics.c) on hand-made
 # recordings whose answers are known: binary32 summation that loses the ones added to 2^24 in
 # two of three orders, three distinct results of three values, the pairwise tree's double
 # rounding, SwitchML's per-chunk scale dropping a small value (and keeping it in a chunk of its

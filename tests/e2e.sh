@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_e2e.sh WIRESUM WIRESUM_ASAN - end-to-end: gen, then ref, then check, over
+# e2e.sh WIRESUM WIRESUM_ASAN - end-to-end: gen, then ref, then check, over
 # seeds, sizes and faults; determinism; every drop reason; the check's own
 # ability to fail; bad input. Appends "e2e <case> <passed> <failed>" lines to
 # the results file (tests/lib.sh).

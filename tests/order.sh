@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_order.sh WIRESUM SUITE - the order the device keeps (docs/protocol.md, "Order"): several
+# order.sh WIRESUM SUITE - the order the device keeps (docs/protocol.md, "Order"): several
 # ingress ports bypassed onto one egress, on the model WIRESUM (ENGINES = 1 or 4):
 #   - the trace `gen --workers 2 --elems 3000 --count 33 --slots 1 --bypass 0.6 --malformed 0.2
 #     --seed 5` with `bypass = 0 0 0 0`: sim finds every frame and counter as the reference
@@ -53,7 +53,7 @@ across=$(awk 'p != "" && p != "?" && $2 != "?" && $2 != p { print n; exit } { n 
 within=$(awk 'p != "" && p != "?" && $2 == p { print n; exit } { n = $1; p = $2 }' \
     "$tmp/ports.txt")
 if [ -z "$across" ] || [ -z "$within" ]; then
-    echo "run_order.sh: no neighbouring frames to exchange in $d/expected0.pcap"
+    echo "order.sh: no neighbouring frames to exchange in $d/expected0.pcap"
     ws_record "$suite" order-swap 1; exit 1
 fi
 cp "$d/expected0.pcap" "$tmp/expected0.orig"

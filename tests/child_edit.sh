@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_child_edit.sh WIRESUM [TOOLS] - a child device's trace with its parent's RESULTs broken, for
+# child_edit.sh WIRESUM [TOOLS] - a child device's trace with its parent's RESULTs broken, for
 # the child side (docs/protocol.md sections 4 and 9), on the software reference alone:
 #   - a tree recorded with the reference as every device (`wiresum run --tree 2x2 --record`,
 #     loss and duplication on every link); its leaf s0.0.0 (workers as members) and its middle
