@@ -4,7 +4,7 @@
  * queues ordered by (cycle, sequence): towards the device (direction 0) and towards the workers
  * (direction 1); the faults a frame may meet on the way (loss, duplication, reordering, a
  * single-bit corruption), drawn from the caller's generator so that a run is repeatable; and a
- * set of frames known by their contents (a hash table), with which run.c checks what comes out
+ * set of frames known by their contents (a hash table), with which single.c checks what comes out
  * of the device's bypass egress. No device and no worker: the caller moves the frames.
  */
 #ifndef WS_CHANNEL_H

@@ -1,7 +1,7 @@
 #!/bin/sh
 # libwiresum.sh - libwiresum as a program outside the tree sees it. Installs the library and the
 # models' library into build/lib-test/prefix (`make install-sim PREFIX=...`), then:
-#   driver-alone     every driver/*.c compiles with -Idriver alone (no header from host/ or sim/)
+#   driver-alone     every driver/*.c compiles with -Idriver alone (no header of the tools or sim/)
 #   headers          every installed header compiles on its own with pkg-config's flags
 #   pc               pkg-config knows wiresum and wiresum-sim, at the installed prefix
 #   example          examples/allreduce.c, copied out of the tree, built with

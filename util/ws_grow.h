@@ -1,7 +1,7 @@
-/* ws_grow.h - a growing array, the one way the code below and above the driver grows one.
+/* ws_grow.h - a growing array, the one way the code above the driver grows one.
  *
- * Internal to the build (not installed): driver/, sim/ and host/ include it as "ws_grow.h"
- * (every layer compiles with -Idriver).
+ * Internal to the build (not installed): sim/ and the tools' folders include it as "ws_grow.h"
+ * (every layer above util/ compiles with -Iutil).
  */
 #ifndef WS_GROW_H
 #define WS_GROW_H
