@@ -42,6 +42,11 @@ WS_INC_cluster/model := -Icluster/model $(WS_INC_loop)
 WS_INC_cli    := -Icli -Ieval -Icluster/model $(WS_INC_loop)
 # the tests see every layer
 INC           := $(WS_INC_cli)
+# `make print-layers`: each folder's include path (tests/layers.sh checks docs/architecture.md's
+# table against it)
+.PHONY: print-layers
+print-layers:
+	@$(foreach l,$(WS_LAYERS),echo '$(l): $(WS_INC_$(l))';)
 
 DRIVER_SRC := $(wildcard driver/*.c)
 TOOLS_SRC  := $(filter-out cli/main.c,$(foreach d,util trace loop eval cluster/model cli,$(wildcard $(d)/*.c)))

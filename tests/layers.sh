@@ -65,4 +65,13 @@ for f in $(git ls-files '*.c' '*.h' '*.cc' '*.cpp' | grep -v '^tests/\|^tools/\|
 done
 if [ -n "$bad" ]; then echo "layers: private headers included from another folder:$bad"; result no-private-header 0
 else result no-private-header 1; fi
+# 3. docs/architecture.md's table of what each folder sees is the build's include paths
+want=$(make -s --no-print-directory print-layers 2>/dev/null)
+doc=$(sed -n 's/^| `\([a-z/]*\)\/` | \([a-z/, ]*\) |$/\1: \2/p' docs/architecture.md |
+      awk -F': ' '{ n = split($2, d, ", "); s = $1 ":"; for (i = 1; i <= n; i++) s = s " -I" d[i]; print s }')
+if [ -n "$want" ] && [ "$want" = "$doc" ]; then result docs-drawing 1
+else
+    echo "layers: docs/architecture.md section 10's table is not the build's include paths:"
+    echo "build:"; echo "$want"; echo "docs:"; echo "$doc"; result docs-drawing 0
+fi
 exit $rc
