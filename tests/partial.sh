@@ -129,7 +129,7 @@ sim child-leaf-256      "$tmp/mixed/s0.1" --width 256
 sim child-leaf-512      "$tmp/mixed/s0.2" --width 512
 sim child-leaf-special  "$tmp/special/s0.0" --width 256 --idle 20 --backpressure 20 --seed 13
 # the parent's RESULTs broken mode by mode (checked on the reference there), through the model
-sh "$(dirname "$0")/run_child_edit.sh" "$ws" || ws_failed=$((ws_failed + 1))
+sh "$(dirname "$0")/child_edit.sh" "$ws" || ws_failed=$((ws_failed + 1))
 ce=$WS_BUILD/child-edit
 sim child-mid-256       "$ce/tree/s0.1" --width 256
 sim child-mid-idle      "$ce/tree/s0.0" --width 256 --idle 30 --seed 14
