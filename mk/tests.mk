@@ -123,8 +123,8 @@ stress: deps $(BUILD)/wiresum
 # FUZZ_SHORT s and FUZZ_SHORT_P1 s (the second from the regression inputs; see fuzz-short)
 FUZZ_SECONDS    ?= 600
 FUZZ_SECONDS_P1 ?= $(FUZZ_SECONDS)
-FUZZ_SHORT      ?= 15
-FUZZ_SHORT_P1   ?= 6
+FUZZ_SHORT      ?= 5
+FUZZ_SHORT_P1   ?= 3
 FUZZ_DEPS    := $(BUILD)/libwssim.a $(BUILD)/asan/libwssim.a $(BUILD)/asan/libwstools.a \
                 $(BUILD)/asan/libwiresum.a $(WS_SIM_LIBS)
 fuzz: deps $(FUZZ_DEPS)

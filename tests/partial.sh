@@ -139,7 +139,9 @@ for m in rank mac slot count length job ip port offset tensor short dup mixed-mi
     sim "child-edit-$m" "$ce/$m" --width 256
 done
 
-# closed loops with RTL children: every tensor exact, the oracle's checks of every frame
+# closed loops with RTL children: every tensor exact, the oracle's checks of every frame (the
+# 2x2 tree is seven four-engine models: 6 chunks a tensor, with their retransmissions, keep
+# it to about 25 s)
 loop() {
     name=$1; shift
     # shellcheck disable=SC2086
@@ -151,7 +153,7 @@ loop() {
         ws_record partial "loop-$name" 1
     fi
 }
-loop rtl-2x2  --device rtl --tree 2x2 --workers 8 --elems 600 --count 20 --iters 2 --values mixed --seed 41
+loop rtl-2x2  --device rtl --tree 2x2 --workers 8 --elems 120 --count 20 --iters 2 --values mixed --seed 41
 loop mix-s2t2 --device mix --shards 2 --tree 2 --workers 6 --elems 900 --count 30 --iters 2 --values special --width 512 --seed 42
 
 [ "$ws_failed" -eq 0 ]
