@@ -2,6 +2,7 @@
 hw/ws_regmap.vh
 hw/ws_fifo.v
 hw/ws_skid.v
+hw/ws_counters.v
 hw/ws_regs.v
 hw/ws_rx_port.v
 hw/ws_input_arbiter.v
@@ -13,6 +14,8 @@ hw/ws_acc_lane.v
 hw/ws_round_csum.v
 hw/ws_partial_enc.v
 hw/ws_judge.v
+hw/ws_feed.v
+hw/ws_combine.v
 hw/ws_engine.v
 hw/ws_result_gen.v
 hw/ws_egress_arbiter.v

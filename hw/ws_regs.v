@@ -1,4 +1,4 @@
-// ws_regs - AXI4-Lite register block: device configuration, job table with checked commits, member table, 64-bit counters.
+// ws_regs - AXI4-Lite register block: device configuration, job table with checked commits, member table, the 64-bit counters (ws_counters).
 `resetall
 `include "ws_regmap.vh"
 `timescale 1ns / 1ps
@@ -24,11 +24,10 @@
 // for the AXI reads. A datapath read of an entry
 // being written in the same cycle returns the old or the new value.
 //
-// Counters: stat_* inputs are registered, then added: every input (one per engine for the device
-// events) may pulse every cycle, all at once; the drop inputs may carry the same reason in the same
-// cycle (all are counted). A
-// drop with a reason outside 1..WS_N_DROPS is not counted. CTRL.CLEAR_COUNTERS clears every
-// counter; the events of that cycle are lost. Reading a counter's LO word latches its HI word,
+// Counters (ws_counters): stat_* inputs are registered, then added: every input (one per engine
+// for the device events) may pulse every cycle, all at once; the drop inputs may carry the same
+// reason in the same cycle (all are counted). A drop with a reason outside 1..WS_N_DROPS is not
+// counted. CTRL.CLEAR_COUNTERS clears every counter; the events of that cycle are lost. Reading a counter's LO word latches its HI word,
 // which the next read of that counter's HI word returns (later HI reads return the live word).
 module ws_regs #(
     parameter DATA_WIDTH  = 256,  // datapath width in bits, reported in PARAM_WIDTH: 256, 512 or 1024
@@ -130,30 +129,12 @@ localparam M_IP    = WS_REG_MEMBER_IP_OFF / 4;
 localparam M_PORT  = WS_REG_MEMBER_PORT_OFF / 4;
 localparam DP_LSB  = WS_MEMBER_PORT_DEV_PORT_LSB;
 
-// Counters, in address order: PC_PER per port, then the device-wide ones.
+// Counters (ws_counters), in address order: PC_PER per port, then the device-wide ones.
 localparam PC_PER  = WS_TBL_PORT_CNT_STRIDE / 8;
 localparam N_CNT   = N_PORTS * PC_PER + WS_CNT_DEV_COUNT;
 localparam CI_W    = $clog2(N_CNT);
-localparam INC_W   = 17;                                   // largest increment: a 16-bit length
-localparam C_RXF   = WS_REG_CNT_RX_FRAMES_OFF / 8;
-localparam C_RXB   = WS_REG_CNT_RX_BYTES_OFF / 8;
-localparam C_TXF   = WS_REG_CNT_TX_FRAMES_OFF / 8;
-localparam C_TXB   = WS_REG_CNT_TX_BYTES_OFF / 8;
-localparam C_DEV   = N_PORTS * PC_PER;
+localparam C_DEV   = N_PORTS * PC_PER;                     // the first device-wide counter
 localparam [15:0] C_DEV16 = C_DEV[15:0];
-localparam C_ACC   = dev_cnt(WS_REG_CNT_ACCEPTED);
-localparam C_RES   = dev_cnt(WS_REG_CNT_RESULTS);
-localparam C_RSD   = dev_cnt(WS_REG_CNT_RESENDS);
-localparam C_BYP   = dev_cnt(WS_REG_CNT_BYPASS);
-localparam C_OVS   = dev_cnt(WS_REG_CNT_OVERSIZE);
-localparam C_DROP1 = dev_cnt(WS_CNT_DROP_BASE);            // counter of reason 1
-
-// Index of the device-wide counter at byte offset off.
-function integer dev_cnt(input [15:0] off);
-    begin
-        dev_cnt = C_DEV + ({16'd0, off} - {16'd0, WS_CNT_DEV_BASE}) / 8;
-    end
-endfunction
 
 // Address spans of the tables at this build's counts.
 localparam [31:0] BYP_SPAN = N_PORTS * WS_TBL_BYPASS_STRIDE;
@@ -900,92 +881,17 @@ generate
 endgenerate
 
 // ---- counters ---------------------------------------------------------------------------------
-reg  [N_PORTS-1:0]    sq_rx, sq_tx, sq_ovs;
-reg  [N_PORTS*16-1:0] sq_rx_len, sq_tx_len;
-reg  [ENGINES-1:0]    sq_acc, sq_res, sq_rsd, sq_byp, sq_da, sq_db;
-reg  [ENGINES*WS_REASON_W-1:0] sq_da_r, sq_db_r;
+wire [63:0] cnt_q;    // counter for an AXI read (R_FETCH)
 
-always @(posedge clk) begin
-    sq_rx <= stat_rx;
-    sq_tx <= stat_tx;
-    sq_ovs <= stat_oversize;
-    sq_rx_len <= stat_rx_len;
-    sq_tx_len <= stat_tx_len;
-    sq_acc <= stat_accepted;
-    sq_res <= stat_result;
-    sq_rsd <= stat_resend;
-    sq_byp <= stat_bypass;
-    sq_da <= stat_drop_a;
-    sq_da_r <= stat_drop_a_reason;
-    sq_db <= stat_drop_b;
-    sq_db_r <= stat_drop_b_reason;
-    if (rst) begin
-        sq_rx <= {N_PORTS{1'b0}};
-        sq_tx <= {N_PORTS{1'b0}};
-        sq_ovs <= {N_PORTS{1'b0}};
-        sq_acc <= {ENGINES{1'b0}};
-        sq_res <= {ENGINES{1'b0}};
-        sq_rsd <= {ENGINES{1'b0}};
-        sq_byp <= {ENGINES{1'b0}};
-        sq_da <= {ENGINES{1'b0}};
-        sq_db <= {ENGINES{1'b0}};
-    end
-end
-
-// increment of every counter this cycle, counter i at [i*INC_W +: INC_W]; registered (inc_q)
-// before the 64-bit adds, so that the compare of the reasons and the sum over the engines are
-// not in the same cycle as the carry chain
-reg  [N_CNT*INC_W-1:0] inc, inc_q;
-reg  [INC_W-1:0]       inc_ovs;
-integer ip, ir, ie;
-always @(*) begin
-    inc = {N_CNT*INC_W{1'b0}};
-    inc_ovs = {INC_W{1'b0}};
-    for (ip = 0; ip < N_PORTS; ip = ip + 1) begin
-        inc[(ip*PC_PER + C_RXF)*INC_W +: INC_W] = {{(INC_W-1){1'b0}}, sq_rx[ip]};
-        inc[(ip*PC_PER + C_RXB)*INC_W +: INC_W] = sq_rx[ip] ? {1'b0, sq_rx_len[ip*16 +: 16]} : {INC_W{1'b0}};
-        inc[(ip*PC_PER + C_TXF)*INC_W +: INC_W] = {{(INC_W-1){1'b0}}, sq_tx[ip]};
-        inc[(ip*PC_PER + C_TXB)*INC_W +: INC_W] = sq_tx[ip] ? {1'b0, sq_tx_len[ip*16 +: 16]} : {INC_W{1'b0}};
-        inc_ovs = inc_ovs + {{(INC_W-1){1'b0}}, sq_ovs[ip]};
-    end
-    for (ie = 0; ie < ENGINES; ie = ie + 1) begin
-        inc[C_ACC*INC_W +: INC_W] = inc[C_ACC*INC_W +: INC_W] + {{(INC_W-1){1'b0}}, sq_acc[ie]};
-        inc[C_RES*INC_W +: INC_W] = inc[C_RES*INC_W +: INC_W] + {{(INC_W-1){1'b0}}, sq_res[ie]};
-        inc[C_RSD*INC_W +: INC_W] = inc[C_RSD*INC_W +: INC_W] + {{(INC_W-1){1'b0}}, sq_rsd[ie]};
-        inc[C_BYP*INC_W +: INC_W] = inc[C_BYP*INC_W +: INC_W] + {{(INC_W-1){1'b0}}, sq_byp[ie]};
-        for (ir = 1; ir <= WS_N_DROPS; ir = ir + 1)
-            inc[(C_DROP1 + ir - 1)*INC_W +: INC_W] = inc[(C_DROP1 + ir - 1)*INC_W +: INC_W] +
-                {{(INC_W-1){1'b0}}, sq_da[ie] && {{(32-WS_REASON_W){1'b0}}, sq_da_r[ie*WS_REASON_W +: WS_REASON_W]} == ir} +
-                {{(INC_W-1){1'b0}}, sq_db[ie] && {{(32-WS_REASON_W){1'b0}}, sq_db_r[ie*WS_REASON_W +: WS_REASON_W]} == ir};
-    end
-    inc[C_OVS*INC_W +: INC_W] = inc_ovs;
-end
-
-always @(posedge clk) begin
-    inc_q <= inc;
-    if (rst)
-        inc_q <= {N_CNT*INC_W{1'b0}};
-end
-
-reg  [N_CNT*64-1:0] cnt;      // counter i at [i*64 +: 64]
-reg  [63:0]         cnt_q;    // counter for an AXI read
-
-genvar gc;
-generate
-    for (gc = 0; gc < N_CNT; gc = gc + 1) begin : g_cnt
-        always @(posedge clk) begin
-            if (rst || clr_cnt)
-                cnt[gc*64 +: 64] <= 64'd0;
-            else
-                cnt[gc*64 +: 64] <= cnt[gc*64 +: 64] + {{(64-INC_W){1'b0}}, inc_q[gc*INC_W +: INC_W]};
-        end
-    end
-endgenerate
-
-always @(posedge clk) begin
-    if (r_state == R_FETCH)
-        cnt_q <= cnt[rdec_cnt*64 +: 64];
-end
+ws_counters #(.N_PORTS(N_PORTS), .ENGINES(ENGINES)) counters (
+    .clk(clk), .rst(rst), .clr(clr_cnt),
+    .stat_rx(stat_rx), .stat_rx_len(stat_rx_len), .stat_tx(stat_tx), .stat_tx_len(stat_tx_len),
+    .stat_accepted(stat_accepted), .stat_result(stat_result), .stat_resend(stat_resend),
+    .stat_bypass(stat_bypass), .stat_oversize(stat_oversize),
+    .stat_drop_a(stat_drop_a), .stat_drop_a_reason(stat_drop_a_reason),
+    .stat_drop_b(stat_drop_b), .stat_drop_b_reason(stat_drop_b_reason),
+    .rd_en(r_state == R_FETCH), .rd_idx(rdec_cnt), .cnt_q(cnt_q)
+);
 
 // ---- AXI4-Lite read channel -------------------------------------------------------------------
 // R_IDLE: arready; R_DEC, R_DEC2: decode; R_FETCH: RAM, counter and job field read; R_DATA: rdata;

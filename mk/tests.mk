@@ -58,7 +58,8 @@ hw: deps $(PLAIN_TOOLS)
 	@sh tests/hw.sh
 
 hwtest: deps $(PLAIN_TOOLS)
-	@sh tests/hw/acc_lane.sh && sh tests/hw/result_gen.sh && sh tests/hw/stream.sh && sh tests/hw/partial_enc.sh
+	@sh tests/hw/acc_lane.sh && sh tests/hw/result_gen.sh && sh tests/hw/stream.sh && sh tests/hw/partial_enc.sh && \
+	 sh tests/hw/engine.sh
 
 # the docs: docs/pipeline.svg up to date with docs/pipeline.dot, relative links resolve
 docs-check: deps

@@ -1,6 +1,10 @@
 #!/bin/sh
 # hw.sh - the RTL stage testbenches of tests/hw under Icarus, the quick set for `make test`
-# (`make hwtest` runs the full scripts: both simulators, more seeds and shapes). Vectors come
+# (`make hwtest` runs the full scripts: both simulators, more seeds and shapes). The benches:
+# tb_ws_fx_to_f32, tb_ws_acc_lane (the exact lane), tb_ws_result_gen, tb_ws_partial_enc,
+# tb_ws_regs (the register file and ws_counters), tb_ws_judge, tb_ws_feed and tb_ws_combine
+# (ws_engine's rooms), tb_ws_parser, tb_ws_rx_port, tb_ws_input_arbiter, tb_ws_egress_arbiter,
+# tb_ws_round_csum, tb_ws_fifo (ws_fifo and ws_skid). Vectors come
 # from the C tools (expected values from driver/xsum.c and driver/wire.c). Appends
 # "hw <run> <passed> <failed>" lines to the results file (tests/lib.sh).
 set -u
@@ -47,6 +51,17 @@ tb regs tb_ws_regs icarus
 tb regs-p1 tb_ws_regs icarus -GPARTIAL=1
 tb judge tb_ws_judge icarus
 tb judge-e4 tb_ws_judge icarus -GENGINES=4
+# ws_engine's other rooms: one engine's feed (its lanes rounding, or exact for the combine; the
+# PARTIAL feed's DATA path) and the combine (the pass-through, two and four engines); the parser
+tb feed tb_ws_feed icarus
+tb feed-e2 tb_ws_feed icarus -GENGINES=2
+tb feed-p1 tb_ws_feed icarus -GPARTIAL=1
+tb combine-e1 tb_ws_combine icarus -GENGINES=1
+tb combine-e2 tb_ws_combine icarus -GENGINES=2
+tb combine-e4 tb_ws_combine icarus -GENGINES=4
+for w in 256 1024; do
+    tb "parser-$w" tb_ws_parser icarus -GDATA_WIDTH="$w"
+done
 for w in 256 1024; do
     tb "rx-port-$w" tb_ws_rx_port icarus -GDATA_WIDTH="$w"
     tb "input-arbiter-$w" tb_ws_input_arbiter icarus -GDATA_WIDTH="$w"
