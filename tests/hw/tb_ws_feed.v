@@ -221,8 +221,14 @@ task send(input integer f, input integer cnt);
             tkeep = axis_keep(flen, fb);
             tlast = fb == fbeats - 1;
             tvalid = 1'b1;
-            @(posedge clk);
-            while (!tready) @(posedge clk);
+            // ready as the next rising edge sees it: sampled a moment after the inputs changed,
+            // never at the edge itself (where a simulator may show it before or after the
+            // edge's updates)
+            #1;
+            while (!tready) begin
+                @(negedge clk);
+                #1;
+            end
             @(negedge clk);
         end
         tvalid = 1'b0;

@@ -250,8 +250,14 @@ initial begin : source
             s_tuser = tuser_pack(f_len[sf], 4'b0001 << f_port[sf], 4'b0000);
             s_tmeta = meta_of(sf);
             s_tvalid = 1'b1;
-            @(posedge clk);
-            while (!s_tready) @(posedge clk);
+            // ready as the next rising edge sees it: sampled a moment after the inputs changed,
+            // never at the edge itself (where a simulator may show it before or after the
+            // edge's updates)
+            #1;
+            while (!s_tready) begin
+                @(negedge clk);
+                #1;
+            end
             @(negedge clk);
         end
         s_tvalid = 1'b0;
