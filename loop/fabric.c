@@ -272,7 +272,7 @@ static int open_device(fabric *f, unsigned k)
 
 static int iteration_of(const fabric *f, uint32_t tensor, unsigned *iter)
 {
-    uint32_t base = (uint32_t)JOB_ID << 16 | 1;
+    uint32_t base = WS_BASE_TENSOR(0);
     if (tensor < base || tensor - base >= f->o->iters)
         return -1;
     *iter = tensor - base;

@@ -196,7 +196,7 @@ static uint64_t plot_chunk(const run *r, const uint8_t *f)
 {
     ws_hdr h;
     ws_parse(f, &h);
-    return (uint64_t)(h.tensor - ((uint32_t)JOB_ID << 16 | 1)) * r->nch + h.offset / r->o.count;
+    return (uint64_t)(h.tensor - WS_BASE_TENSOR(0)) * r->nch + h.offset / r->o.count;
 }
 
 static void worker_tx(void *ctx, const uint8_t *f, size_t len)
