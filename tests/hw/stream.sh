@@ -1,15 +1,15 @@
 #!/bin/sh
 # stream.sh - run the stream-infrastructure testbenches (ws_fifo, ws_skid, ws_rx_port,
-# ws_input_arbiter, ws_egress_arbiter, and ws_round_csum at 8, 16 and 32 lanes) through tests/hw/run_tb.sh: Icarus at 256, 512 and 1024 bits,
-# Verilator at 256 and 1024 (ws_fifo and ws_skid, whose logic does not depend on the width, at 256
-# only), plus a few corner configurations under Icarus. JOBS runs at a time (default 2). One
+# ws_input_arbiter, ws_egress_arbiter, and ws_round_csum at 8, 16 and 32 lanes) through
+# tests/hw/run_tb.sh: Icarus at 256, 512 and 1024 bits, Verilator at 256 and 1024 (ws_fifo and
+# ws_skid, whose logic does not depend on the width, at 256 only), plus a few corner
+# configurations under Icarus, by tests/hw/run_list.sh, JOBS runs at a time (default 2). One
 # ok/FAIL line per run, then a summary; exit status 1 if anything failed.
 # Usage: tests/hw/stream.sh [icarus|verilator]   (default: both)
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 2
 only=${1:-}
-jobs=${JOBS:-2}
 out=build/hw/stream
 rm -rf "$out"
 mkdir -p "$out"
@@ -41,21 +41,4 @@ mkdir -p "$out"
     echo "icarus tb_ws_input_arbiter -GDATA_WIDTH=512 -GN_PORTS=3"
 } | grep "^${only}" > "$out/runs"
 
-start=$(date +%s)
-# shellcheck disable=SC2016
-xargs -P "$jobs" -L 1 sh -c '
-    out=$0; sim=$1; tb=$2; shift 2
-    tag=$(printf "%s" "$tb $sim $*" | tr -c "A-Za-z0-9_" "_")
-    t0=$(date +%s)
-    sh tests/hw/run_tb.sh "$tb" "$sim" "$@" > "$out/$tag.log" 2>&1
-    rc=$?
-    echo $rc > "$out/$tag.rc"
-    line=$(tail -n 1 "$out/$tag.log")
-    printf "%s  (%ss)\n" "$line" "$(( $(date +%s) - t0 ))"
-    [ $rc -eq 0 ] || echo "     log: $out/$tag.log"
-' "$out" < "$out/runs"
-
-total=$(wc -l < "$out/runs")
-pass=$(cat "$out"/*.rc 2>/dev/null | grep -c '^0$')
-echo "stream: $pass of $total passed in $(( $(date +%s) - start ))s"
-[ "$pass" -eq "$total" ] && [ "$total" -gt 0 ]
+sh tests/hw/run_list.sh stream "$out"
