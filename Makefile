@@ -43,7 +43,7 @@ all:
 # `make demo` runs at 256 bits: it builds the tool with the 256-bit models alone (and keeps the
 # other widths a build already has), so that a fresh clone reaches the demo in minutes; make and
 # make test build every width of WS_SIM_WIDTHS into the same tool
-WS_DEMO_WIDTHS = $(filter 256 $(shell cat $(BUILD)/sim/widths.cfg 2>/dev/null),$(WS_SIM_WIDTHS))
+WS_DEMO_WIDTHS = $(filter 256 $(patsubst %f,%,$(shell cat $(BUILD)/sim/widths.cfg 2>/dev/null)),$(WS_SIM_WIDTHS))
 demo:
 	+@$(WS_DEPS)
 	+@$(SUBMAKE) WS_SIM_WIDTHS='$(WS_DEMO_WIDTHS)' $(BUILD)/wiresum

@@ -40,8 +40,7 @@ $(BUILD)/wiresum-cluster: $(CLUSTER_OBJ) $(PLAIN_LIBS) $(WS_SIM_LIBS)
 # docs/cluster.md section 3), linked from the main build's cluster objects
 $(WS_P1_CLUSTER): $(CLUSTER_OBJ) $(BUILD)/libwstools.a $(BUILD)/libwiresum.a $(SIMB)/libverilated.a \
     $(WS_P1) FORCE
-	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/p1 $(WS_P1_FLAGS) WS_SHARED_FROM=$(BUILD) \
-	  WS_VFLAGS='-GPARTIAL=1 --trace-depth 1' $@
+	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/p1 $(WS_P1_FLAGS) WS_SHARED_FROM=$(BUILD) $@
 
 $(CLB):
 	mkdir -p $@

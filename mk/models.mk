@@ -3,7 +3,8 @@
 # built with four engines that make test checks.
 #
 # WS_TOP_F: filelist of wiresum_top (one hw/*.v a line, options such as -Ihw allowed, read with
-# verilator -f; point it elsewhere to try another top). WS_SIM_WIDTHS: the DATA_WIDTHs built in.
+# verilator -f; point it elsewhere to try another top). WS_SIM_WIDTHS: the DATA_WIDTHs built in,
+# each as one model or two (below).
 # WS_VFLAGS: more verilator flags for the models, e.g. -GMAX_COUNT=2048; WS_VFLAGS_<width>: more
 # for the model of that width alone (the PARTIAL build below). WS_SIM_OPT: C++
 # optimisation of the models. WS_LINT: DATA_WIDTH:MAX_COUNT[:ENGINES[:PARTIAL]] configurations that
@@ -11,10 +12,16 @@
 # make WS_VFLAGS=-GENGINES=4 (the Icarus build takes -GENGINES, -GMAX_COUNT, -GPARTIAL and
 # -GMAX_FRAME from WS_VFLAGS and WS_VFLAGS_<width> too).
 WS_SIM_WIDTHS ?= 256 512 1024
-# WS_SIM_FAST_WIDTHS: widths (of WS_SIM_WIDTHS) also built without FST tracing, ~1.3x faster:
-# simulations that open no trace use them (ws_sim_new_untraced; run, sim and bench without
-# --trace). Empty: every simulation uses the traced models.
-WS_SIM_FAST_WIDTHS ?= 256
+# WS_SIM_TRACED_WIDTHS: the widths (of WS_SIM_WIDTHS) with a model that writes FST waveforms
+# (--trace, --trace-on-mismatch, make wave). WS_SIM_FAST_WIDTHS: the widths with a model built
+# without tracing, ~1.3x faster and a third to half the C++ (a wide model's trace code is more
+# than half of it): simulations that open no trace use it (ws_sim_new_untraced; run, sim and
+# bench without --trace), and a width without a traced model uses it for everything (a trace
+# asked of it is refused, naming the make variable). Every width needs one of the two. The
+# default: waveforms at 256 bits, the width of the demo and of docs/debugging.md, and the fast
+# model at every width; `make WS_SIM_TRACED_WIDTHS='256 512 1024'` traces every width.
+WS_SIM_TRACED_WIDTHS ?= 256
+WS_SIM_FAST_WIDTHS   ?= $(WS_SIM_WIDTHS)
 WS_VFLAGS     ?=
 WS_SIM_OPT    ?= -O2
 WS_LINT       ?= 512:256:4:1 256:256:4 256:256:2 1024:256 256:256 256:2048 256:256:1:1
@@ -42,11 +49,18 @@ SIMB        := $(BUILD)/sim
 # read: Verilator may not be installed yet then).
 WS_VROOT     = $(eval WS_VROOT := $(shell $(VERILATOR) --getenv VERILATOR_ROOT))$(WS_VROOT)
 WS_TOP_SRC  := $(filter %.v %.sv,$(shell sed 's://.*::' $(WS_TOP_F)))
-WS_RT_W     := $(firstword $(WS_SIM_WIDTHS))
 WS_RT_OBJ   := verilated.o verilated_fst_c.o verilated_threads.o
-# models: <width> traced (Vws<width>), <width>f untraced (Vws<width>f) for WS_SIM_FAST_WIDTHS
+# models: <width> traced (Vws<width>) for WS_SIM_TRACED_WIDTHS, <width>f untraced (Vws<width>f)
+# for WS_SIM_FAST_WIDTHS
+WS_TRACED   := $(filter $(WS_SIM_WIDTHS),$(WS_SIM_TRACED_WIDTHS))
 WS_FAST     := $(filter $(WS_SIM_WIDTHS),$(WS_SIM_FAST_WIDTHS))
-WS_MODEL_NAMES := $(WS_SIM_WIDTHS) $(addsuffix f,$(WS_FAST))
+WS_NO_MODEL := $(filter-out $(WS_TRACED) $(WS_FAST),$(WS_SIM_WIDTHS))
+ifneq ($(WS_NO_MODEL),)
+$(error width $(WS_NO_MODEL) of WS_SIM_WIDTHS is in neither WS_SIM_TRACED_WIDTHS nor WS_SIM_FAST_WIDTHS: it would have no model)
+endif
+WS_MODEL_NAMES := $(WS_TRACED) $(addsuffix f,$(WS_FAST))
+# the Verilator runtime is compiled in the first model's directory
+WS_RT_W     := $(firstword $(WS_MODEL_NAMES))
 WS_MODELS   := $(foreach m,$(WS_MODEL_NAMES),$(SIMB)/V$(m)/Vws$(m)__ALL.a)
 WS_SIM_LIBS := $(WS_MODELS) $(or $(WS_SHARED_FROM),$(BUILD))/sim/libverilated.a
 WS_SIM_LD   := -lstdc++ -lm -lz -pthread
@@ -55,7 +69,7 @@ WS_VERILATE_FAST := $(VERILATOR) --cc -f $(WS_TOP_F) --top-module wiresum_top $(
 WS_CXXFLAGS  = -std=c++17 -Wall -Wextra -Werror -Wshadow -faligned-new \
                -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0 \
                -isystem $(WS_VROOT)/include -isystem $(WS_VROOT)/include/vltstd \
-               $(foreach w,$(WS_SIM_WIDTHS),-isystem $(SIMB)/V$(w) -DWS_SIM_HAVE_$(w)=1) \
+               $(foreach w,$(WS_TRACED),-isystem $(SIMB)/V$(w) -DWS_SIM_HAVE_$(w)=1) \
                $(foreach w,$(WS_FAST),-isystem $(SIMB)/V$(w)f -DWS_SIM_HAVE_FAST_$(w)=1)
 WS_SUBMAKE  = $(MAKE) --no-print-directory -C $(SIMB)/V$(1) -f Vws$(1).mk \
               -f $(CURDIR)/mk/model_cc.mk \
@@ -89,7 +103,7 @@ endef
 ws_ver_deps = awk '{ sub(/^[^:]*:/, ""); for (i = 1; i <= NF; i++) if ($$$$i != "\\") d[$$$$i] = 1 } \
     END { printf "$(1).mk:"; for (f in d) printf " %s", f; print ""; for (f in d) print f ":" }' \
     $(1)__ver.d > $(1).dep
-$(foreach w,$(WS_SIM_WIDTHS),$(eval $(call ws_model,$(w),$(w),$(WS_VERILATE))))
+$(foreach w,$(WS_TRACED),$(eval $(call ws_model,$(w),$(w),$(WS_VERILATE))))
 $(foreach w,$(WS_FAST),$(eval $(call ws_model,$(w)f,$(w),$(WS_VERILATE_FAST))))
 
 $(SIMB)/libverilated.a: $(SIMB)/V$(WS_RT_W)/Vws$(WS_RT_W).mk
@@ -200,18 +214,15 @@ sim-none:
 # have, and one engine at 512. One build serves the suites of both (engines: DATA traces through
 # four engines; partial: trees' roots and children at both widths). A device that takes PARTIALs
 # must take its jobs' longest (docs/protocol.md section 9: 64 + 48 x max_count bytes), so that
-# jobs of MAX_COUNT = 256 run on the 4-engine one its MAX_FRAME is 12352. Traced to the top's
-# ports only (--trace-depth 1: the suites trace no waveform of it, and the four banks of lanes'
-# trace code was half the 4-engine build; a full one: make WS_VFLAGS=-GENGINES=4), at -O1, which
-# halves its compile time for suites of small traces.
-WS_P1_FLAGS   := WS_SIM_WIDTHS='256 512' WS_SIM_FAST_WIDTHS= WS_SIM_OPT=-O1 \
-                 WS_VFLAGS_256='-GENGINES=4 -GMAX_FRAME=12352'
+# jobs of MAX_COUNT = 256 run on the 4-engine one its MAX_FRAME is 12352. Without tracing (the
+# suites write no waveform of it; one with: make WS_VFLAGS=-GENGINES=4), at -O1, which halves
+# its compile time for suites of small traces.
+WS_P1_FLAGS   := WS_SIM_WIDTHS='256 512' WS_SIM_TRACED_WIDTHS= WS_SIM_FAST_WIDTHS='256 512' \
+                 WS_SIM_OPT=-O1 WS_VFLAGS_256='-GENGINES=4 -GMAX_FRAME=12352' WS_VFLAGS=-GPARTIAL=1
 # It links the main build's tool libraries and Verilator runtime (WS_SHARED_FROM, mk/c.mk).
 $(WS_P1): $(BUILD)/libwstools.a $(BUILD)/libwiresum.a $(SIMB)/libverilated.a FORCE
-	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/p1 $(WS_P1_FLAGS) WS_SHARED_FROM=$(BUILD) \
-	  WS_VFLAGS='-GPARTIAL=1 --trace-depth 1' $@
+	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/p1 $(WS_P1_FLAGS) WS_SHARED_FROM=$(BUILD) $@
 
 # ... and at 256 bits in Icarus (build/p1/icarus: the model finds it beside itself)
 $(WS_P1_IV): FORCE
-	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/p1 $(WS_P1_FLAGS) WS_SIM_WIDTHS=256 \
-	  WS_VFLAGS=-GPARTIAL=1 icarus
+	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/p1 $(WS_P1_FLAGS) WS_SIM_WIDTHS=256 icarus

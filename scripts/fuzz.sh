@@ -28,8 +28,8 @@
 #
 # Needs the model and libraries of `make` first: BUILD/asan/libwstools.a, BUILD/asan/libwiresum.a,
 # BUILD/asan/libwssim.a, BUILD/libwssim.a,
-# BUILD/sim/libverilated.a and BUILD/sim/V<width>/Vws<width>__ALL.a (the Makefile's `fuzz`
-# target builds them); for the p1 pair BUILD/p1/libwssim.a and BUILD/p1/sim/V<width>/Vws<width>__ALL.a
+# BUILD/sim/libverilated.a and the models BUILD/sim/widths.cfg names, BUILD/sim/V<name>/Vws<name>__ALL.a
+# (the Makefile's `fuzz` target builds them); for the p1 pair BUILD/p1/libwssim.a and its models
 # (make build/p1/wiresum, which links the same Verilator runtime; the p1 libwssim.a is not
 # sanitized, the rest of the replay program is). The p1 models are slow (the four-engine one,
 # built at -O1, about 7000 cycles/s; corpus and regress through p1/replay take about 110 s on the
@@ -70,7 +70,9 @@ have_p1() {
 # build_pair [p1]: the replay program and the fuzzer of one build's models
 build_pair() {
     variant "${1:-}"
-    mods=$(ls "$mb"/sim/V*/Vws*__ALL.a 2>/dev/null | tr '\n' ' ')
+    # the models of the build, as its sim/widths.cfg names them (not older ones left in sim/)
+    mods=""
+    for m in $(cat "$mb/sim/widths.cfg" 2>/dev/null); do mods="$mods $mb/sim/V$m/Vws${m}__ALL.a"; done
     for f in "$BUILD/asan/libwstools.a" "$BUILD/asan/libwiresum.a" "$BUILD/asan/libwssim.a" \
              "$mb/libwssim.a" "$BUILD/sim/libverilated.a"; do
         [ -f "$f" ] || { echo "fuzz: $f missing: build the model and libraries first (make fuzz)" >&2; return 1; }

@@ -959,6 +959,12 @@ int ws_sim_trace_open(ws_sim *s, const char *fst_path, uint64_t from_cycle, uint
                 (unsigned long long)s->cycle);
         return -1;
     }
+    if (s->ops == &ws_shim_verilator && !ws_shim_verilator_traced(s->width)) {
+        set_err(err, errlen, "trace %s: this binary's %u-bit model was built without tracing "
+                "(make WS_SIM_TRACED_WIDTHS=%u, with any other width to trace, builds one)",
+                fst_path, s->width, s->width);
+        return -1;
+    }
     FILE *f = fopen(fst_path, "wb");
     if (!f) {
         set_err(err, errlen, "trace %s: %s", fst_path, strerror(errno));

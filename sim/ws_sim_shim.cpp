@@ -277,42 +277,59 @@ void vl_trace_close(void *vm)
 #endif
 }
 
+// the entry of that width in a table, or nullptr
+const entry *find(const entry *table, unsigned data_width)
+{
+    for (const entry *e = table; e->make; e++)
+        if (e->width == data_width)
+            return e;
+    return nullptr;
+}
+
 } // namespace
 
 extern "C" {
 
 size_t ws_shim_verilator_widths(unsigned *widths, size_t max)
 {
+    // the union of both tables, ascending (each table is)
     size_t n = 0;
-    for (const entry *e = models; e->make; e++, n++)
+    const entry *a = models, *b = fast_models;
+    while (a->make || b->make) {
+        unsigned w;
+        if (!b->make || (a->make && a->width <= b->width)) {
+            w = a->width;
+            if (b->make && b->width == w)
+                b++;
+            a++;
+        } else {
+            w = b->width;
+            b++;
+        }
         if (n < max)
-            widths[n] = e->width;
+            widths[n] = w;
+        n++;
+    }
     return n;
 }
+
+int ws_shim_verilator_traced(unsigned data_width) { return find(models, data_width) != nullptr; }
 
 void *ws_shim_verilator_new(unsigned data_width) { return ws_shim_verilator_new_model(data_width, 0); }
 
 void *ws_shim_verilator_new_model(unsigned data_width, int untraced)
 {
-    if (untraced)
-        for (const entry *e = fast_models; e->make; e++)
-            if (e->width == data_width) {
-                try {
-                    return e->make();
-                } catch (...) { // std::bad_alloc
-                    return nullptr;
-                }
-            }
-    for (const entry *e = models; e->make; e++) {
-        if (e->width == data_width) {
-            try {
-                return e->make();
-            } catch (...) { // std::bad_alloc
-                return nullptr;
-            }
-        }
+    // the kind asked for when the binary has it, else the other
+    const entry *e = untraced ? find(fast_models, data_width) : find(models, data_width);
+    if (!e)
+        e = untraced ? find(models, data_width) : find(fast_models, data_width);
+    if (!e)
+        return nullptr;
+    try {
+        return e->make();
+    } catch (...) { // std::bad_alloc
+        return nullptr;
     }
-    return nullptr;
 }
 
 const ws_shim_ops ws_shim_verilator = {

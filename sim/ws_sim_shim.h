@@ -96,8 +96,11 @@ size_t ws_shim_verilator_widths(unsigned *widths, size_t max);
  * in or memory ran out. Free with ws_shim_verilator.free. */
 void *ws_shim_verilator_new(unsigned data_width);
 /* The same; untraced != 0 takes the model of that width Verilated without tracing (faster; its
- * trace_open fails) when the binary has one (WS_SIM_FAST_WIDTHS), else the traced one. */
+ * trace_open fails) when the binary has one (make's WS_SIM_FAST_WIDTHS), else the traced one;
+ * untraced == 0 the traced one (WS_SIM_TRACED_WIDTHS) when the binary has it, else the other. */
 void *ws_shim_verilator_new_model(unsigned data_width, int untraced);
+/* Whether the binary has a model of that DATA_WIDTH that writes waveforms (1) or not (0). */
+int ws_shim_verilator_traced(unsigned data_width);
 
 /* Icarus Verilog (sim/ws_shim_icarus.c): the same top compiled by iverilog (build/icarus/
  * ws<width>.vvp, testbench sim/icarus/ws_icarus_tb.v), run by vvp in a child process and driven

@@ -473,8 +473,11 @@ static void test_icarus_lockstep(void **state)
 }
 
 /* The model built without tracing (ws_sim_new_untraced; the traced one when the build has none)
- * in lockstep with the traced one at every width: the same egress frames at the same cycles,
- * the same statistics; a trace cannot be opened on it, or, without a fast model, can. */
+ * in lockstep with the traced one at every width (the untraced one when the build has no traced
+ * model of that width, make's WS_SIM_TRACED_WIDTHS): the same egress frames at the same cycles,
+ * the same statistics; a trace cannot be opened on it, or, without a fast model, can; on the
+ * other a trace opens, or, without a traced model, is refused with the make variable named and
+ * no file made. */
 static void test_untraced(void **state)
 {
     fx *f = *state;
@@ -493,6 +496,18 @@ static void test_untraced(void **state)
         if (ws_sim_trace_open(u, path, 0, 0, f->err, sizeof f->err) != 0)
             assert_non_null(strstr(f->err, "without tracing"));
         ws_sim_free(u);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/traced.fst", f->dir);
+        if (ws_sim_trace_open(t, path, 0, 0, f->err, sizeof f->err) == 0) {
+            ws_sim_trace_close(t);
+        } else {
+            assert_non_null(strstr(f->err, "built without tracing"));
+            assert_non_null(strstr(f->err, "WS_SIM_TRACED_WIDTHS"));
+            assert_int_equal(access(path, F_OK), -1);
+        }
+        unlink(path);
+        snprintf(path, sizeof path, "%s/traced.fst.hier", f->dir);
+        unlink(path);
         ws_sim_free(t);
     }
 }

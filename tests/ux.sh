@@ -271,6 +271,20 @@ no_effect trace-from-alone "--trace-from and --trace-to choose the cycles of a -
 no_effect trace-window-alone "--trace-window sizes the waveform of --trace-on-mismatch" \
     "$ws" sim "$d" --trace-window 10
 no_effect idle-100 "--idle 100: no ingress port takes a beat then" "$ws" sim "$d" --idle 100
+# a waveform at a width of which the build has no traced model (make's WS_SIM_TRACED_WIDTHS,
+# 256 alone by default; build/sim/widths.cfg names the models, <width>f the untraced ones):
+# refused before the run, naming the make variable, no file made; the run without it passes
+for w in 512 1024; do
+    grep -qw "$w" "$(dirname "$ws")/sim/widths.cfg" 2> /dev/null && continue
+    "$ws" sim "$d" -q --width "$w" --trace "$tmp/untraced-$w.fst" > "$tmp/untraced-$w.log" 2>&1; rc=$?
+    if [ $rc -eq 1 ] && [ ! -e "$tmp/untraced-$w.fst" ] &&
+       grep -q "trace $tmp/untraced-$w.fst: this binary's $w-bit model was built without tracing (make WS_SIM_TRACED_WIDTHS=$w" "$tmp/untraced-$w.log" &&
+       "$ws" sim "$d" -q --width "$w" >> "$tmp/untraced-$w.log" 2>&1; then
+        ok "untraced-$w"
+    else
+        bad "untraced-$w" "exit $rc: a trace at $w bits without a traced model"
+    fi
+done
 no_effect backpressure-100 "--backpressure 100: no egress port sends a beat then" \
     "$ws" sim "$d" --backpressure 100
 printf '3F800000 3F800000 40000000 00\n' > "$tmp/one.tf"
