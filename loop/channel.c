@@ -1,6 +1,6 @@
 /* channel.c - the closed loop's simulated channel: queues in time, faults, frames by contents. */
 #include "channel.h"
-#include "ws_grow.h"
+#include "ws_heap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,40 +12,14 @@ static int ev_less(const ws_channel_event *x, const ws_channel_event *y)
     return x->t < y->t || (x->t == y->t && x->seq < y->seq);
 }
 
+WS_HEAP_DEFINE(ev_heap, ws_channel_event, ev_less)
+
 int ws_channel_queue_push(ws_channel_queue *h, ws_channel_event e)
 {
-    ws_channel_event *na = ws_grow(h->a, &h->cap, h->n + 1, sizeof *na, 256);
-    if (!na)
-        return -1;
-    h->a = na;
-    size_t i = h->n++;
-    while (i > 0 && ev_less(&e, &h->a[(i - 1) / 2])) {
-        h->a[i] = h->a[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h->a[i] = e;
-    return 0;
+    return ev_heap_push(&h->a, &h->n, &h->cap, e);
 }
 
-ws_channel_event ws_channel_queue_pop(ws_channel_queue *h)
-{
-    ws_channel_event top = h->a[0], last = h->a[--h->n];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= h->n)
-            break;
-        if (c + 1 < h->n && ev_less(&h->a[c + 1], &h->a[c]))
-            c++;
-        if (!ev_less(&h->a[c], &last))
-            break;
-        h->a[i] = h->a[c];
-        i = c;
-    }
-    if (h->n)
-        h->a[i] = last;
-    return top;
-}
+ws_channel_event ws_channel_queue_pop(ws_channel_queue *h) { return ev_heap_pop(h->a, &h->n); }
 
 uint64_t ws_channel_queue_top(const ws_channel_queue *h) { return h->n ? h->a[0].t : WS_CHANNEL_NEVER; }
 

@@ -8,6 +8,7 @@
 #include "wiresum/refdev.h"
 #include "wiresum/session.h"
 #include "wiresum/wire.h"
+#include "ws_heap.h"
 
 size_t ws_cdev_frame(uint8_t *f, const uint8_t dmac[6], const uint8_t smac[6], uint32_t sip,
                         uint32_t dip, uint16_t sport, uint16_t dport, uint8_t tos, uint8_t ttl,
@@ -289,44 +290,8 @@ static int before(const pend *a, const pend *b)
     return a->ready != b->ready ? a->ready < b->ready : a->seq < b->seq;
 }
 
-/* p into the heap of frames not yet judged: 0, or -1 without memory */
-static int pend_push(ws_cdev *d, pend p)
-{
-    if (d->pn == d->pcap) {
-        size_t cap = d->pcap ? 2 * d->pcap : 64;
-        pend *q = realloc(d->pq, cap * sizeof *q);
-        if (!q)
-            return -1;
-        d->pq = q;
-        d->pcap = cap;
-    }
-    size_t k = d->pn++;
-    for (; k && before(&p, &d->pq[(k - 1) / 2]); k = (k - 1) / 2)
-        d->pq[k] = d->pq[(k - 1) / 2];
-    d->pq[k] = p;
-    return 0;
-}
-
-/* the first frame to judge, out of the heap */
-static pend pend_pop(ws_cdev *d)
-{
-    pend top = d->pq[0], last = d->pq[--d->pn];
-    size_t k = 0;
-    for (;;) {
-        size_t c = 2 * k + 1;
-        if (c >= d->pn)
-            break;
-        if (c + 1 < d->pn && before(&d->pq[c + 1], &d->pq[c]))
-            c++;
-        if (!before(&d->pq[c], &last))
-            break;
-        d->pq[k] = d->pq[c];
-        k = c;
-    }
-    if (d->pn)
-        d->pq[k] = last;
-    return top;
-}
+/* the frames not yet judged: pend_heap_push (0, or -1 without memory) and pend_heap_pop */
+WS_HEAP_DEFINE(pend_heap, pend, before)
 
 /* Cycles a device of several engines or one that takes PARTIALs (PARTIAL = 1) spends beyond
  * idle_latency before the first frame of the round that f completes: it sends nothing until the
@@ -437,7 +402,8 @@ uint64_t ws_cdev_arrive(ws_cdev *d, uint64_t now, unsigned port, uint32_t sip, u
     pend p = {ready, d->seq++, malloc(len), (uint32_t)len, port};
     if (p.f)
         memcpy(p.f, f, len);
-    if (!p.f || pend_push(d, p)) { /* counted as a drop: memory ran out */
+    /* memory ran out: counted as a drop */
+    if (!p.f || pend_heap_push(&d->pq, &d->pn, &d->pcap, p)) {
         free(p.f);
         d->st.drop_frames++;
         d->st.drop_bytes += len;
@@ -454,7 +420,7 @@ uint64_t ws_cdev_service(ws_cdev *d, uint64_t now, ws_cdev_emit_fn emit, void *c
     d->emit = emit;
     d->emit_ctx = ctx;
     while (d->pn && d->pq[0].ready <= now) {
-        pend p = pend_pop(d);
+        pend p = pend_heap_pop(d->pq, &d->pn);
         judge(d, p.port, p.f, p.len, p.ready);
         free(p.f);
     }
