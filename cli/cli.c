@@ -46,6 +46,14 @@ int ws_cli_rate(const char *opt, const char *s, double *out)
     return 0;
 }
 
+int ws_cli_values(const char *s, ws_values_kind *out)
+{
+    if (ws_values_kind_parse(s, out) == 0)
+        return 0;
+    fprintf(stderr, "wiresum: --values %s: expected " WS_VALUES_KIND_NAMES "\n", s);
+    return -1;
+}
+
 /* Exactly one positional DIR argument. */
 const char *ws_cli_one_dir(int argc, char **argv, const char *cmd)
 {

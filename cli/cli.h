@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "values_kind.h"
+
 #define ERRLEN 1024
 
 /* An integer in lo..hi (decimal, 0x hex or 0 octal) into *out: 0, or -1 after a message naming
@@ -15,6 +17,8 @@ int ws_cli_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_
 int ws_cli_uint(const char *opt, const char *s, unsigned lo, unsigned hi, unsigned *out);
 /* A rate from 0 to 1 into *out: 0, or -1 after a message. */
 int ws_cli_rate(const char *opt, const char *s, double *out);
+/* The kind of values named s (--values) into *out: 0, or -1 after a message. */
+int ws_cli_values(const char *s, ws_values_kind *out);
 /* The one directory argument left after the options of command cmd, or NULL after a message. */
 const char *ws_cli_one_dir(int argc, char **argv, const char *cmd);
 

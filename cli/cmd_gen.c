@@ -84,16 +84,7 @@ int ws_cmd_gen(int argc, char **argv)
         case 'V': o.vectors = optarg; break;
         case 'F': o.from = optarg; break;
         case 'v':
-            if (!strcmp(optarg, "normal"))
-                o.values = WS_VALUES_NORMAL;
-            else if (!strcmp(optarg, "special"))
-                o.values = WS_VALUES_SPECIAL;
-            else if (!strcmp(optarg, "mixed"))
-                o.values = WS_VALUES_MIXED;
-            else {
-                fprintf(stderr, "wiresum: --values %s: expected normal, special or mixed\n", optarg);
-                bad = 1;
-            }
+            bad = ws_cli_values(optarg, &o.values);
             break;
         case 'q': quiet = 1; break;
         case 'J': json = 1; break;

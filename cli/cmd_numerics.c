@@ -68,8 +68,8 @@ static unsigned parse_workers(const char *s, unsigned *w)
     }
 }
 
-static const char *const kinds[] = {"normal", "mixed", "special"};
-static const ws_values kind_values[] = {WS_VALUES_NORMAL, WS_VALUES_MIXED, WS_VALUES_SPECIAL};
+/* the kinds of values, in the order the report takes them */
+static const ws_values_kind kinds[] = {WS_VALUES_NORMAL, WS_VALUES_MIXED, WS_VALUES_SPECIAL};
 
 /* "normal,special" into the set bits of *set (1 << index in kinds): 0, or -1 after a message. */
 static int parse_values(const char *s, unsigned *set)
@@ -78,7 +78,8 @@ static int parse_values(const char *s, unsigned *set)
     for (const char *p = s;;) {
         size_t len = strcspn(p, ",");
         unsigned k = 0;
-        while (k < 3 && (strlen(kinds[k]) != len || strncmp(p, kinds[k], len)))
+        while (k < 3 && (strlen(ws_values_kind_name(kinds[k])) != len ||
+                         strncmp(p, ws_values_kind_name(kinds[k]), len)))
             k++;
         if (k == 3) {
             fprintf(stderr, "wiresum: --values %s: expected normal, mixed or special, "
@@ -207,7 +208,7 @@ int ws_cmd_numerics(int argc, char **argv)
     for (unsigned k = 0; k < 3 && !rc; k++) {
         if (!(set >> k & 1))
             continue;
-        const char *input = from ? from : kinds[k];
+        const char *input = from ? from : ws_values_kind_name(kinds[k]);
         for (unsigned i = 0; i < nworkers && !rc; i++) {
             ws_num_row row;
             ws_num_row_init(&row, workers[i]);
@@ -216,7 +217,7 @@ int ws_cmd_numerics(int argc, char **argv)
                 if (!rec)
                     for (unsigned w = 0; w < workers[i]; w++)
                         for (uint64_t e = 0; e < elems; e++)
-                            v[w * elems + e] = ws_gen_value(kind_values[k], seed, 0, 0, w, e);
+                            v[w * elems + e] = ws_gen_value(kinds[k], seed, 0, 0, w, e);
                 rc = ws_num_tensor(&row, &o, tv, elems, (uint64_t)t * elems, err, sizeof err);
             }
             if (rc)

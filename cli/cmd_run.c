@@ -142,16 +142,7 @@ int ws_cmd_run(int argc, char **argv)
             }
             break;
         case 'v':
-            if (!strcmp(optarg, "normal"))
-                o.values = WS_VALUES_NORMAL;
-            else if (!strcmp(optarg, "special"))
-                o.values = WS_VALUES_SPECIAL;
-            else if (!strcmp(optarg, "mixed"))
-                o.values = WS_VALUES_MIXED;
-            else {
-                fprintf(stderr, "wiresum: --values %s: expected normal, special or mixed\n", optarg);
-                bad = 1;
-            }
+            bad = ws_cli_values(optarg, &o.values);
             break;
         case 'h': fputs(usage_run, stdout); return 0;
         default: bad = ws_cli_model_option(c, optarg, &ma) != 0;

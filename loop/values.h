@@ -8,9 +8,11 @@
 
 #include <stdint.h>
 
-/* normal: gradients (random sign and significand, magnitudes 2^-30 .. 2^-3); special: every
- * value a special one (zeros, subnormals, near overflow, infinities, NaNs); mixed: one in 64 */
-typedef enum { WS_VALUES_NORMAL, WS_VALUES_SPECIAL, WS_VALUES_MIXED } ws_values_kind;
+#include "values_kind.h"
+
+/* The inputs of a kind (values_kind.h), as this maker draws them: normal, gradients (random
+ * sign and significand, magnitudes 2^-30 .. 2^-3); special, every value a special one (zeros,
+ * subnormals, near overflow, infinities, NaNs); mixed, one in 64 special. */
 
 typedef struct {
     ws_values_kind kind;

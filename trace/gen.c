@@ -133,7 +133,7 @@ static uint32_t special_value(uint64_t h)
     }
 }
 
-uint32_t ws_gen_value(ws_values kind, uint64_t seed, unsigned j, unsigned t, unsigned w,
+uint32_t ws_gen_value(ws_values_kind kind, uint64_t seed, unsigned j, unsigned t, unsigned w,
                       uint64_t i)
 {
     uint64_t h = ws_mix64(ws_mix64(ws_mix64(seed ^ ((uint64_t)j << 32 | t)) ^ w) ^ i);

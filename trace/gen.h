@@ -13,9 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "values_kind.h"
 #include "wiresum/reasons.h"
-
-typedef enum { WS_VALUES_NORMAL, WS_VALUES_SPECIAL, WS_VALUES_MIXED } ws_values;
 
 typedef struct {
     unsigned ports;      /* device ports, 1..16 */
@@ -27,7 +26,7 @@ typedef struct {
     unsigned pool_slots; /* device slot pool */
     uint64_t elems;      /* elements per tensor */
     uint64_t seed;
-    ws_values values;
+    ws_values_kind values;
     double dup, loss, malformed, bypass, ecn; /* rates, 0..1 */
     const char *vectors; /* TestFloat f32_add file: one two-worker job, or NULL */
     const char *from;    /* recorded gradients (docs/traces.md): w<W>-s<S>.f32 of each worker W
@@ -50,7 +49,7 @@ void ws_gen_defaults(ws_gen_opts *o);
 
 /* The binary32 (bits) that gen writes for element i of tensor t (0, 1, ...) of job j (0, 1, ...)
  * from worker w with --values kind and --seed seed: a function of these alone. */
-uint32_t ws_gen_value(ws_values kind, uint64_t seed, unsigned j, unsigned t, unsigned w,
+uint32_t ws_gen_value(ws_values_kind kind, uint64_t seed, unsigned j, unsigned t, unsigned w,
                       uint64_t i);
 
 /* Recorded gradients (`gen --from DIR`, docs/traces.md): DIR/w<W>-s<S>.f32, binary32 big-endian,

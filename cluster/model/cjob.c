@@ -889,9 +889,7 @@ ws_cjob *ws_cjob_new(const ws_cluster *c, ws_cluster_mode mode, const uint32_t *
     j->c = *c;
     j->mode = mode;
     j->vals.seed = c->job.seed;
-    j->vals.kind = c->job.values == WS_CLUSTER_SPECIAL ? WS_VALUES_SPECIAL
-                   : c->job.values == WS_CLUSTER_MIXED ? WS_VALUES_MIXED
-                                                       : WS_VALUES_NORMAL;
+    j->vals.kind = c->job.values;
     j->nw = c->job.workers;
     j->n = c->job.elems;
     j->tx = tx;

@@ -577,13 +577,7 @@ static int job_key(parser *p, int k, const char *name, const char *v)
         j->cc = !strcmp(v, "on");
         return 0;
     case J_VALUES:
-        if (!strcmp(v, "normal"))
-            j->values = WS_CLUSTER_NORMAL;
-        else if (!strcmp(v, "special"))
-            j->values = WS_CLUSTER_SPECIAL;
-        else if (!strcmp(v, "mixed"))
-            j->values = WS_CLUSTER_MIXED;
-        else
+        if (ws_values_kind_parse(v, &j->values))
             return bad(p, "job", name, v, "normal (gradients), special (subnormals, infinities, "
                        "NaNs, near overflow) or mixed (1 in 64 special)");
         return 0;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "cdf.h"
+#include "values_kind.h"
 
 #define WS_BG_MAX_FLOWS 1000000
 #define WS_CLUSTER_MAX_DEVICES 512
@@ -56,8 +57,6 @@ typedef enum {
 /* 1 for the modes that run through wiresum devices */
 #define WS_MODE_IS_WIRESUM(m) ((m) <= WS_MODE_HIER)
 
-/* The workers' inputs (loop/loop.h's values): gradients, special values, or 1 in 64 special */
-typedef enum { WS_CLUSTER_NORMAL = 0, WS_CLUSTER_SPECIAL, WS_CLUSTER_MIXED } ws_cluster_values;
 
 /* A link: rate in bits per second, one-way propagation delay in nanoseconds. */
 typedef struct {
@@ -141,7 +140,7 @@ typedef struct {
                                 * (a file without [device]: docs/cluster.md section 2) */
     uint64_t seed;             /* the inputs (loop/values.h) */
     int cc;                    /* wiresum: the transport's congestion control (ws_worker_cfg) */
-    ws_cluster_values values;  /* the inputs (default normal: gradients) */
+    ws_values_kind values;     /* the inputs (default normal: gradients) */
 } ws_cluster_job;
 
 typedef struct {
