@@ -43,6 +43,37 @@ ws_refused() {
     return 1
 }
 
+# ws_run_cases SUITE WIRESUM DIR: the case helpers of a suite of `wiresum run`s (tests/loop.sh,
+# tests/tree.sh), counting its cases in pass and fail:
+#   ok NAME, bad NAME         record a case (bad prints the tail of DIR/NAME.log first);
+#   one NAME JQ ARGS...       a run that must pass: every tensor exact, .ok, no check failed, at
+#                             least one tensor, and JQ true of its summary (DIR/NAME.json);
+#   refuse NAME PATTERN ARGS... a run that must exit non-zero with PATTERN in its output.
+ws_run_cases() {
+    ws_rc_suite=$1; ws_rc_ws=$2; ws_rc_dir=$3
+    pass=0; fail=0
+    ok()  { ws_record "$ws_rc_suite" "$1" 0; pass=$((pass + 1)); }
+    bad() { tail -n 25 "$ws_rc_dir/$1.log"; ws_record "$ws_rc_suite" "$1" 1; fail=$((fail + 1)); }
+    one() {
+        name=$1; cond=$2; shift 2
+        if "$ws_rc_ws" run --no-progress --json "$@" > "$ws_rc_dir/$name.json" 2> "$ws_rc_dir/$name.log" &&
+           ws_json_true "$ws_rc_dir/$name.json" \
+               ".exact and .ok and .check_failures == 0 and .tensors > 0 and ($cond)"; then
+            ok "$name"
+        else
+            bad "$name"
+        fi
+    }
+    refuse() {
+        name=$1; pat=$2; shift 2
+        if ws_refused "$ws_rc_dir/$name.log" "$pat" "$ws_rc_ws" run --no-progress "$@"; then
+            ok "$name"
+        else
+            bad "$name"
+        fi
+    }
+}
+
 ws_json() {
     jq -e -r "$2" "$1"
 }

@@ -10,44 +10,24 @@ ws=$1
 tmp=$WS_BUILD/run
 rm -rf "$tmp"
 mkdir -p "$tmp"
-pass=0; fail=0
-
-ok()  { ws_record run "$1" 0; pass=$((pass + 1)); }
-bad() { tail -n 25 "$tmp/$1.log"; ws_record run "$1" 1; fail=$((fail + 1)); }
-
-# one NAME ARGS...: a run that must pass, every tensor exact
-one() {
-    name=$1; shift
-    if "$ws" run --no-progress --json "$@" > "$tmp/$name.json" 2> "$tmp/$name.log" &&
-       ws_json_true "$tmp/$name.json" '.exact and .ok and .tensors > 0'; then
-        ok "$name"
-    else
-        bad "$name"
-    fi
-}
-
-# refuse NAME PATTERN ARGS...: a run that must exit non-zero with PATTERN on stderr or stdout
-refuse() {
-    name=$1; pat=$2; shift 2
-    if ws_refused "$tmp/$name.log" "$pat" "$ws" run --no-progress "$@"; then ok "$name"; else bad "$name"; fi
-}
+ws_run_cases run "$ws" "$tmp"
 
 F10="--loss 0.1 --dup 0.1 --reorder 0.1 --corrupt 0.1"
 # shellcheck disable=SC2086
 {
-one faults-8-workers    --workers 8 --elems 3000 --iters 2 $F10 --bypass 0.05 --seed 1
-one workers-32          --workers 32 --elems 1500 --iters 2 --loss 0.05 --dup 0.05 --reorder 0.05 --corrupt 0.05 --seed 2
-one workers-1           --workers 1 --elems 700 --count 16 --slots 3 --iters 3 $F10 --seed 3
-one one-element         --workers 5 --elems 1 --iters 4 $F10 --seed 4
-one window-1            --workers 3 --elems 333 --count 7 --slots 1 --iters 2 $F10 --seed 5
-one count-max           --workers 4 --elems 2049 --count 256 --slots 4 --iters 2 --loss 0.05 --seed 6
-one bypass-mix          --workers 4 --ports 4 --elems 2000 --count 32 --bypass 0.3 --corrupt 0.05 --seed 7
-one faults-up-heavy     --workers 4 --elems 1000 --faults up --loss 0.2 --dup 0.2 --reorder 0.2 --corrupt 0.2 --seed 8
-one faults-down-heavy   --workers 4 --elems 1000 --faults down --loss 0.2 --dup 0.2 --reorder 0.2 --corrupt 0.2 --seed 9
-one special-values      --workers 6 --elems 1000 --values special --iters 3 --loss 0.05 --seed 10
-one one-port            --workers 6 --ports 1 --elems 1000 --dup 0.1 --reorder 0.1 --seed 11
-one many-iters          --workers 3 --elems 100 --count 16 --slots 2 --iters 12 $F10 --seed 12
-one width-512           --width 512 --workers 4 --elems 1000 $F10 --seed 13
+one faults-8-workers    'true' --workers 8 --elems 3000 --iters 2 $F10 --bypass 0.05 --seed 1
+one workers-32          'true' --workers 32 --elems 1500 --iters 2 --loss 0.05 --dup 0.05 --reorder 0.05 --corrupt 0.05 --seed 2
+one workers-1           'true' --workers 1 --elems 700 --count 16 --slots 3 --iters 3 $F10 --seed 3
+one one-element         'true' --workers 5 --elems 1 --iters 4 $F10 --seed 4
+one window-1            'true' --workers 3 --elems 333 --count 7 --slots 1 --iters 2 $F10 --seed 5
+one count-max           'true' --workers 4 --elems 2049 --count 256 --slots 4 --iters 2 --loss 0.05 --seed 6
+one bypass-mix          'true' --workers 4 --ports 4 --elems 2000 --count 32 --bypass 0.3 --corrupt 0.05 --seed 7
+one faults-up-heavy     'true' --workers 4 --elems 1000 --faults up --loss 0.2 --dup 0.2 --reorder 0.2 --corrupt 0.2 --seed 8
+one faults-down-heavy   'true' --workers 4 --elems 1000 --faults down --loss 0.2 --dup 0.2 --reorder 0.2 --corrupt 0.2 --seed 9
+one special-values      'true' --workers 6 --elems 1000 --values special --iters 3 --loss 0.05 --seed 10
+one one-port            'true' --workers 6 --ports 1 --elems 1000 --dup 0.1 --reorder 0.1 --seed 11
+one many-iters          'true' --workers 3 --elems 100 --count 16 --slots 2 --iters 12 $F10 --seed 12
+one width-512           'true' --width 512 --workers 4 --elems 1000 $F10 --seed 13
 # without corruption every frame reaches its host: nothing undeliverable, no retransmission
 if "$ws" run --no-progress --json --workers 4 --elems 3000 --iters 2 --loss 0 > "$tmp/clean.json" \
         2> "$tmp/clean.log" &&
@@ -57,7 +37,7 @@ if "$ws" run --no-progress --json --workers 4 --elems 3000 --iters 2 --loss 0 > 
 else
     bad clean
 fi
-one ref-device          --device ref --workers 16 --elems 20000 --iters 3 $F10 --bypass 0.05 --seed 14
+one ref-device          'true' --device ref --workers 16 --elems 20000 --iters 3 $F10 --bypass 0.05 --seed 14
 # the adaptive timeout behind a standing queue: 32 workers with 16 slots each into one port queue
 # a round trip of about 30000 cycles; a first timeout of 3000 (--rto) is only the first, the
 # round trips measured then set it, and nothing is retransmitted (with --rto as a fixed

@@ -14,25 +14,7 @@ asan=${2:-}
 tmp=$WS_BUILD/tree
 rm -rf "$tmp"
 mkdir -p "$tmp"
-pass=0; fail=0
-ok()  { ws_record tree "$1" 0; pass=$((pass + 1)); }
-bad() { tail -n 25 "$tmp/$1.log"; ws_record tree "$1" 1; fail=$((fail + 1)); }
-
-# one NAME JQ ARGS...: a run that must pass, every tensor exact, and JQ hold of its summary
-one() {
-    name=$1; cond=$2; shift 2
-    if "$ws" run --no-progress --json "$@" > "$tmp/$name.json" 2> "$tmp/$name.log" &&
-       ws_json_true "$tmp/$name.json" ".exact and .ok and .check_failures == 0 and $cond"; then
-        ok "$name"
-    else
-        bad "$name"
-    fi
-}
-
-refuse() {
-    name=$1; pat=$2; shift 2
-    if ws_refused "$tmp/$name.log" "$pat" "$ws" run --no-progress "$@"; then ok "$name"; else bad "$name"; fi
-}
+ws_run_cases tree "$ws" "$tmp"
 
 F10="--loss 0.1 --dup 0.1 --reorder 0.1 --corrupt 0.02"
 # shellcheck disable=SC2086
