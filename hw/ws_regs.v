@@ -516,7 +516,18 @@ function [31:0] job_field(input [7:0] off, input [JI_W-1:0] j, input [MAX_JOBS*J
     end
 endfunction
 
-// the register a write merges into, read from wdec into w_old_r
+// the register a write merges into, read from wdec into w_old_r. A job's: the word at the
+// offset chosen for every job as wdec is registered (w_jf, from the offset in wdec_a, as rd_jf
+// for a read), the job from wdec, so that the record's word select and the job select are not
+// behind one register (the staged record changes only by a write, which the next address's
+// decode follows)
+reg  [MAX_JOBS*32-1:0] w_jf;
+wire [7:0]  wdec_a_off = wdec_a[DA_O_JOB +: 8];   // decode_a's o_job
+integer     wj;
+always @(posedge clk) begin
+    for (wj = 0; wj < MAX_JOBS; wj = wj + 1)
+        w_jf[wj*32 +: 32] <= job_field(wdec_a_off, wj[JI_W-1:0], st_rec);
+end
 reg  [31:0] w_old, w_old_r;
 always @(*) begin
     w_old = 32'd0;
@@ -525,7 +536,7 @@ always @(*) begin
     K_MAC_LO: w_old = cfg_dev_mac[31:0];
     K_IP:     w_old = cfg_dev_ip;
     K_UDP:    w_old = {16'd0, cfg_dev_udp};
-    K_JOB:    w_old = job_field(wd_off, wd_job, st_rec);
+    K_JOB:    w_old = job32(w_jf, wd_job);
     default:  w_old = 32'd0;
     endcase
 end
