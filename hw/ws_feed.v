@@ -73,6 +73,17 @@ function [1:0] word_class(input [16:0] idx, input [16:0] rec0);
     word_class = {idx >= 17'd8 && idx < rec0, idx >= rec0};
 endfunction
 
+// count <= lim for a constant lim, as logic on the count's bits, lowest first (no adder and
+// no carry chain: the header beat's word classes lie on the path to s_agg_tready)
+function cnt_le(input [15:0] c, input [15:0] lim);
+    integer i;
+    begin
+        cnt_le = 1'b1;
+        for (i = 0; i < 16; i = i + 1)
+            cnt_le = lim[i] ? !c[i] || cnt_le : !c[i] && cnt_le;
+    end
+endfunction
+
 // per group of 8 bits: any bit set
 function [XG_N-1:0] grp_any(input [XG_N*8-1:0] v);
     integer g;
@@ -276,7 +287,8 @@ end else begin : g_feed_partial
     // registered when the beat before it is taken (c_elem, c_rec, from that beat's index
     // and the count), so that no compare of the index and the count lies on the path to
     // s_agg_tready. The header beat's words (element words at 1024 bits, where it is beat
-    // 0) are classed from the count in the beat itself: compares with constants.
+    // 0) are classed from the count in the beat itself: word HI >= 8 is a record word when
+    // count <= HI - 8, else an element word; words below 8 are headers.
     wire [63:0]    wd [0:WPB-1];
     wire [WPB-1:0] w_elem, w_rec, w_x;
     wire [WPB-1:0] h_elem, h_rec, n_elem, n_rec;
@@ -292,7 +304,13 @@ end else begin : g_feed_partial
             assign wd[k][(7-bb)*8 +: 8] = td[(8*k + bb)*8 +: 8];
         end
         assign {n_elem[k], n_rec[k]} = word_class(n0 + K17, c8);
-        assign {h_elem[k], h_rec[k]} = word_class(HI, {1'b0, cnt_now} + 17'd8);
+        if (HI < 17'd8) begin : g_hdr_head
+            assign h_elem[k] = 1'b0;
+            assign h_rec[k]  = 1'b0;
+        end else begin : g_hdr_body
+            assign h_rec[k]  = cnt_le(cnt_now, 16'(HI - 17'd8));
+            assign h_elem[k] = !h_rec[k];
+        end
         wire kept = s_agg_tkeep[8*k];
         assign w_elem[k] = kept && (at_hdr ? h_elem[k] : c_elem[k]);
         assign w_rec[k]  = kept && (at_hdr ? h_rec[k] : c_rec[k]);
