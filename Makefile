@@ -55,13 +55,15 @@ demo:
 # make test after the early suites.
 test:
 	+@$(WS_DEPS)
-	@rm -f $(BUILD)/results.txt $(BUILD)/suites.rc
-	+@mkdir -p $(BUILD); $(SUBMAKE) -k --output-sync=target test-build $(TEST_EARLY); \
+	@rm -f $(BUILD)/results.txt $(BUILD)/suites.rc $(BUILD)/times.txt
+	+@mkdir -p $(BUILD); sh tests/timed.sh build $(BUILD)/times.txt -c \
+	  '$(SUBMAKE) -k --output-sync=target test-build $(TEST_EARLY)'; \
 	  echo $$? >> $(BUILD)/suites.rc
 	+@$(SUBMAKE) test-build
-	+@$(SUBMAKE) -k --output-sync=target WS_MODELS_BUILT=1 $(filter-out $(TEST_EARLY),$(TEST_SUITES)); \
+	+@sh tests/timed.sh suites $(BUILD)/times.txt -c \
+	  '$(SUBMAKE) -k --output-sync=target WS_MODELS_BUILT=1 $(filter-out $(TEST_EARLY),$(TEST_SUITES))'; \
 	  echo $$? >> $(BUILD)/suites.rc
-	@sh tests/summary.sh $(BUILD)/results.txt && ! grep -qv '^0$$' $(BUILD)/suites.rc
+	@sh tests/summary.sh $(BUILD)/results.txt $(BUILD)/times.txt && ! grep -qv '^0$$' $(BUILD)/suites.rc
 
 deps deps-quiet:
 	@$(WS_DEPS)

@@ -14,6 +14,10 @@ TEST_SUITES := $(if $(WS_HAVE_TOP),partial fuzz-short hw rtl engines lint) unit-
                $(if $(WS_HAVE_TOP),json lib) cluster layers e2e numerics $(if $(WS_HAVE_TOP),wave-check regmap-check) docs-check
 # the suites that build no model: make test runs them beside the build
 TEST_EARLY  := docs-check bench-tools fresh-build $(if $(WS_HAVE_TOP),lint regmap-check)
+# each suite's recipe lines run under tests/timed.sh, which adds "SUITE WALL CPU" (seconds) to
+# $(BUILD)/times.txt; make test prints the table (tests/summary.sh). private: not the prerequisites'
+$(TEST_SUITES): private SHELL = $(CURDIR)/tests/timed.sh
+$(TEST_SUITES): private .SHELLFLAGS = $@ $(BUILD)/times.txt -c
 
 test-build: $(PLAIN_TESTS) $(ASAN_TESTS) $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS) \
     $(BUILD)/wiresum-cluster \
