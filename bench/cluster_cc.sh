@@ -1,6 +1,6 @@
 #!/bin/sh
-# bench/cluster_cc.sh - PANAMA's congestion control in the cluster simulation (issue 23 item 5,
-# docs/cluster.md "Congestion"): the shipped rack8 with ECN marking at 100 KB on every switch port
+# bench/cluster_cc.sh - PANAMA's congestion control in the cluster simulation
+# (docs/cluster.md "Congestion"): the shipped rack8 with ECN marking at 100 KB on every switch port
 # and web-search background traffic (cluster/examples/websearch.cdf, DCTCP for TCP) at
 # CC_LOADS (default 30 % and 60 % of the hosts' links), the all-reduce through wiresum with the
 # transport's congestion control off and on, at rack8's window of 8 chunks (66 KB in flight per

@@ -2,8 +2,8 @@
  * devices (shards, trees). One entry (run.c) for two loops: one device (single.c) and several
  * (fabric.c), which share base.c and call nothing of each other.
  *
- * Owns: one job of W workers spread over the device ports, each a ws_worker (driver/
- * ws_transport.h) all-reducing its own tensor `iters` times; the network between them and the
+ * Owns: one job of W workers spread over the device ports, each a ws_worker
+ * (driver/wiresum/transport.h) all-reducing its own tensor `iters` times; the network between them and the
  * device (a one-way latency, loss, duplication, reordering and single-bit corruption in either
  * direction, background bypass frames); the device, either the RTL model (sim/wiresum/sim.h,
  * configured through its registers with driver/wiresum/dev.h) fed one frame at a time in one global

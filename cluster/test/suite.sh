@@ -426,7 +426,7 @@ bgf bad-cdf-missing "distribution = nowhere.cdf\nload = 0.3\nflows = 10\n"
 badf bad-cdf-missing "nowhere.cdf: No such file"
 if ws_refused "$tmp/missing.log" "nowhere.ini: No such file" "$ws" cluster "$tmp/nowhere.ini"; then ok missing; else bad missing; fi
 
-# the fidelity check (issue 23 item 7): the same job with the timing model and with the RTL
+# the fidelity check: the same job with the timing model and with the RTL
 # co-simulated (Verilator, cycle by cycle): both exact, the same frames, the all-reduce times
 # within 2 %; a timing model off by 400 cycles of latency fails it
 fi=cluster/test/fidelity.ini
