@@ -3,13 +3,15 @@
 
 .PHONY: test-build unit unit-asan e2e numerics rtl engines hw hwtest regmap-check wave wave-check wave-picture \
         runloop tree partial cluster layers \
-        stress fuzz fuzz-short dissector ux docs-check bench-tools fresh-build lib json
+        stress fuzz fuzz-short dissector ux docs-check readme readme-check bench-tools fresh-build lib json
 
 # the suites, in the order make test starts them: the longest first (seconds in a make test on
 # the 2-core machine of 2026-11-27, two at a time: partial 85, fuzz-short 77, hw 71, rtl 66,
-# lint 50, engines about 45 (126 with the Icarus run it no longer has), unit-asan 25, stress 10,
-# the others under 20), so that two at a time end together
-TEST_SUITES := $(if $(WS_HAVE_TOP),partial fuzz-short hw rtl engines lint) unit-asan $(if $(WS_HAVE_TOP),stress) \
+# lint 50, engines about 45 (126 with the Icarus run it no longer has), readme-check about 35
+# (33 s of CPU, on 2026-11-29), unit-asan 25, stress 10, the others under 20), so that two at a
+# time end together
+TEST_SUITES := $(if $(WS_HAVE_TOP),partial fuzz-short hw rtl engines lint readme-check) unit-asan \
+               $(if $(WS_HAVE_TOP),stress) \
                unit $(if $(WS_HAVE_TOP),runloop tree) fresh-build dissector $(if $(WS_HAVE_TOP),ux) bench-tools \
                $(if $(WS_HAVE_TOP),json lib) cluster layers e2e numerics $(if $(WS_HAVE_TOP),wave-check regmap-check) docs-check
 # the suites that build no model: make test runs them beside the build
@@ -68,6 +70,14 @@ hwtest: deps $(PLAIN_TOOLS)
 # the docs: docs/pipeline.svg up to date with docs/pipeline.dot, relative links resolve
 docs-check: deps
 	@sh tests/docs_check.sh
+
+# README.md's output excerpts are what their commands print today (scripts/readme.sh: the demo,
+# a trace, a closed loop, tshark; about 33 s of CPU); `make readme` writes them again
+readme-check: deps $(BUILD)/wiresum
+	@sh scripts/readme.sh --check $(BUILD)/wiresum
+
+readme: deps $(BUILD)/wiresum
+	@sh scripts/readme.sh $(BUILD)/wiresum
 
 # the resource benchmark's tools (bench/lut_levels.py, bench/resources.awk) on netlists with known answers
 bench-tools: deps
