@@ -20,6 +20,10 @@ TEST_EARLY  := docs-check bench-tools fresh-build $(if $(WS_HAVE_TOP),lint regma
 # $(BUILD)/times.txt; make test prints the table (tests/summary.sh). private: not the prerequisites'
 $(TEST_SUITES): private SHELL = $(CURDIR)/tests/timed.sh
 $(TEST_SUITES): private .SHELLFLAGS = $@ $(BUILD)/times.txt -c
+# `make print-suites`: TEST_SUITES (tests/docs_check.sh checks README.md's list against it)
+.PHONY: print-suites
+print-suites:
+	@echo $(TEST_SUITES)
 
 test-build: $(PLAIN_TESTS) $(ASAN_TESTS) $(BUILD)/wiresum $(BUILD)/asan/wiresum $(PLAIN_TOOLS) \
     $(BUILD)/wiresum-cluster \

@@ -4,6 +4,14 @@
 #                 (fix: sh scripts/diagram.sh, and check the SVG in)
 #   docs links    every relative link and image of README.md and docs/*.md names a file or
 #                 directory of the repository
+#   docs paths    every path README.md names in a code span, outside fences, is a file, a
+#                 directory or a glob of the repository: a name with a slash, from the top or,
+#                 in a table row whose first cell names paths (the tour of the tree), from the
+#                 folder of one of them; in such a row a bare file name (NAME.EXT, NAME.[ch]) too. Names of
+#                 what the tools write are left alone: build/..., placeholders in capitals
+#                 (DIR/..., FILE.fst) and <P>-style patterns
+#   docs suites   README.md's list of the suites of make test (its lines "- `SUITE`: ...") is
+#                 mk/tests.mk's TEST_SUITES (make print-suites), each suite once
 #   docs alone    no file of the repository cites a document outside it (the project's
 #                 contract and style notes live beside the repository, not in it)
 # Appends "docs <case> <passed> <failed>" to the results file (tests/lib.sh), like
@@ -64,7 +72,62 @@ else
     record links 0
 fi
 
-# 3. the repository stands alone: its files cite its own documents (docs/protocol.md is the
+# 3. paths in README.md's code spans (the header above says which)
+bad=$(awk '
+    /^[ \t]*```/ { fence = !fence; next }
+    fence { next }
+    {
+        bases = ""
+        if ($0 ~ /^\|/) {                            # a table row: its first cell gives the bases
+            split($0, cell, "|")
+            c = cell[2]
+            while (match(c, /`[^`]*`/)) {
+                t = substr(c, RSTART + 1, RLENGTH - 2); c = substr(c, RSTART + RLENGTH)
+                if (t ~ /\//) { sub(/\/[^\/]*$/, "", t); bases = bases " " t }
+            }
+        }
+        line = $0
+        while (match(line, /`[^`]*`/)) {
+            span = substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH)
+            n = split(span, w, /[ \t]+/)
+            for (i = 1; i <= n; i++) {
+                t = w[i]
+                if (t ~ /^(build\/|\/|-|\$|[A-Z][A-Z_]*[\/.])/ || t ~ /[<{=:]/) continue
+                if (t ~ /\// || (bases != "" && t ~ /^[A-Za-z0-9_*][A-Za-z0-9_.*-]*\.([a-z]+|\[[a-z]+\])$/))
+                    print FNR "\t" t "\t" bases
+            }
+        }
+    }' README.md | while IFS="$(printf '\t')" read -r line t bases; do
+    found=0
+    for b in "" $bases; do
+        for f in ${b:+$b/}$t; do [ -e "$f" ] && found=1; done
+    done
+    [ $found -eq 1 ] || echo "  README.md:$line: $t"
+done)
+if [ -n "$bad" ]; then
+    echo "FAIL docs paths: README.md names files that do not exist:"
+    printf '%s\n' "$bad"
+    record paths 1
+else
+    record paths 0
+fi
+
+# 4. the suites of make test: README.md's list against TEST_SUITES
+listed=$(sed -n 's/^- `\([a-z0-9-]*\)`: .*/\1/p' README.md | sort)
+suites=$(MAKEFLAGS='' MAKELEVEL='' ${MAKE:-make} -s --no-print-directory print-suites | tr ' ' '\n' | sed '/^$/d' | sort)
+if [ -z "$suites" ]; then
+    echo "FAIL docs suites: make print-suites printed no suite"
+    record suites 1
+elif [ "$listed" != "$suites" ]; then
+    echo "FAIL docs suites: README.md's list of suites is not mk/tests.mk's TEST_SUITES (< README.md, > TEST_SUITES):"
+    : > "$tmp"; [ -z "$listed" ] || printf '%s\n' "$listed" > "$tmp"
+    printf '%s\n' "$suites" | diff "$tmp" - | grep '^[<>]'
+    record suites 1
+else
+    record suites 0
+fi
+
+# 5. the repository stands alone: its files cite its own documents (docs/protocol.md is the
 # normative text), never PRODUCT.md, STYLE.md or ../shared/ outside the tree
 outside=$(git grep -n -I -E 'PRODUCT\.md|STYLE\.md|\.\./shared/' -- . ':!tests/docs_check.sh' 2>/dev/null)
 if [ -n "$outside" ]; then
