@@ -10,6 +10,8 @@
 #                 folder of one of them; in such a row a bare file name (NAME.EXT, NAME.[ch]) too. Names of
 #                 what the tools write are left alone: build/..., placeholders in capitals
 #                 (DIR/..., FILE.fst) and <P>-style patterns
+#   docs tour     every top-level folder of the repository (git ls-files) is named in the first
+#                 cell of a row of README.md's tour of the tree
 #   docs suites   README.md's list of the suites of make test (its lines "- `SUITE`: ...") is
 #                 mk/tests.mk's TEST_SUITES (make print-suites), each suite once
 #   docs alone    no file of the repository cites a document outside it (the project's
@@ -112,7 +114,19 @@ else
     record paths 0
 fi
 
-# 4. the suites of make test: README.md's list against TEST_SUITES
+# 4. the tour: a row for each top-level folder
+missing=$(git ls-files | sed -n 's|^\([^/]*\)/.*|\1|p' | sort -u | while read -r dir; do
+    grep -q "^| [^|]*\`$dir/" README.md || echo "  $dir/"
+done)
+if [ -n "$missing" ]; then
+    echo "FAIL docs tour: folders of the repository without a row in README.md's tour of the tree:"
+    printf '%s\n' "$missing"
+    record tour 1
+else
+    record tour 0
+fi
+
+# 5. the suites of make test: README.md's list against TEST_SUITES
 listed=$(sed -n 's/^- `\([a-z0-9-]*\)`: .*/\1/p' README.md | sort)
 suites=$(MAKEFLAGS='' MAKELEVEL='' ${MAKE:-make} -s --no-print-directory print-suites | tr ' ' '\n' | sed '/^$/d' | sort)
 if [ -z "$suites" ]; then
@@ -127,7 +141,7 @@ else
     record suites 0
 fi
 
-# 5. the repository stands alone: its files cite its own documents (docs/protocol.md is the
+# 6. the repository stands alone: its files cite its own documents (docs/protocol.md is the
 # normative text), never PRODUCT.md, STYLE.md or ../shared/ outside the tree
 outside=$(git grep -n -I -E 'PRODUCT\.md|STYLE\.md|\.\./shared/' -- . ':!tests/docs_check.sh' 2>/dev/null)
 if [ -n "$outside" ]; then
