@@ -7,10 +7,10 @@
 
 # the suites, in the order make test starts them: the longest first (seconds in a make test on
 # the 2-core machine of 2026-11-27, two at a time: partial 85, fuzz-short 77, hw 71, rtl 66,
-# lint 50, engines about 45 (126 with the Icarus run it no longer has), readme-check about 35
-# (33 s of CPU, on 2026-11-29), unit-asan 25, stress 10, the others under 20), so that two at a
-# time end together
-TEST_SUITES := $(if $(WS_HAVE_TOP),partial fuzz-short hw rtl engines lint readme-check) unit-asan \
+# lint 50, engines about 45 (126 with the Icarus run it no longer has), unit-asan 25, stress 10,
+# the others under 20; readme-check 55 to 62, 26 to 33 s of CPU, alone beside a synthesis on
+# 2026-11-29), so that two at a time end together
+TEST_SUITES := $(if $(WS_HAVE_TOP),partial fuzz-short hw rtl readme-check engines lint) unit-asan \
                $(if $(WS_HAVE_TOP),stress) \
                unit $(if $(WS_HAVE_TOP),runloop tree) fresh-build dissector $(if $(WS_HAVE_TOP),ux) bench-tools \
                $(if $(WS_HAVE_TOP),json lib) cluster layers e2e numerics $(if $(WS_HAVE_TOP),wave-check regmap-check) docs-check
@@ -76,7 +76,7 @@ docs-check: deps
 	@sh tests/docs_check.sh
 
 # README.md's output excerpts are what their commands print today (scripts/readme.sh: the demo,
-# a trace, a closed loop, tshark; about 33 s of CPU); `make readme` writes them again
+# a trace, a closed loop, tshark; 26 to 33 s of CPU); `make readme` writes them again
 readme-check: deps $(BUILD)/wiresum
 	@sh scripts/readme.sh --check $(BUILD)/wiresum
 
