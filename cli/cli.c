@@ -10,18 +10,24 @@
 
 #include "wiresum/config.h"
 
-int ws_cli_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+int ws_cli_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 {
     char *end;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 0);
-    if (s[0] == '-' || s[0] == 0 || *end || errno || v < lo || v > hi) {
-        fprintf(stderr, "wiresum: %s %s: expected an integer in %" PRIu64 "..%" PRIu64 "\n", opt,
-                s, lo, hi);
+    if (s[0] == '-' || s[0] == 0 || *end || errno || v < lo || v > hi)
         return -1;
-    }
     *out = v;
     return 0;
+}
+
+int ws_cli_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    if (ws_cli_parse_u64(s, lo, hi, out) == 0)
+        return 0;
+    fprintf(stderr, "wiresum: %s %s: expected an integer in %" PRIu64 "..%" PRIu64 "\n", opt, s,
+            lo, hi);
+    return -1;
 }
 
 int ws_cli_uint(const char *opt, const char *s, unsigned lo, unsigned hi, unsigned *out)
@@ -93,14 +99,16 @@ int ws_cli_model_option(int c, const char *arg, const model_args *m)
     if (c >= O_WIDTH && c <= O_PORTS)
         *m->seen |= 1u << (c - O_WIDTH);
     switch (c) {
-    case O_WIDTH:
-        if (ws_cli_uint("--width", arg, 256, 1024, m->width))
-            return 1;
-        if (*m->width != 256 && *m->width != 512 && *m->width != 1024) {
+    case O_WIDTH: {
+        /* one message for any value that is not a width, in range or not */
+        uint64_t w;
+        if (ws_cli_parse_u64(arg, 0, UINT64_MAX, &w) || (w != 256 && w != 512 && w != 1024)) {
             fprintf(stderr, "wiresum: --width %s: expected 256, 512 or 1024\n", arg);
             return 1;
         }
+        *m->width = (unsigned)w;
         return 0;
+    }
     case O_CLOCK: return ws_cli_u64("--clock", arg, 1, 100000, m->mhz);
     case O_TRACE: *m->trace = arg; return 0;
     case O_TRACE_FROM: return ws_cli_u64("--trace-from", arg, 0, UINT64_MAX, m->trace_from);

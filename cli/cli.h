@@ -12,7 +12,9 @@
 #define ERRLEN 1024
 
 /* An integer in lo..hi (decimal, 0x hex or 0 octal) into *out: 0, or -1 after a message naming
- * the option on stderr. */
+ * the option on stderr. ws_cli_parse_u64: the same without the message, for an option that
+ * says in one message what its whole value should be. */
+int ws_cli_parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 int ws_cli_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *out);
 int ws_cli_uint(const char *opt, const char *s, unsigned lo, unsigned hi, unsigned *out);
 /* A rate from 0 to 1 into *out: 0, or -1 after a message. */

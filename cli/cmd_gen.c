@@ -103,11 +103,15 @@ int ws_cmd_gen(int argc, char **argv)
                         "recording's workers, one tensor a step\n", shape ? shape : "--vectors");
         bad = 1;
     }
+    char err[ERRLEN];
+    if (!bad && ws_gen_check(&o, err, sizeof err)) { /* a usage error, as any bad option */
+        fprintf(stderr, "wiresum gen: %s\n", err);
+        bad = 1;
+    }
     const char *dir = bad ? NULL : ws_cli_one_dir(argc, argv, "gen");
     if (!dir)
         return 2;
     ws_gen_stats st;
-    char err[ERRLEN];
     if (ws_gen(dir, &o, &st, err, sizeof err) != 0) {
         fprintf(stderr, "wiresum gen: %s\n", err);
         return 1;

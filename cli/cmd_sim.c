@@ -47,11 +47,10 @@ static int parse_window(const char *s, uint64_t *before, uint64_t *after)
     char *comma = strchr(buf, ',');
     if (comma)
         *comma = 0;
-    if (strlen(s) >= sizeof buf ||
-        ws_cli_u64("--trace-window", buf, 0, 1000000000, before) ||
-        (comma && ws_cli_u64("--trace-window (after)", comma + 1, 1, 1000000000, after))) {
-        fprintf(stderr, "wiresum: --trace-window %s: expected BEFORE or BEFORE,AFTER in cycles\n",
-                s);
+    if (strlen(s) >= sizeof buf || ws_cli_parse_u64(buf, 0, 1000000000, before) ||
+        (comma && ws_cli_parse_u64(comma + 1, 1, 1000000000, after))) {
+        fprintf(stderr, "wiresum: --trace-window %s: expected BEFORE or BEFORE,AFTER in cycles "
+                "(BEFORE 0..10^9, AFTER 1..10^9)\n", s);
         return -1;
     }
     return 0;

@@ -5,6 +5,11 @@
 
 #include "cli.h"
 
+/* the version of the tool and the library, WS_VERSION of mk/c.mk */
+#ifndef WIRESUM_TOOL_VERSION
+#error "WIRESUM_TOOL_VERSION is set by mk/c.mk"
+#endif
+
 static const char usage_main[] =
     "usage: wiresum <command> [options] [args]\n"
     "\n"
@@ -29,8 +34,9 @@ static const char usage_main[] =
     "  cluster FILE   a cluster on ns-3: all-reduce through wiresum devices and as a ring\n"
     "                 over TCP, in the same simulated fabric (docs/cluster.md)\n"
     "\n"
-    "`wiresum <command> --help` explains each command. The trace directory format is in\n"
-    "docs/traces.md, the wire protocol in docs/protocol.md.\n";
+    "`wiresum <command> --help` (or `wiresum help <command>`) explains each command;\n"
+    "`wiresum --version` prints the version. The trace directory format is in docs/traces.md,\n"
+    "the wire protocol in docs/protocol.md.\n";
 
 int main(int argc, char **argv)
 {
@@ -45,16 +51,28 @@ int main(int argc, char **argv)
                 {"numerics", ws_cmd_numerics},
                 {"testfloat", ws_cmd_testfloat},
                 {"cluster", ws_cmd_cluster}};
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-        !strcmp(argv[1], "help")) {
+    if (argc >= 2 && !strcmp(argv[1], "--version")) {
+        printf("wiresum %s\n", WIRESUM_TOOL_VERSION);
+        return 0;
+    }
+    int help = argc >= 2 && !strcmp(argv[1], "help");
+    if (argc < 2 || (help && argc == 2) || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         fputs(usage_main, argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+    if (help && argc > 3) {
+        fprintf(stderr, "wiresum help: expected one command (see wiresum --help)\n");
+        return 2;
+    }
+    const char *name = argv[help ? 2 : 1];
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-        if (!strcmp(argv[1], cmds[i].name)) {
+        if (!strcmp(name, cmds[i].name)) {
+            /* `wiresum help CMD` is `wiresum CMD --help` */
+            static char opt_help[] = "--help";
+            char *as_help[] = {argv[2], opt_help, NULL};
             optind = 1;
-            return cmds[i].fn(argc - 1, argv + 1);
+            return help ? cmds[i].fn(2, as_help) : cmds[i].fn(argc - 1, argv + 1);
         }
-    fprintf(stderr, "wiresum: unknown command '%s' (see wiresum --help)\n", argv[1]);
+    fprintf(stderr, "wiresum: unknown command '%s' (see wiresum --help)\n", name);
     return 2;
 }

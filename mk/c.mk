@@ -96,8 +96,10 @@ $(2)/libwiresum.a: $$($(1)_DOBJ)
 	rm -f $$@ && $$(AR) rcs $$@ $$^
 
 # WS_SIM_LIBS, WS_SIM_LD: the models and what they need (mk/models.mk; empty without them)
+# (`wiresum --version`: WS_VERSION below)
 $(2)/wiresum: cli/main.c $$($(1)_LIBS)
-	$$(CC) $$(STD) $$(WARN) $(3) $$(WS_INC_cli) $$(DEPFLAGS) $$< $$($(1)_LIBS) $$(WS_SIM_LIBS) $$(LIBS) \
+	$$(CC) $$(STD) $$(WARN) $(3) $$(WS_INC_cli) -DWIRESUM_TOOL_VERSION='"$$(WS_VERSION)"' \
+	  $$(DEPFLAGS) $$< $$($(1)_LIBS) $$(WS_SIM_LIBS) $$(LIBS) \
 	  $$(WS_SIM_LD) -o $$@
 
 $(2)/tests/%: tests/%.c $$($(1)_LIBS) | $(2)/tests

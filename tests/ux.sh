@@ -9,7 +9,8 @@
 #  - `run --plot`: a valid PNG (magic, size) and its data, with the RTL and the reference, and
 #    a clear error without gnuplot;
 #  - the progress display: a bar on a terminal (script(1)), plain lines otherwise, none with -q
-#    or --no-progress.
+#    or --no-progress;
+#  - the command line: one message a usage error, exit 2, --version, help CMD.
 # Appends "ux <case> <passed> <failed>" lines to the results file (tests/lib.sh) and ends with a summary line.
 set -u
 ws=$1
@@ -287,6 +288,35 @@ for w in 512 1024; do
 done
 no_effect backpressure-100 "--backpressure 100: no egress port sends a beat then" \
     "$ws" sim "$d" --backpressure 100
+# one command line: the same mistake gets the same message, one message a mistake, exit 2 for
+# every usage error (an option out of range, whichever end)
+usage_one() { # NAME LINE COMMAND...: exit 2 and exactly LINE on stderr
+    name=$1; want=$2; shift 2
+    "$@" > "$tmp/$name.out" 2> "$tmp/$name.log"; rc=$?
+    if [ $rc -eq 2 ] && [ "$(cat "$tmp/$name.log")" = "$want" ]; then ok "$name"; else
+        bad "$name" "exit $rc, expected 2 and the one line '$want'"; fi
+}
+for w in 128 300 2048 x; do
+    usage_one "width-$w" "wiresum: --width $w: expected 256, 512 or 1024" "$ws" sim "$d" --width "$w"
+done
+usage_one trace-window-negative "wiresum: --trace-window -5: expected BEFORE or BEFORE,AFTER in cycles (BEFORE 0..10^9, AFTER 1..10^9)" \
+    "$ws" sim "$d" --trace-on-mismatch --trace-window -5
+usage_one gen-loss-high "wiresum gen: --loss 0.6: must be in 0..0.5" "$ws" gen "$tmp/loss" --loss 0.6
+usage_one gen-loss-negative "wiresum: --loss -1: expected a rate from 0 to 1" "$ws" gen "$tmp/loss" --loss -1
+[ ! -e "$tmp/loss" ] || bad gen-loss-high "a trace directory was made"
+# --version: WS_VERSION of mk/c.mk, the one place it is set
+v=$(sed -n 's/^WS_VERSION *:= *//p' mk/c.mk)
+if [ -n "$v" ] && [ "$("$ws" --version 2>&1)" = "wiresum $v" ]; then ok version; else
+    bad version "wiresum --version is not 'wiresum $v'"; fi
+# help CMD: the command's own usage, as CMD --help
+for c in gen sim run; do
+    "$ws" help "$c" > "$tmp/help-$c.log" 2>&1; rc=$?
+    "$ws" "$c" --help > "$tmp/help-$c.want" 2>&1
+    if [ $rc -eq 0 ] && head -n 1 "$tmp/help-$c.log" | grep -q "^usage: wiresum $c " &&
+       cmp -s "$tmp/help-$c.log" "$tmp/help-$c.want"; then ok "help-$c"; else
+        bad "help-$c" "exit $rc, or not the usage of wiresum $c --help"; fi
+done
+usage_one help-unknown "wiresum: unknown command 'nope' (see wiresum --help)" "$ws" help nope
 printf '3F800000 3F800000 40000000 00\n' > "$tmp/one.tf"
 no_effect vectors-workers "--workers cannot apply with --vectors" \
     "$ws" gen "$tmp/vec" --vectors "$tmp/one.tf" --workers 4

@@ -162,31 +162,63 @@ static uint32_t value(const gen *g, unsigned j, unsigned t, unsigned w, uint64_t
 static uint16_t job_id(unsigned j) { return (uint16_t)(7 + 4099 * j); }
 static uint32_t tensor_id(unsigned j, uint64_t t) { return (uint32_t)job_id(j) << 16 | (uint32_t)(t + 1); }
 
+static int put_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int put_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int ws_gen_check(const ws_gen_opts *o, char *err, size_t errlen)
+{
+    const struct {
+        const char *opt;
+        double v, max;
+    } rates[] = {{"--loss", o->loss, 0.5},
+                 {"--dup", o->dup, 1},
+                 {"--malformed", o->malformed, 1},
+                 {"--bypass", o->bypass, 1},
+                 {"--ecn", o->ecn, 1}};
+    for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
+        if (!(rates[i].v >= 0 && rates[i].v <= rates[i].max))
+            return put_err(err, errlen, "%s %g: must be in 0..%g", rates[i].opt, rates[i].v,
+                           rates[i].max);
+    if (o->tensors < 1 || o->tensors > 65535)
+        return put_err(err, errlen, "--tensors %u: must be 1..65535", o->tensors);
+    if (o->ports < 1 || o->ports > WS_LIMIT_PORTS)
+        return put_err(err, errlen, "--ports %u: must be 1..%d", o->ports, WS_LIMIT_PORTS);
+    if (o->jobs < 1 || o->jobs > WS_LIMIT_JOBS - 1)
+        return put_err(err, errlen, "--jobs %u: must be 1..%d", o->jobs, WS_LIMIT_JOBS - 1);
+    if (o->workers < 1 || o->workers > WS_LIMIT_WORKERS)
+        return put_err(err, errlen, "--workers %u: must be 1..%d", o->workers,
+                       WS_LIMIT_WORKERS);
+    if (o->count < 1 || o->count > WS_LIMIT_COUNT)
+        return put_err(err, errlen, "--count %u: must be 1..%d", o->count, WS_LIMIT_COUNT);
+    if (o->slots < 1 || (uint64_t)o->slots * o->jobs + (o->malformed > 0) > o->pool_slots)
+        return put_err(err, errlen, "--slots %u x --jobs %u%s do not fit the pool of %u slots "
+                       "(--pool)", o->slots, o->jobs,
+                       o->malformed > 0 ? " + 1 (disabled job)" : "", o->pool_slots);
+    if (o->elems < 1 || o->elems > 0xffffffffull)
+        return put_err(err, errlen, "--elems %llu: must be 1..2^32-1",
+                       (unsigned long long)o->elems);
+    return 0;
+}
+
 static int make_config(gen *g)
 {
     const ws_gen_opts *o = g->o;
     ws_config *c = &g->cfg;
     ws_config_default(c);
-    if (o->ports < 1 || o->ports > WS_LIMIT_PORTS)
-        return fail(g, "--ports %u: must be 1..%d", o->ports, WS_LIMIT_PORTS);
     c->n_ports = o->ports;
     for (unsigned p = 0; p < o->ports; p++)
         c->bypass[p] = (uint8_t)((p ^ 1) < o->ports ? p ^ 1 : p);
     c->pool_slots = o->pool_slots;
     c->max_count = o->count > WS_DEFAULT_MAX_COUNT ? o->count : WS_DEFAULT_MAX_COUNT;
     c->max_jobs = o->jobs + 1 > WS_DEFAULT_MAX_JOBS ? o->jobs + 1 : WS_DEFAULT_MAX_JOBS;
-    if (o->jobs < 1 || o->jobs > WS_LIMIT_JOBS - 1)
-        return fail(g, "--jobs %u: must be 1..%d", o->jobs, WS_LIMIT_JOBS - 1);
-    if (o->workers < 1 || o->workers > WS_LIMIT_WORKERS)
-        return fail(g, "--workers %u: must be 1..%d", o->workers, WS_LIMIT_WORKERS);
-    if (o->count < 1 || o->count > WS_LIMIT_COUNT)
-        return fail(g, "--count %u: must be 1..%d", o->count, WS_LIMIT_COUNT);
-    if (o->slots < 1 || (uint64_t)o->slots * o->jobs + (o->malformed > 0) > o->pool_slots)
-        return fail(g, "--slots %u x --jobs %u%s do not fit the pool of %u slots (--pool)",
-                    o->slots, o->jobs, o->malformed > 0 ? " + 1 (disabled job)" : "",
-                    o->pool_slots);
-    if (o->elems < 1 || o->elems > 0xffffffffull)
-        return fail(g, "--elems %llu: must be 1..2^32-1", (unsigned long long)o->elems);
     unsigned base = 0;
     for (unsigned j = 0; j < o->jobs; j++) {
         ws_job *jb = &c->job[c->n_jobs++];
@@ -914,19 +946,9 @@ int ws_gen(const char *dir, const ws_gen_opts *opts, ws_gen_stats *st, char *err
         else
             g->failed = 1;
     }
-    if (!g->failed && (o.tensors < 1 || o.tensors > 65535))
-        fail(g, "--tensors %u: must be 1..65535", o.tensors);
-    const struct {
-        const char *opt;
-        double v, max;
-    } rates[] = {{"--loss", o.loss, 0.5},
-                 {"--dup", o.dup, 1},
-                 {"--malformed", o.malformed, 1},
-                 {"--bypass", o.bypass, 1},
-                 {"--ecn", o.ecn, 1}};
-    for (size_t i = 0; i < sizeof rates / sizeof rates[0] && !g->failed; i++)
-        if (!(rates[i].v >= 0 && rates[i].v <= rates[i].max))
-            fail(g, "%s %g: must be in 0..%g", rates[i].opt, rates[i].v, rates[i].max);
+    /* the options as --vectors or --from made them */
+    if (!g->failed && ws_gen_check(&o, err, errlen))
+        g->failed = 1;
     if (!g->failed)
         make_config(g);
     if (!g->failed && mkdir(dir, 0777) != 0 && errno != EEXIST)

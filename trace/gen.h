@@ -59,6 +59,10 @@ uint32_t ws_gen_value(ws_values_kind kind, uint64_t seed, unsigned j, unsigned t
 uint32_t *ws_gen_load_recording(const char *dir, unsigned *workers, unsigned *steps,
                                 uint64_t *elems, char *err, size_t errlen);
 
+/* Whether the options can make a trace: the rates (--loss at most 0.5), the shape within the
+ * limits of wiresum/config.h, the job's slots within the pool. 0, or -1 and err naming the
+ * option. ws_gen checks them too, as --vectors or --from set them. */
+int ws_gen_check(const ws_gen_opts *o, char *err, size_t errlen);
 /* Write a trace into dir (created if missing), after removing the files of any previous trace
  * there (ws_trace_clear: its outputs would not belong to the new inputs). Returns 0, or -1
  * with err. */
