@@ -158,7 +158,11 @@ WS_IV_SRC  := $(shell sed -e 's://.*::' -e '/^[[:space:]]*-/d' $(WS_TOP_F))
 WS_IV_INC  := $(filter -I%,$(shell sed 's://.*::' $(WS_TOP_F)))
 # asked when a recipe needs it, as WS_VROOT
 WS_IV_CINC  = $(eval WS_IV_CINC := $(filter -I%,$(shell iverilog-vpi --cflags)))$(WS_IV_CINC)
-WS_ICARUS  := $(foreach w,$(WS_SIM_WIDTHS),$(IVB)/ws$(w).vvp) $(IVB)/ws_vpi.vpi
+# WS_ICARUS_WIDTHS: the widths `make icarus` (and `make`) compiles, every one of WS_SIM_WIDTHS
+# by default; `make icarus WS_ICARUS_WIDTHS=512` compiles that one alone
+# (what `wiresum sim --sim icarus` says to run when a width's design is missing)
+WS_ICARUS_WIDTHS ?= $(WS_SIM_WIDTHS)
+WS_ICARUS  := $(foreach w,$(WS_ICARUS_WIDTHS),$(IVB)/ws$(w).vvp) $(IVB)/ws_vpi.vpi
 # WS_IV_PAR WIDTH: the parameters of WS_VFLAGS and WS_VFLAGS_<WIDTH> Icarus takes
 WS_IV_PAR   = $(patsubst -G%,-P TOP.%,$(filter -GENGINES=% -GMAX_COUNT=% -GPARTIAL=% -GMAX_FRAME=%,\
                 $(WS_VFLAGS) $(WS_VFLAGS_$(1))))

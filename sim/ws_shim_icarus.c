@@ -303,8 +303,9 @@ static int find_dir(unsigned width, char *dir, size_t n, char *err, size_t errle
         }
     }
     snprintf(err, errlen, "Icarus design for DATA_WIDTH %u not found (ws%u.vvp and ws_vpi.vpi in "
-             "%s%s): run 'make icarus'", width, width, env ? env : slash ? exe : "",
-             env ? "" : "/icarus or up to three levels up");
+             "%s%s): run 'make icarus WS_ICARUS_WIDTHS=%u' (that width alone; 'make icarus' "
+             "compiles every width)", width, width, env ? env : slash ? exe : "",
+             env ? "" : "/icarus or up to three levels up", width);
     return -1;
 }
 

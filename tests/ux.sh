@@ -10,7 +10,8 @@
 #    a clear error without gnuplot;
 #  - the progress display: a bar on a terminal (script(1)), plain lines otherwise, none with -q
 #    or --no-progress;
-#  - the command line: one message a usage error, exit 2, --version, help CMD.
+#  - the command line: one message a usage error, exit 2, --version, help CMD; the make command
+#    a missing Icarus design names.
 # Appends "ux <case> <passed> <failed>" lines to the results file (tests/lib.sh) and ends with a summary line.
 set -u
 ws=$1
@@ -317,6 +318,20 @@ for c in gen sim run; do
         bad "help-$c" "exit $rc, or not the usage of wiresum $c --help"; fi
 done
 usage_one help-unknown "wiresum: unknown command 'nope' (see wiresum --help)" "$ws" help nope
+# an Icarus design missing at one width: the message names the make command that compiles that
+# width alone, and that command compiles it alone (make -n into a scratch build directory; the
+# suite runs from the repository root, as make test starts it)
+for w in 512 1024; do
+    WIRESUM_ICARUS_DIR=$tmp/no-icarus "$ws" sim "$d" -q --sim icarus --width "$w" > "$tmp/icarus-$w.log" 2>&1; rc=$?
+    cmd=$(sed -n "s/.*run '\(make icarus WS_ICARUS_WIDTHS=$w\)'.*/\1/p" "$tmp/icarus-$w.log")
+    n=$($cmd -n BUILD="$tmp/ivb" 2> /dev/null | grep -c "^iverilog .*DATA_WIDTH=")
+    if [ $rc -eq 1 ] && [ -n "$cmd" ] && [ "$n" -eq 1 ] &&
+       $cmd -n BUILD="$tmp/ivb" 2> /dev/null | grep -q "^iverilog .*DATA_WIDTH=$w .*ws$w.vvp"; then
+        ok "icarus-missing-$w"
+    else
+        bad "icarus-missing-$w" "exit $rc, make command '$cmd' ($n designs compiled)"
+    fi
+done
 printf '3F800000 3F800000 40000000 00\n' > "$tmp/one.tf"
 no_effect vectors-workers "--workers cannot apply with --vectors" \
     "$ws" gen "$tmp/vec" --vectors "$tmp/one.tf" --workers 4
