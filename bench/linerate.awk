@@ -26,7 +26,7 @@ END {
         ok = (f[col["util"]] >= 0.99 && f[col["wire_eff"]] >= 0.99) ? "yes" : "no"
         if (ok == "no") nno++
         if (f[col["util"]] < 0.99) nutil++
-        empty = f[col["steps"]] > 0 ? 100 * f[col["starved_steps"]] / f[col["steps"]] : 0
+        empty = f[col["steps"]] > 0 ? 100 * f[col["queue_empty_steps"]] / f[col["steps"]] : 0
         printf "| %s | %s | %s | %s | %s | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.1f | %.0f %% | %s |\n", f[col["width"]], f[col["count"]], f[col["frame_bytes"]], f[col["beats"]], f[col["workers"]], f[col["util"]], f[col["util_in"]], f[col["wire_limit"]], f[col["goodput"]], f[col["wire_eff"]], bound, f[col["goodput_gbps"]], empty, ok
     }
     print ""

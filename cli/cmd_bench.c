@@ -67,7 +67,7 @@ static int bench_json(const ws_bench_opts *o, const ws_bench_result *r, FILE *ou
                   "cycles", (json_int_t)r->cycles, "accepted", (json_int_t)r->accepted,
                   "util", r->util, "util_in", r->util_in, "wire_limit", r->wire_limit,
                   "goodput", r->goodput, "wire_eff", r->wire_eff, "goodput_gbps", r->goodput_gbps,
-                  "starved_steps", (json_int_t)r->starved, "steps", (json_int_t)r->steps,
+                  "queue_empty_steps", (json_int_t)r->queue_empty, "steps", (json_int_t)r->steps,
                   "load_latency", bench_latency_json(&r->load),
                   "idle_latency", bench_latency_json(&r->idle),
                   "results_checked", (json_int_t)r->results_checked,
@@ -80,7 +80,7 @@ static void bench_print(const ws_bench_opts *o, const ws_bench_result *r, int ts
 {
     if (tsv) {
         fprintf(out, "width\tworkers\tcount\tslots\tports\tframe_bytes\tbeats\tcycles\taccepted\t"
-                     "util\tutil_in\twire_limit\tgoodput\twire_eff\tgoodput_gbps\tstarved_steps\t"
+                     "util\tutil_in\twire_limit\tgoodput\twire_eff\tgoodput_gbps\tqueue_empty_steps\t"
                      "steps\tload_n\tload_first_min\tload_first_med\tload_first_max\t"
                      "load_last_min\tload_last_med\tload_last_max\tidle_n\tidle_first_min\t"
                      "idle_first_med\tidle_first_max\tidle_last_min\tidle_last_med\t"
@@ -89,7 +89,7 @@ static void bench_print(const ws_bench_opts *o, const ws_bench_result *r, int ts
                      "%.4f\t%.4f\t%.2f\t%" PRIu64 "\t%" PRIu64,
                 o->width, o->workers, o->count, o->slots, r->ports, r->frame_bytes, r->beats,
                 r->cycles, r->accepted, r->util, r->util_in, r->wire_limit, r->goodput,
-                r->wire_eff, r->goodput_gbps, r->starved, r->steps);
+                r->wire_eff, r->goodput_gbps, r->queue_empty, r->steps);
         const ws_bench_latency *l[2] = {&r->load, &r->idle};
         for (int k = 0; k < 2; k++)
             fprintf(out, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
@@ -105,10 +105,10 @@ static void bench_print(const ws_bench_opts *o, const ws_bench_result *r, int ts
     if (o->cycles) {
         fprintf(out, "  load: %" PRIu64 " cycles, %" PRIu64 " frames accepted: engine %.4f "
                      "beats/cycle (ingress %.4f); goodput %.4f of the capacity = %.2f Gb/s at "
-                     "%.0f MHz; wire limit %.4f; wire efficiency %.4f; ports starved in %" PRIu64
+                     "%.0f MHz; wire limit %.4f; wire efficiency %.4f; queues empty in %" PRIu64
                      " of %" PRIu64 " steps\n", r->cycles, r->accepted, r->util, r->util_in,
                 r->goodput, r->goodput_gbps, o->clock_mhz, r->wire_limit, r->wire_eff,
-                r->starved, r->steps);
+                r->queue_empty, r->steps);
         fprintf(out, "  load latency (%" PRIu64 " rounds): to first RESULT %" PRIu64 "/%" PRIu64
                      "/%" PRIu64 ", to last RESULT %" PRIu64 "/%" PRIu64 "/%" PRIu64
                      " cycles (min/median/max)\n", r->load.n, r->load.first_min,

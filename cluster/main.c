@@ -423,7 +423,7 @@ int main(int argc, char **argv)
     }
     if (fid)
         return fidelity(&cl, json);
-    if (png && ws_plot_check(err, sizeof err)) {
+    if (png && ws_plot_check(png, err, sizeof err)) {
         fprintf(stderr, "wiresum cluster: %s\n", err);
         return 2;
     }

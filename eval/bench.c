@@ -477,14 +477,14 @@ static int phase_load(bench *b, ws_bench_result *res)
     ws_sim_stats_get(b->sim, &s0);
     uint64_t c0s = ws_sim_cycle(b->sim);
     b->win_from = c0s;
-    uint64_t starved = 0, steps = 0;
+    uint64_t queue_empty = 0, steps = 0;
     while (ws_sim_cycle(b->sim) - c0s < o->cycles) {
         if (step(b, LOAD_STEP, limit))
             return -1;
         steps++;
         for (unsigned p = 0; p < b->ports; p++)
             if (ws_sim_pending(b->sim, p) == 0) {
-                starved++;
+                queue_empty++;
                 break;
             }
     }
@@ -519,7 +519,7 @@ static int phase_load(bench *b, ws_bench_result *res)
     res->wire_eff = res->goodput / res->wire_limit;
     res->goodput_gbps = (double)res->accepted * payload * 8 / (double)res->cycles * o->clock_mhz *
                         1e-3;
-    res->starved = starved;
+    res->queue_empty = queue_empty;
     res->steps = steps;
     res->ports = b->ports;
     summarize(&b->lat_first, &b->lat_last, &res->load);

@@ -59,7 +59,8 @@ typedef struct {
     double goodput;          /* payload bytes per cycle / (engines*width/8): fraction of the capacity */
     double wire_eff;         /* goodput / wire_limit */
     double goodput_gbps;     /* payload in Gb/s at clock_mhz */
-    uint64_t starved;        /* steps of the window in which some ingress port had no frame */
+    uint64_t queue_empty;    /* steps of the window in which some ingress port had no frame
+                              * queued outside the device */
     uint64_t steps;          /* steps of the window */
     ws_bench_latency load;
     /* idle phase */

@@ -755,6 +755,28 @@ static void print_report(run *r, double secs)
 
 /* ---- ws_run ------------------------------------------------------------------------------- */
 
+/* The faults a run applies, for the plot's title: every nonzero rate and, when not both, the
+ * direction they apply in; "no faults" without any. */
+static void fault_text(const ws_run_opts *o, char *buf, size_t n)
+{
+    const struct {
+        const char *name;
+        double rate;
+    } f[] = {{"loss", o->loss},       {"dup", o->dup},       {"reorder", o->reorder},
+             {"corrupt", o->corrupt}, {"bypass", o->bypass}};
+    size_t at = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (f[i].rate > 0 && at < n)
+            at += (size_t)snprintf(buf + at, n - at, "%s%s %g", at ? ", " : "", f[i].name,
+                                   f[i].rate);
+    if (at == 0)
+        snprintf(buf, n, "no faults");
+    else if (at < n && !(o->fault_up && o->fault_down))
+        snprintf(buf + at, n - at, " (--faults %s)",
+                 o->fault_up ? "up" : o->fault_down ? "down" : "none");
+}
+
 int ws_single_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *err,
                   size_t errlen)
 {
@@ -785,7 +807,7 @@ int ws_single_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *er
         goto done;
     r->nch = (opts->elems + opts->count - 1) / opts->count;
     if (opts->plot) {
-        if (ws_plot_check(err, errlen)) {
+        if (ws_plot_check(opts->plot, err, errlen)) {
             r->log.failed = 1;
             goto done;
         }
@@ -914,11 +936,13 @@ int ws_single_run(const ws_run_opts *opts, ws_run_stats *st, FILE *out, char *er
     net_stats(r);
     print_report(r, st->wall_s);
     if (r->plot) {
-        char title[256];
-        snprintf(title, sizeof title, "wiresum run: %s, %u workers, %llu elements x %u, count %u, "
-                 "slots %u, latency %llu, loss %g", opts->device == WS_RUN_RTL ? "RTL" : "reference",
-                 opts->workers, (unsigned long long)opts->elems, opts->iters, opts->count,
-                 opts->slots, (unsigned long long)opts->latency, opts->loss);
+        char title[512];
+        int n = snprintf(title, sizeof title, "wiresum run: %s, %u workers, %llu elements x %u, "
+                         "count %u, slots %u, latency %llu, ",
+                         opts->device == WS_RUN_RTL ? "RTL" : "reference", opts->workers,
+                         (unsigned long long)opts->elems, opts->iters, opts->count, opts->slots,
+                         (unsigned long long)opts->latency);
+        fault_text(opts, title + n, sizeof title - (size_t)n);
         if (ws_plot_write(r->plot, opts->plot, title, err, errlen)) {
             r->log.failed = 1;
             goto done;

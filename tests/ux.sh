@@ -6,8 +6,9 @@
 #    back with fst2vcd), and the printed cycle must be the frame's (its out<P>.pcap timestamp);
 #    with backpressure too (the rerun must reproduce the cycle); no waveform without a mismatch;
 #  - DIR/counters.txt of `sim` and `run --record`, `wiresum counters` and its errors, --counters;
-#  - `run --plot`: a valid PNG (magic, size) and its data, with the RTL and the reference, and
-#    a clear error without gnuplot;
+#  - `run --plot`: a valid PNG (magic, size) and its data, with the RTL and the reference, a
+#    clear error without gnuplot, and before the run for outputs that cannot be written; its
+#    title names every fault;
 #  - the progress display: a bar on a terminal (script(1)), plain lines otherwise, none with -q
 #    or --no-progress;
 #  - the command line: one message a usage error, exit 2, --version, help CMD; the make command
@@ -161,7 +162,7 @@ png() {
     size=$(wc -c < "$2" 2> /dev/null || echo 0)
     dat=${2%.png}.dat
     if [ "$sig" = 89504e470d0a1a0a ] && [ "$size" -gt 10000 ] &&
-       [ "$(awk '/^#/ { b++ } /^[0-9]/ { n[b]++ } END { print (n[1] > 2 && n[2] > 2) }' "$dat")" = 1 ]; then
+       [ "$(awk '/^# .*block [01]/ { b++ } /^[0-9]/ { n[b]++ } END { print (n[1] > 2 && n[2] > 2) }' "$dat")" = 1 ]; then
         ok "$1"
     else
         bad "$1" "$2: signature $sig, $size bytes, or $dat without both blocks"
@@ -176,6 +177,22 @@ png plot-ref "$tmp/ref.png"
 PATH=/nonexistent "$ws" run --device ref --plot "$tmp/none.png" > "$tmp/plot-no-gnuplot.log" 2>&1; rc=$?
 if [ $rc -eq 1 ] && grep -q "^wiresum run: --plot: gnuplot not found in PATH" "$tmp/plot-no-gnuplot.log" &&
    [ ! -e "$tmp/none.png" ]; then ok plot-no-gnuplot; else bad plot-no-gnuplot "exit $rc"; fi
+# outputs that cannot be written are refused before the run, not after it (timeout: the RTL run
+# these options start takes most of a minute)
+timeout 10 "$ws" run --plot "$tmp/no-such-dir/x.png" > "$tmp/plot-no-dir.log" 2>&1; rc=$?
+if [ $rc -eq 1 ] && grep -q "^wiresum run: --plot $tmp/no-such-dir/x.png: directory $tmp/no-such-dir: No such file or directory$" "$tmp/plot-no-dir.log"; then
+    ok plot-no-dir; else bad plot-no-dir "exit $rc, expected 1 and a message naming the directory"; fi
+timeout 10 "$ws" run --plot "$tmp" > "$tmp/plot-is-dir.log" 2>&1; rc=$?
+if [ $rc -eq 1 ] && grep -q "^wiresum run: --plot $tmp: is a directory$" "$tmp/plot-is-dir.log"; then
+    ok plot-is-dir; else bad plot-is-dir "exit $rc, expected 1 and a message naming the directory"; fi
+timeout 10 "$ws" run --record "$tmp/no-such-dir/rec" > "$tmp/record-no-dir.log" 2>&1; rc=$?
+if [ $rc -eq 1 ] && grep -q "^wiresum run: --record $tmp/no-such-dir/rec: No such file or directory$" "$tmp/record-no-dir.log"; then
+    ok record-no-dir; else bad record-no-dir "exit $rc, expected 1 at once"; fi
+# the plot's title names every fault applied (the data file's first line is the title)
+"$ws" run -q --device ref --workers 3 --elems 1500 --loss 0.05 --dup 0.02 --reorder 0.1 --corrupt 0.01 \
+    --bypass 0.1 --faults up --plot "$tmp/faults.png" > "$tmp/plot-faults.log" 2>&1 || echo "(run exit $?)" >> "$tmp/plot-faults.log"
+if head -n 1 "$tmp/faults.dat" 2> /dev/null | grep -q "^# wiresum run: reference, 3 workers, 1500 elements x 2, .*, loss 0.05, dup 0.02, reorder 0.1, corrupt 0.01, bypass 0.1 (--faults up)$"; then
+    ok plot-title-faults; else head -n 1 "$tmp/faults.dat" >> "$tmp/plot-faults.log" 2>&1; bad plot-title-faults "the title does not name every fault"; fi
 
 # progress: lines when stderr is not a terminal (every WIRESUM_PROGRESS_INTERVAL s here), none
 # with -q or --no-progress, a bar redrawn in place on a terminal
@@ -339,10 +356,11 @@ no_effect vectors-workers "--workers cannot apply with --vectors" \
 # bench --quick keeps the options given with it
 if "$ws" bench --quick --width 512 --workers 3 --count 64 --warmup 500 --cycles 1000 \
         --idle-rounds 1 --json > "$tmp/quick.json" 2> "$tmp/quick.log" &&
-   ws_json_true "$tmp/quick.json" '.width == 512 and .workers == 3 and .count == 64 and .bad_results == 0'; then
+   ws_json_true "$tmp/quick.json" '.width == 512 and .workers == 3 and .count == 64 and .bad_results == 0' &&
+   ws_json_true "$tmp/quick.json" '.queue_empty_steps >= 0 and .queue_empty_steps <= .steps and (has("starved_steps") | not)'; then
     ok bench-quick-options
 else
-    cat "$tmp/quick.log" "$tmp/quick.json" | tail -n 5; bad bench-quick-options "--width/--workers/--count dropped"
+    cat "$tmp/quick.log" "$tmp/quick.json" | tail -n 5; bad bench-quick-options "--width/--workers/--count dropped, or no queue_empty_steps"
 fi
 # heavy backpressure stretches the drain: every frame still comes out
 "$ws" gen "$tmp/bp" -q --workers 3 --elems 600 --count 64 --bypass 0.1 --seed 9 > "$tmp/bp.log" 2>&1 &&

@@ -46,14 +46,41 @@ static int find_gnuplot(char *buf, size_t n)
     return -1;
 }
 
-int ws_plot_check(char *err, size_t errlen)
+int ws_plot_check(const char *png, char *err, size_t errlen)
 {
     char exe[4096];
-    if (find_gnuplot(exe, sizeof exe) == 0)
-        return 0;
-    snprintf(err, errlen, "--plot: gnuplot not found in PATH (Debian: apt-get install "
-             "gnuplot-nox)");
-    return -1;
+    if (find_gnuplot(exe, sizeof exe)) {
+        snprintf(err, errlen, "--plot: gnuplot not found in PATH (Debian: apt-get install "
+                 "gnuplot-nox)");
+        return -1;
+    }
+    /* the image and its data are written after the run: a directory that cannot take them is
+     * said now, not after the simulation */
+    char dir[4096];
+    const char *slash = strrchr(png, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == png ? 1 : (int)(slash - png), png);
+    struct stat sb;
+    if (stat(dir, &sb) != 0) {
+        snprintf(err, errlen, "--plot %s: directory %s: %s", png, dir, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(sb.st_mode)) {
+        snprintf(err, errlen, "--plot %s: %s is not a directory", png, dir);
+        return -1;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        snprintf(err, errlen, "--plot %s: directory %s is not writable: %s", png, dir,
+                 strerror(errno));
+        return -1;
+    }
+    if (stat(png, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        snprintf(err, errlen, "--plot %s: is a directory", png);
+        return -1;
+    }
+    return 0;
 }
 
 ws_plot *ws_plot_new(unsigned workers, uint64_t chunks)
@@ -224,6 +251,7 @@ int ws_plot_write(ws_plot *p, const char *png, const char *title, char *err, siz
         snprintf(err, errlen, "--plot: %s: %s", dat, strerror(errno));
         return -1;
     }
+    fprintf(f, "# %s\n", title);
     fprintf(f, "# wiresum run --plot: block 0, per window of %d cycles: first cycle, beats into "
             "and out of the device per cycle\n", WS_PLOT_WINDOW);
     for (size_t w = 0; w < p->nwin; w++)

@@ -18,8 +18,10 @@
 
 typedef struct ws_plot ws_plot;
 
-/* 0 if gnuplot is in PATH; -1 and err ("--plot: gnuplot not found ...") if not. */
-int ws_plot_check(char *err, size_t errlen);
+/* Before a run: 0 if gnuplot is in PATH and png (and its data file beside it) can be written
+ * there, its directory existing and writable; -1 and err ("--plot: gnuplot not found ...",
+ * "--plot FILE: directory D: ...") if not. */
+int ws_plot_check(const char *png, char *err, size_t errlen);
 
 /* For workers x chunks chunk numbers (a worker's chunks numbered across its all-reduces).
  * NULL without memory. */
@@ -35,7 +37,8 @@ void ws_plot_beats_total(ws_plot *p, uint64_t cycle, uint64_t in_total, uint64_t
 void ws_plot_sent(ws_plot *p, unsigned w, uint64_t chunk, uint64_t cycle);
 void ws_plot_done(ws_plot *p, unsigned w, uint64_t chunk, uint64_t cycle);
 
-/* Write the data file and draw png with gnuplot; title goes on top. 0, or -1 and err naming
+/* Write the data file and draw png with gnuplot; title goes on top (and on the data file's
+ * first line, a comment). 0, or -1 and err naming
  * the file (or gnuplot's exit status). */
 int ws_plot_write(ws_plot *p, const char *png, const char *title, char *err, size_t errlen);
 
