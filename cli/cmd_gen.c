@@ -9,6 +9,7 @@
 #include "json.h"
 #include "wiresum/config.h"
 #include "wiresum/reasons.h"
+#include "wiresum/session.h"
 
 static const char usage_gen[] =
     "usage: wiresum gen DIR [options]\n"
@@ -47,6 +48,67 @@ static const char usage_gen[] =
     "  --ecn R          DATA marked ECN CE (the rest ECT(0))\n"
     "  -q, --quiet      no summary\n"
     "  --json           the summary as one JSON object on stdout (docs/traces.md)\n";
+
+/* gen needs no model, but sim and run do: when no model built into this binary can hold the
+ * trace's configuration (ws_dev_fits, as sim's configuration of the model checks it), say so
+ * before writing, with the make command of a build whose model can. */
+static void warn_models(const ws_gen_opts *o, const char *dir)
+{
+    ws_config cfg;
+    char why[ERRLEN] = "", err[ERRLEN];
+    unsigned widths[8], over = 0;
+    size_t nw = ws_sim_widths(widths, 8);
+    if (nw == 0 || ws_gen_config(o, &cfg, err, sizeof err))
+        return; /* no model to run it on; or ws_gen says what is wrong */
+    char list[64] = "";
+    for (size_t i = 0; i < nw; i++) {
+        ws_session_opts so = {WS_DEVICE_VERILATOR, widths[i], 0};
+        ws_session *s = ws_session_open(&so, err, sizeof err);
+        ws_dev_params p;
+        int opened = s && ws_session_open_driver(s, &p, err, sizeof err) == 0;
+        ws_session_free(s);
+        if (!opened)
+            continue;
+        unsigned bits = ws_dev_fits(&p, &cfg, err, sizeof err);
+        if (!bits)
+            return;
+        if (!over)
+            snprintf(why, sizeof why, "%s", err);
+        over |= bits;
+        size_t n = strlen(list);
+        snprintf(list + n, sizeof list - n, "%s%u", n ? (i + 1 == nw ? " and " : ", ") : "",
+                 widths[i]);
+    }
+    if (!over)
+        return;
+    unsigned workers = 0;
+    for (unsigned j = 0; j < cfg.n_jobs; j++)
+        if (cfg.job[j].workers > workers)
+            workers = cfg.job[j].workers;
+    const struct {
+        unsigned bit;
+        const char *param, *tag;
+        unsigned need;
+    } par[] = {{WS_FIT_PORTS, "N_PORTS", "p", cfg.n_ports},
+               {WS_FIT_JOBS, "MAX_JOBS", "j", cfg.n_jobs},
+               {WS_FIT_POOL, "POOL_SLOTS", "s", cfg.pool_slots},
+               {WS_FIT_COUNT, "MAX_COUNT", "mc", cfg.max_count},
+               {WS_FIT_WORKERS, "MAX_WORKERS", "w", workers}};
+    char flags[256] = "", name[64] = "";
+    for (size_t i = 0; i < sizeof par / sizeof par[0]; i++)
+        if (over & par[i].bit) {
+            size_t n = strlen(flags), m = strlen(name);
+            snprintf(flags + n, sizeof flags - n, "%s-G%s=%u", n ? " " : "", par[i].param,
+                     par[i].need);
+            snprintf(name + m, sizeof name - m, "%s%u", par[i].tag, par[i].need);
+        }
+    fprintf(stderr, "wiresum gen: warning: no model built into this binary can run this trace: "
+                    "%s (the %s-bit models). `wiresum ref` and `wiresum check` take it; "
+                    "`wiresum sim` refuses it. A build whose model can (256 bits):\n"
+                    "  make BUILD=build/%s WS_SIM_WIDTHS=256 WS_VFLAGS='%s' build/%s/wiresum\n"
+                    "  build/%s/wiresum sim %s\n",
+            why, list, name, flags, name, name, dir);
+}
 
 int ws_cmd_gen(int argc, char **argv)
 {
@@ -111,6 +173,7 @@ int ws_cmd_gen(int argc, char **argv)
     const char *dir = bad ? NULL : ws_cli_one_dir(argc, argv, "gen");
     if (!dir)
         return 2;
+    warn_models(&o, dir);
     ws_gen_stats st;
     if (ws_gen(dir, &o, &st, err, sizeof err) != 0) {
         fprintf(stderr, "wiresum gen: %s\n", err);

@@ -91,38 +91,46 @@ static uint32_t mac_lo(const uint8_t m[6])
     return (uint32_t)m[2] << 24 | (uint32_t)m[3] << 16 | (uint32_t)m[4] << 8 | m[5];
 }
 
-int ws_dev_configure(const ws_regbus *bus, const ws_config *cfg, char *err, size_t errlen)
+unsigned ws_dev_fits(const ws_dev_params *p, const ws_config *cfg, char *err, size_t errlen)
 {
-    ws_dev_params p;
-    if (ws_dev_read_params(bus, &p, err, errlen))
-        return -1;
-    if (cfg->n_ports > p.ports || cfg->n_jobs > p.jobs || cfg->pool_slots > p.pool ||
-        cfg->max_count > p.count) {
+    unsigned over = (cfg->n_ports > p->ports ? WS_FIT_PORTS : 0) |
+                    (cfg->n_jobs > p->jobs ? WS_FIT_JOBS : 0) |
+                    (cfg->pool_slots > p->pool ? WS_FIT_POOL : 0) |
+                    (cfg->max_count > p->count ? WS_FIT_COUNT : 0);
+    if (over) {
         snprintf(err, errlen,
                  "the configuration needs %u ports, %u jobs, %u pool slots, count %u; the device "
                  "has %u, %u, %u, %u",
-                 cfg->n_ports, cfg->n_jobs, cfg->pool_slots, cfg->max_count, p.ports, p.jobs,
-                 p.pool, p.count);
-        return -1;
+                 cfg->n_ports, cfg->n_jobs, cfg->pool_slots, cfg->max_count, p->ports, p->jobs,
+                 p->pool, p->count);
+        return over;
     }
-    if (cfg->partial && !p.partial) {
+    if (cfg->partial && !p->partial) {
         snprintf(err, errlen, "the configuration takes PARTIAL frames (partial = 1, a job with a "
                  "parent or children; docs/protocol.md section 9); this device does not "
                  "(PARAM_PARTIAL = 0: a build with PARTIAL = 1 does)");
-        return -1;
+        return WS_FIT_PARTIAL;
     }
-    if (cfg->max_frame && cfg->max_frame != p.max_frame) {
+    if (cfg->max_frame && cfg->max_frame != p->max_frame) {
         snprintf(err, errlen, "the configuration's max_frame is %u bytes; the device's MAX_FRAME "
                  "is %u (the ports decide which frames are oversize)", cfg->max_frame,
-                 p.max_frame);
-        return -1;
+                 p->max_frame);
+        return WS_FIT_FRAME;
     }
     for (unsigned j = 0; j < cfg->n_jobs; j++)
-        if (cfg->job[j].workers > p.workers) {
+        if (cfg->job[j].workers > p->workers) {
             snprintf(err, errlen, "job %u has %u workers; the device supports %u", cfg->job[j].id,
-                     cfg->job[j].workers, p.workers);
-            return -1;
+                     cfg->job[j].workers, p->workers);
+            return WS_FIT_WORKERS;
         }
+    return 0;
+}
+
+int ws_dev_configure(const ws_regbus *bus, const ws_config *cfg, char *err, size_t errlen)
+{
+    ws_dev_params p;
+    if (ws_dev_read_params(bus, &p, err, errlen) || ws_dev_fits(&p, cfg, err, errlen))
+        return -1;
     /* the device's addresses and bypass map, then each job by its own setup */
     if (ws_dev_set_addresses(bus, &p, cfg, err, errlen))
         return -1;

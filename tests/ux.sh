@@ -335,6 +335,26 @@ for c in gen sim run; do
         bad "help-$c" "exit $rc, or not the usage of wiresum $c --help"; fi
 done
 usage_one help-unknown "wiresum: unknown command 'nope' (see wiresum --help)" "$ws" help nope
+# gen needs no model, but warns at once when no model of this binary can run its trace
+# (MAX_COUNT 256, N_PORTS 4 by default), naming a build that can; the reference path works
+g=$tmp/beyond; log=$tmp/gen-beyond-count.log
+"$ws" gen "$g" -q --workers 2 --elems 2048 --count 1024 > "$log" 2>&1; rc=$?
+mk=$(sed -n "s/^  \(make BUILD=build\/mc1024 WS_SIM_WIDTHS=256 WS_VFLAGS='-GMAX_COUNT=1024' build\/mc1024\/wiresum\)$/\1/p" "$log")
+if [ $rc -eq 0 ] && grep -q "^wiresum gen: warning: no model built into this binary can run this trace: .*count 1024; the device has .* 256 (the .*-bit models)" "$log" &&
+   [ -n "$mk" ] && grep -q "^  build/mc1024/wiresum sim $g$" "$log" &&
+   $(echo "$mk" | sed "s|build/mc1024|$tmp/mc1024|g; s|'||g") -n 2> /dev/null | grep -q "verilator .*-GMAX_COUNT=1024" &&
+   "$ws" ref -q "$g" >> "$log" 2>&1 && "$ws" check -q "$g" >> "$log" 2>&1 &&
+   ! "$ws" sim -q "$g" >> "$log" 2>&1; then
+    ok gen-beyond-count
+else
+    bad gen-beyond-count "exit $rc: no warning naming the build, or the reference path failed"
+fi
+"$ws" gen "$tmp/beyond-ports" -q --ports 16 --workers 4 --elems 256 > "$tmp/gen-beyond-ports.log" 2>&1; rc=$?
+if [ $rc -eq 0 ] && grep -q "WS_VFLAGS='-GN_PORTS=16' build/p16/wiresum$" "$tmp/gen-beyond-ports.log"; then
+    ok gen-beyond-ports; else bad gen-beyond-ports "exit $rc, no warning naming N_PORTS=16"; fi
+"$ws" gen "$tmp/within" -q --workers 4 --elems 256 --count 256 > "$tmp/gen-within.log" 2>&1; rc=$?
+if [ $rc -eq 0 ] && [ ! -s "$tmp/gen-within.log" ]; then ok gen-within-models; else
+    bad gen-within-models "exit $rc, or a warning for a trace the models run"; fi
 # an Icarus design missing at one width: the message names the make command that compiles that
 # width alone, and that command compiles it alone (make -n into a scratch build directory; the
 # suite runs from the repository root, as make test starts it)

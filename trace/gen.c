@@ -173,6 +173,9 @@ static int put_err(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
+/* the job of --malformed's frames to a disabled job */
+#define DISABLED_JOB 0x0d15
+
 int ws_gen_check(const ws_gen_opts *o, char *err, size_t errlen)
 {
     const struct {
@@ -208,10 +211,8 @@ int ws_gen_check(const ws_gen_opts *o, char *err, size_t errlen)
     return 0;
 }
 
-static int make_config(gen *g)
+int ws_gen_config(const ws_gen_opts *o, ws_config *c, char *err, size_t errlen)
 {
-    const ws_gen_opts *o = g->o;
-    ws_config *c = &g->cfg;
     ws_config_default(c);
     c->n_ports = o->ports;
     for (unsigned p = 0; p < o->ports; p++)
@@ -241,14 +242,21 @@ static int make_config(gen *g)
     if (o->malformed > 0) { /* a disabled job, so that its drop reason is exercised */
         ws_job *jb = &c->job[c->n_jobs++];
         *jb = c->job[0];
-        jb->id = 0x0d15;
+        jb->id = DISABLED_JOB;
         jb->enable = false;
         jb->slots = 1;
         jb->slot_base = base;
-        g->disabled_job = jb->id;
-        g->has_disabled = 1;
     }
-    return ws_config_check(c, g->err, g->errlen) ? (g->failed = 1, -1) : 0;
+    return ws_config_check(c, err, errlen);
+}
+
+static int make_config(gen *g)
+{
+    if (ws_gen_config(g->o, &g->cfg, g->err, g->errlen))
+        return g->failed = 1, -1;
+    g->has_disabled = g->o->malformed > 0;
+    g->disabled_job = DISABLED_JOB;
+    return 0;
 }
 
 /* ---- frames ----------------------------------------------------------------------------- */

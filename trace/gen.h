@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "values_kind.h"
+#include "wiresum/config.h"
 #include "wiresum/reasons.h"
 
 typedef struct {
@@ -63,6 +64,9 @@ uint32_t *ws_gen_load_recording(const char *dir, unsigned *workers, unsigned *st
  * limits of wiresum/config.h, the job's slots within the pool. 0, or -1 and err naming the
  * option. ws_gen checks them too, as --vectors or --from set them. */
 int ws_gen_check(const ws_gen_opts *o, char *err, size_t errlen);
+/* The device configuration (job.ini) of a trace of these options (checked by ws_gen_check):
+ * 0, or -1 and err. */
+int ws_gen_config(const ws_gen_opts *o, ws_config *cfg, char *err, size_t errlen);
 /* Write a trace into dir (created if missing), after removing the files of any previous trace
  * there (ws_trace_clear: its outputs would not belong to the new inputs). Returns 0, or -1
  * with err. */

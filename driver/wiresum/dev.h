@@ -30,6 +30,15 @@ typedef struct {
 
 int ws_dev_read_params(const ws_regbus *bus, ws_dev_params *p, char *err, size_t errlen);
 
+/* Whether a device of build parameters p can hold cfg (ws_dev_configure checks it first): 0, or
+ * the WS_FIT_* bits of what it lacks with err saying so (the ports, jobs, pool slots and count
+ * together; else the first of PARTIAL frames, max_frame, a job's workers). */
+enum {
+    WS_FIT_PORTS = 1, WS_FIT_JOBS = 2, WS_FIT_POOL = 4, WS_FIT_COUNT = 8, WS_FIT_PARTIAL = 16,
+    WS_FIT_FRAME = 32, WS_FIT_WORKERS = 64
+};
+unsigned ws_dev_fits(const ws_dev_params *p, const ws_config *cfg, char *err, size_t errlen);
+
 /* Program device addresses, bypass map, members and jobs (job k of cfg into table record k),
  * committing each job: ws_dev_set_addresses, then ws_dev_job_setup per job. Checks the device
  * can hold cfg first. 0, or -1 with err naming the register or the refused job and the status
