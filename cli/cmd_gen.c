@@ -18,7 +18,9 @@ static const char usage_gen[] =
     "port and sum-<job>-<tensor>.f32, the exact sum of every tensor (binary32, big-endian).\n"
     "Worker models follow the window protocol (chunk i in slot i mod S, SET (i div S) mod 2,\n"
     "at most S chunks in flight) against the software reference in closed loop, so every\n"
-    "round completes; the trace records what enters the device.\n"
+    "round completes; the trace records what enters the device. A trace that would not fit\n"
+    "on DIR's disk is refused before writing; one that no model built into this binary can\n"
+    "run (`wiresum sim` would refuse it) gets a warning naming a build that can.\n"
     "\n"
     "shape:\n"
     "  --ports N        device ports (default 4)\n"
@@ -46,7 +48,8 @@ static const char usage_gen[] =
     "  --bypass R       after a step, a bypass frame (ARP, IPv6, TCP, other UDP, VLAN,\n"
     "                   runt, full-size, jumbo)\n"
     "  --ecn R          DATA marked ECN CE (the rest ECT(0))\n"
-    "  -q, --quiet      no summary\n"
+    "  --no-progress    no progress bar (on a terminal) or periodic lines (otherwise)\n"
+    "  -q, --quiet      no summary, no progress\n"
     "  --json           the summary as one JSON object on stdout (docs/traces.md)\n";
 
 /* gen needs no model, but sim and run do: when no model built into this binary can hold the
@@ -119,10 +122,11 @@ int ws_cmd_gen(int argc, char **argv)
         {"values", 1, 0, 'v'},   {"vectors", 1, 0, 'V'}, {"loss", 1, 0, 'l'},
         {"dup", 1, 0, 'd'},      {"malformed", 1, 0, 'm'}, {"bypass", 1, 0, 'b'},
         {"ecn", 1, 0, 'E'},      {"quiet", 0, 0, 'q'},  {"help", 0, 0, 'h'},
-        {"json", 0, 0, 'J'},     {"from", 1, 0, 'F'},   {0, 0, 0, 0}};
+        {"json", 0, 0, 'J'},     {"from", 1, 0, 'F'},   {"no-progress", 0, 0, 'n'},
+        {0, 0, 0, 0}};
     ws_gen_opts o;
     ws_gen_defaults(&o);
-    int quiet = 0, json = 0, c, bad = 0;
+    int quiet = 0, json = 0, c, bad = 0, prog = 1;
     const char *shape = NULL; /* an option --vectors fixes: one job, two workers, one tensor */
     while (!bad && (c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         if (c == 'j' || c == 'w' || c == 'e' || c == 't' || c == 'v')
@@ -150,6 +154,7 @@ int ws_cmd_gen(int argc, char **argv)
             break;
         case 'q': quiet = 1; break;
         case 'J': json = 1; break;
+        case 'n': prog = 0; break;
         case 'h': fputs(usage_gen, stdout); return 0;
         default: bad = 1;
         }
@@ -173,6 +178,8 @@ int ws_cmd_gen(int argc, char **argv)
     const char *dir = bad ? NULL : ws_cli_one_dir(argc, argv, "gen");
     if (!dir)
         return 2;
+    o.progress = prog && !quiet;
+    o.progress_tty = -1; /* whether stderr is a terminal */
     warn_models(&o, dir);
     ws_gen_stats st;
     if (ws_gen(dir, &o, &st, err, sizeof err) != 0) {

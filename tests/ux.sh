@@ -10,7 +10,7 @@
 #    clear error without gnuplot, and before the run for outputs that cannot be written; its
 #    title names every fault;
 #  - the progress display: a bar on a terminal (script(1)), plain lines otherwise, none with -q
-#    or --no-progress;
+#    or --no-progress; gen's refusal of a trace that would not fit on the disk;
 #  - the command line: one message a usage error, exit 2, --version, help CMD; the make command
 #    a missing Icarus design names.
 # Appends "ux <case> <passed> <failed>" lines to the results file (tests/lib.sh) and ends with a summary line.
@@ -217,6 +217,29 @@ if command -v script > /dev/null 2>&1; then
        ! grep -q "^sim: " "$tmp/progress-tty.log"; then ok progress-tty; else bad progress-tty "no bar on a terminal"; fi
 else
     echo "skip ux progress-tty: script(1) is missing (util-linux)"
+fi
+
+# gen refuses at once a trace that would not fit on the disk (statvfs of the directory, or of
+# its parent while it does not exist), naming the size and the free space (compared with df's)
+timeout 10 "$ws" gen "$tmp/huge" --workers 64 --elems 4294967295 --tensors 65535 > "$tmp/gen-no-space.log" 2>&1; rc=$?
+free=$(sed -n "s|^wiresum gen: $tmp/huge: the trace needs at least [0-9.]* GB (.*), and the file system of $tmp has \([0-9.]*\) GB free$|\1|p" "$tmp/gen-no-space.log")
+df_free=$(df -P -B1 "$tmp" | awk 'NR == 2 { print $4 / 1e9 }')
+if [ $rc -eq 1 ] && [ -n "$free" ] && [ ! -e "$tmp/huge" ] &&
+   awk -v a="$free" -v b="$df_free" 'BEGIN { exit !(a - b < 1 && b - a < 1) }'; then
+    ok gen-no-space
+else
+    bad gen-no-space "exit $rc, free '$free' GB (df: $df_free GB), or a directory was made"
+fi
+# gen's progress: lines on stderr (not a terminal), none with -q or --no-progress
+WIRESUM_PROGRESS_INTERVAL=0.0001 "$ws" gen "$tmp/prog" --elems 100000 > /dev/null 2> "$tmp/gen-prog.log"
+WIRESUM_PROGRESS_INTERVAL=0.0001 "$ws" gen "$tmp/prog" --elems 100000 -q > /dev/null 2> "$tmp/gen-prog-q.log"
+WIRESUM_PROGRESS_INTERVAL=0.0001 "$ws" gen "$tmp/prog" --elems 100000 --no-progress > /dev/null 2> "$tmp/gen-prog-off.log"
+if grep -q "^gen:  *[0-9.]*%, [0-9]* frames, [0-9]* of 6252 chunks sent, [0-9]* of 1563 summed, [0-9]* s$" "$tmp/gen-prog.log" &&
+   grep -q "^gen:  *[0-9.]*%, [0-9]* frames, 6252 of 6252 chunks sent, [1-9][0-9]* of 1563 summed" "$tmp/gen-prog.log" &&
+   [ ! -s "$tmp/gen-prog-q.log" ] && [ ! -s "$tmp/gen-prog-off.log" ]; then
+    ok gen-progress
+else
+    bad gen-progress "no progress lines, or some with -q / --no-progress"
 fi
 
 # a reused trace directory never gives a false verdict (docs/traces.md): gen removes the

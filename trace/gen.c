@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "wiresum/config.h"
 #include "wiresum/refdev.h"
+#include "progress.h"
 #include "rng.h"
 #include "trace.h"
 #include "wiresum/wire.h"
@@ -62,6 +64,8 @@ typedef struct {
     char *err;
     size_t errlen;
     int failed;
+    ws_progress prog;
+    uint64_t work, sums_done; /* progress: chunks to send and to sum, sum chunks written */
     uint32_t elems[WS_LIMIT_COUNT + 1];
     uint8_t frame[WS_OFF_ELEMS + 4 * (WS_LIMIT_COUNT + 1) + 64];
     uint8_t big[9100];
@@ -716,12 +720,27 @@ static uint64_t next_event(const gen *g)
     return t;
 }
 
+/* The progress display: the chunks sent first (not retransmissions), then the sums. */
+static void show_progress(gen *g)
+{
+    uint64_t sent = 0;
+    for (unsigned i = 0; i < g->nw; i++)
+        sent += g->w[i].next;
+    ws_progress_show(&g->prog, (double)(sent + g->sums_done) / (double)g->work,
+                     "%llu frames, %llu of %llu chunks sent, %llu of %llu summed",
+                     (unsigned long long)g->st->frames, (unsigned long long)sent,
+                     (unsigned long long)g->total * g->nw, (unsigned long long)g->sums_done,
+                     (unsigned long long)(g->work - g->total * g->nw));
+}
+
 static int run_protocol(gen *g)
 {
-    uint64_t limit = 64 * (g->total * g->nw + 1000) + 100 * g->timeout;
+    uint64_t limit = 64 * (g->total * g->nw + 1000) + 100 * g->timeout, polls = 0;
     for (;;) {
         if (g->failed)
             break;
+        if ((++polls & 1023) == 0 && ws_progress_due(&g->prog))
+            show_progress(g);
         if (g->step > limit) {
             fail(g, "generator stalled after %llu steps (a round never completed)",
                  (unsigned long long)g->step);
@@ -784,6 +803,11 @@ static int write_sums(gen *g, const char *dir)
                     if (fwrite(buf, 1, n, f) != n)
                         break;
                     n = 0;
+                }
+                if ((i + 1) % g->o->count == 0 || i + 1 == g->o->elems) {
+                    g->sums_done++;
+                    if ((g->sums_done & 255) == 0 && ws_progress_due(&g->prog))
+                        show_progress(g);
                 }
             }
             if (ferror(f) | fclose(f))
@@ -924,6 +948,41 @@ static int load_vectors(gen *g, const char *path, uint64_t *n_out)
     return 0;
 }
 
+/* Refuse, before writing anything, a trace that would not fit in the free space of the file
+ * system of dir (of its parent while it does not exist): its in<P>.pcap and sums come to at
+ * least the DATA frames' first transmissions (headers, elements and the pcap record header of
+ * each) and the sums; faults only add to it. */
+static int check_space(gen *g, const char *dir)
+{
+    const ws_gen_opts *o = g->o;
+    uint64_t frame = WS_OFF_ELEMS + 16; /* headers and the pcap record header */
+    double need = (double)o->jobs * o->tensors *
+                      ((double)o->workers * ((double)o->elems * 4 + (double)g->nch * frame) +
+                       (double)o->elems * 4) +
+                  24.0 * o->ports;
+    char where[4096];
+    snprintf(where, sizeof where, "%s", dir);
+    struct statvfs fs;
+    while (statvfs(where, &fs) != 0) {
+        char *slash = strrchr(where, '/');
+        if (errno != ENOENT || !strcmp(where, "."))
+            return 0; /* mkdir will say what is wrong with dir */
+        if (!slash)
+            snprintf(where, sizeof where, ".");
+        else if (slash == where)
+            where[1] = 0;
+        else
+            *slash = 0;
+    }
+    double avail = (double)fs.f_bavail * (double)fs.f_frsize;
+    if (need > avail)
+        return fail(g, "%s: the trace needs at least %.1f GB (in<P>.pcap and sum-*.f32: %u "
+                    "workers x %u tensors x %llu elements), and the file system of %s has %.1f "
+                    "GB free", dir, need / 1e9, o->jobs * o->workers, o->tensors,
+                    (unsigned long long)o->elems, where, avail / 1e9);
+    return 0;
+}
+
 int ws_gen(const char *dir, const ws_gen_opts *opts, ws_gen_stats *st, char *err, size_t errlen)
 {
     gen *g = calloc(1, sizeof *g);
@@ -959,6 +1018,9 @@ int ws_gen(const char *dir, const ws_gen_opts *opts, ws_gen_stats *st, char *err
         g->failed = 1;
     if (!g->failed)
         make_config(g);
+    g->nch = (o.elems + o.count - 1) / o.count;
+    if (!g->failed)
+        check_space(g, dir);
     if (!g->failed && mkdir(dir, 0777) != 0 && errno != EEXIST)
         fail(g, "%s: %s", dir, strerror(errno));
     if (!g->failed && ws_trace_clear(dir, &st->removed, err, errlen))
@@ -979,8 +1041,8 @@ int ws_gen(const char *dir, const ws_gen_opts *opts, ws_gen_stats *st, char *err
     }
     if (!g->failed) {
         g->nw = o.jobs * o.workers;
-        g->nch = (o.elems + o.count - 1) / o.count;
         g->total = g->nch * o.tensors;
+        g->work = g->total * (g->nw + o.jobs);
         g->timeout = 4ull * o.slots * g->nw + 16;
         g->w = calloc(g->nw, sizeof *g->w);
         if (!g->w)
@@ -997,6 +1059,7 @@ int ws_gen(const char *dir, const ws_gen_opts *opts, ws_gen_stats *st, char *err
                 g->w[i].slot[k] = (wslot){NONE, 0, 0};
         }
     }
+    ws_progress_init(&g->prog, "gen", o.progress, o.progress_tty);
     if (!g->failed)
         run_protocol(g);
     char scratch[256];
@@ -1004,6 +1067,7 @@ int ws_gen(const char *dir, const ws_gen_opts *opts, ws_gen_stats *st, char *err
         g->failed = 1;
     if (!g->failed)
         write_sums(g, dir);
+    ws_progress_end(&g->prog, 1, "%llu frames, sums written", (unsigned long long)st->frames);
 
     int rc = g->failed ? -1 : 0;
     for (unsigned i = 0; g->w && i < g->nw; i++) {

@@ -32,6 +32,8 @@ typedef struct {
     const char *vectors; /* TestFloat f32_add file: one two-worker job, or NULL */
     const char *from;    /* recorded gradients (docs/traces.md): w<W>-s<S>.f32 of each worker W
                           * and step S; one job, a tensor a step; or NULL */
+    int progress;        /* 1: progress bar (a terminal) or periodic lines on stderr */
+    int progress_tty;    /* 1 bar, 0 lines, -1: a bar if stderr is a terminal */
 } ws_gen_opts;
 
 typedef struct {
@@ -68,8 +70,9 @@ int ws_gen_check(const ws_gen_opts *o, char *err, size_t errlen);
  * 0, or -1 and err. */
 int ws_gen_config(const ws_gen_opts *o, ws_config *cfg, char *err, size_t errlen);
 /* Write a trace into dir (created if missing), after removing the files of any previous trace
- * there (ws_trace_clear: its outputs would not belong to the new inputs). Returns 0, or -1
- * with err. */
+ * there (ws_trace_clear: its outputs would not belong to the new inputs); refused before
+ * anything is written when the trace would not fit in the free space of dir's file system.
+ * Returns 0, or -1 with err. */
 int ws_gen(const char *dir, const ws_gen_opts *o, ws_gen_stats *st, char *err, size_t errlen);
 
 #endif

@@ -1,4 +1,4 @@
-/* progress.h - the progress display of long runs (`wiresum sim`, `wiresum run`).
+/* progress.h - the progress display of long runs (`wiresum gen`, `wiresum sim`, `wiresum run`).
  *
  * Owns: one progress indicator on stderr: a bar redrawn in place when stderr is a terminal,
  * otherwise a plain line every interval (10 s; the environment variable
