@@ -73,7 +73,7 @@ sim() {
     fi
     t1=$(now)
     wall=$(secs "$t0" "$t1")
-    cyc=$(sed -n 's/.* width [0-9]*, \([0-9]*\) cycles .*/\1/p' "$log" | head -n 1)
+    cyc=$(sed -n 's/.* width [0-9]*, \([0-9]*\) cycles, .*/\1/p' "$log" | head -n 1)
     rate=$(sed -n 's/.*; \([0-9]*\) cycles\/s$/\1/p' "$log" | head -n 1)
     awk -v e="$engine" -v w="$w" -v n="$name" -v c="$cyc" -v r="$rate" -v t="$wall" \
         -v g="$((workers * elems * 4))" -v wk="$workers" -v el="$elems" 'BEGIN {

@@ -3,6 +3,8 @@
  *
  *   tool_pcap_edit flip FILE N BYTE   XOR byte BYTE (0-based) of frame N (1-based) with 0x01,
  *                                     in place
+ *   tool_pcap_edit word FILE N BYTE   print the big-endian 32-bit word at byte BYTE of frame N
+ *                                     as hex and as a binary32 value: "0x3fc00000 1.5" (%.9g)
  *   tool_pcap_edit ts FILE N          print the timestamp of frame N in nanoseconds
  *   tool_pcap_edit count FILE         print the number of frames
  *   tool_pcap_edit list FILE          print "N LENGTH HASH" for every frame (HASH: FNV-1a 64 of
@@ -162,9 +164,10 @@ static int swap_frames(const char *file, unsigned long a, unsigned long b)
 int main(int argc, char **argv)
 {
     if (argc < 3 || (strcmp(argv[1], "count") && strcmp(argv[1], "list") && argc < 4) ||
-        ((!strcmp(argv[1], "flip") || !strcmp(argv[1], "swap")) && argc < 5)) {
-        fprintf(stderr, "usage: tool_pcap_edit flip FILE N BYTE | ts FILE N | count FILE | "
-                        "list FILE | swap FILE N M\n");
+        ((!strcmp(argv[1], "flip") || !strcmp(argv[1], "swap") || !strcmp(argv[1], "word")) &&
+         argc < 5)) {
+        fprintf(stderr, "usage: tool_pcap_edit flip FILE N BYTE | word FILE N BYTE | ts FILE N | "
+                        "count FILE | list FILE | swap FILE N M\n");
         return 2;
     }
     if (!strcmp(argv[1], "append"))
@@ -210,6 +213,17 @@ int main(int argc, char **argv)
                 return tool_die(f, NULL, file, n, "could not rewrite the byte");
             if (fclose(f))
                 return tool_die(NULL, NULL, file, n, "could not rewrite the byte");
+            return 0;
+        }
+        if (n == want && !strcmp(mode, "word")) {
+            uint8_t w[4];
+            if (byte + 4 > incl || fseek(f, data + (long)byte, SEEK_SET) || fread(w, 1, 4, f) != 4)
+                return tool_die(f, NULL, file, n, "shorter than the word to read");
+            uint32_t v = (uint32_t)w[0] << 24 | (uint32_t)w[1] << 16 | (uint32_t)w[2] << 8 | w[3];
+            float x;
+            memcpy(&x, &v, 4);
+            printf("0x%08x %.9g\n", v, (double)x);
+            fclose(f);
             return 0;
         }
         if (fseek(f, data + (long)incl, SEEK_SET))

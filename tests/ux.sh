@@ -30,30 +30,50 @@ bad() { [ -f "$tmp/$1.log" ] && tail -n 25 "$tmp/$1.log"; echo "  ux $1: $2"
 # the first and the last timestamp of an FST, in ps (fst2vcd of the gtkwave package)
 fst_span() { fst2vcd "$1" 2> /dev/null | awk '/^#[0-9]+$/ { t = substr($0, 2); if (f == "") f = t } END { print f, t }'; }
 
-# mismatch NAME BEFORE AFTER STRESS...: flip byte 100 (an element) of RESULT 20 of port 2
+# mismatch NAME BEFORE AFTER STRESS...: flip byte 100 (element 9) and byte 41 (the UDP
+# checksum, as a wrong sum changes it) of RESULT 20 of port 2: the report names the checksum and
+# the element with both values; the summary's cycles are those of the mismatch
 mismatch() {
     name=$1; before=$2; after=$3; shift 3
     d=$tmp/$name
     log=$tmp/$name.log
     { "$ws" gen "$d" -q --workers 4 --elems 2000 --count 64 && "$ws" ref "$d" -q &&
-      "$edit" flip "$d/expected2.pcap" 20 100; } > "$log" 2>&1 || { bad "$name" "setup"; return; }
+      "$edit" flip "$d/expected2.pcap" 20 100 && "$edit" flip "$d/expected2.pcap" 20 41; } > "$log" 2>&1 ||
+        { bad "$name" "setup"; return; }
     "$ws" sim "$d" --no-progress --trace-on-mismatch --trace-window "$before,$after" "$@" \
         >> "$log" 2>&1
     rc=$?
     [ $rc -eq 1 ] || { bad "$name" "sim exit $rc, expected 1"; return; }
-    grep -q "^mismatch: port 2, RESULT to job [0-9]* rank 2 #20: expected2.pcap frame 20 (.*), out2.pcap frame 20 (.*), first difference at byte 100$" "$log" ||
-        { bad "$name" "no mismatch line for frame 20 of port 2"; return; }
+    grep -q "^mismatch: port 2, RESULT to job [0-9]* rank 2 #20: expected2.pcap frame 20 (.*), out2.pcap frame 20 (.*, cycle [0-9]*): UDP checksum differs (expected 0x[0-9a-f]\{4\}, RTL 0x[0-9a-f]\{4\}), 1 element differs$" "$log" ||
+        { bad "$name" "no mismatch line naming the UDP checksum and one element for frame 20 of port 2"; return; }
+    ew=$("$edit" word "$d/expected2.pcap" 20 100) && aw=$("$edit" word "$d/out2.pcap" 20 100) &&
+        off=$("$edit" word "$d/out2.pcap" 20 54) || { bad "$name" "words of frame 20"; return; }
+    grep -qxF "  element 9 (tensor element $((${off% *} + 9))): expected ${ew#* } (${ew% *}), RTL ${aw#* } (${aw% *})" "$log" ||
+        { bad "$name" "no line for element 9: expected ${ew#* } (${ew% *}), RTL ${aw#* } (${aw% *})"; return; }
     grep -q "first mismatch in time: port 2, RESULT to job [0-9]* rank 2 #20 (different): out2.pcap frame 20" "$log" ||
         { bad "$name" "the first mismatch is not frame 20 of port 2"; return; }
     ! grep -q WARNING "$log" || { bad "$name" "the rerun did not reproduce the cycle"; return; }
     c=$(sed -n 's/.*the first mismatch is at cycle \([0-9]*\) = \([0-9]*\) ns.*/\1 \2/p' "$log")
     cyc=${c% *}; ns=${c#* }
     [ -n "$cyc" ] || { bad "$name" "no cycle printed"; return; }
+    # one scale: the summary's cycles run from the end of configuration to the last frame out,
+    # numbered as the mismatch's cycle is
+    span=$(sed -n "s|^sim $d: [a-z]*, width 256, \([0-9]*\) cycles, cycle \([0-9]*\) to \([0-9]*\) (.*|\1 \2 \3|p" "$log")
+    set -- $span
+    [ $# -eq 3 ] && [ "$1" -eq $(($3 - $2)) ] && [ "$2" -le "$cyc" ] && [ "$cyc" -le "$3" ] ||
+        { bad "$name" "summary cycles [$span] do not contain the mismatch's cycle $cyc"; return; }
     [ "$ns" -eq $((10 * cyc - 5)) ] || { bad "$name" "waveform time $ns ns is not 10 x $cyc - 5"; return; }
     ts=$("$edit" ts "$d/out2.pcap" 20) || { bad "$name" "no timestamp of out2.pcap frame 20"; return; }
     [ "$ts" -eq $((5 * cyc)) ] ||
         { bad "$name" "printed cycle $cyc, but out2.pcap frame 20 is stamped $ts ns (5 ns a cycle)"; return; }
-    grep -q "gtkwave $d/mismatch.fst sim/wiresum.gtkw" "$log" || { bad "$name" "no gtkwave command"; return; }
+    grep -q "^  sh scripts/wave.sh $d/mismatch.fst --at $ns --port 2 " "$log" || { bad "$name" "no wave.sh command at $ns ns, port 2"; return; }
+    # the command's layout: the marker at the mismatch, the view from before it, port 2's ingress
+    DISPLAY= WAYLAND_DISPLAY= sh scripts/wave.sh "$d/mismatch.fst" --at "$ns" --port 2 > "$tmp/$name-wave.log" 2>&1 &&
+        grep -q "^  gtkwave $d/mismatch.fst build/wave-at.gtkw$" "$tmp/$name-wave.log" &&
+        grep -q "^\*-[0-9.]* $((ns * 1000)) " build/wave-at.gtkw &&
+        grep -q "^\[timestart\] $(((ns - 200) * 1000))$" build/wave-at.gtkw &&
+        grep -q "g_rx\[2\]\.rx\.s_axis_tvalid$" build/wave-at.gtkw && ! grep -q "g_rx\[0\]" build/wave-at.gtkw ||
+        { bad "$name" "wave.sh --at $ns --port 2: no layout at the mismatch with port 2"; return; }
     [ -s "$d/mismatch.fst" ] || { bad "$name" "no $d/mismatch.fst"; return; }
     span=$(fst_span "$d/mismatch.fst")
     want="$(( (10 * (cyc - before) - 5) * 1000 )) $(( 10 * (cyc + after) * 1000 ))"
@@ -66,6 +86,28 @@ mismatch() {
 }
 mismatch trace-on-mismatch 300 50
 mismatch trace-on-mismatch-backpressure 400 100 --backpressure 40 --idle 20 --seed 5
+
+# a header field and ten elements of one RESULT: the field is named, eight elements are listed
+# and the rest counted; mismatch pcaps only for the port with mismatching frames
+d=$tmp/mismatch-header; log=$tmp/mismatch-header.log
+if "$ws" gen "$d" -q --workers 4 --elems 2000 --count 64 > "$log" 2>&1 && "$ws" ref "$d" -q >> "$log" 2>&1 &&
+   "$edit" flip "$d/expected2.pcap" 20 51 && for k in 0 1 2 3 4 5 6 7 8 9; do
+       "$edit" flip "$d/expected2.pcap" 20 $((64 + 4 * k)) || exit 1; done; then
+    "$ws" sim "$d" --no-progress >> "$log" 2>&1; rc=$?
+    slot=$("$edit" word "$d/out2.pcap" 20 48)
+    want=$(printf 'header field slot differs (expected 0x%04x, RTL 0x%04x), 10 elements differ' \
+        $(( (${slot% *} & 0xffff) ^ 1 )) $(( ${slot% *} & 0xffff )))
+    if [ $rc -eq 1 ] && grep -q "^mismatch: port 2, RESULT .*: $want$" "$log" &&
+       [ "$(grep -c '^  element [0-7] (tensor element ' "$log")" -eq 8 ] &&
+       grep -qx "  and 2 more elements differ" "$log" &&
+       [ "$(cd "$d" && echo mismatch-*.pcap)" = "mismatch-actual2.pcap mismatch-expected2.pcap" ]; then
+        ok mismatch-header
+    else
+        ls "$d" >> "$log"; bad mismatch-header "exit $rc: expected '$want', 8 elements listed, 2 counted, and mismatch pcaps of port 2 alone"
+    fi
+else
+    bad mismatch-header "setup"
+fi
 
 # a missing RESULT (expected2.pcap gets a copy of its frame 5 appended, with editcap and
 # mergecap of the wireshark tools): its cycle is the last RESULT the RTL sent on the port

@@ -9,6 +9,7 @@
 
 #include "wiresum/config.h"
 #include "counters_file.h"
+#include "f32.h"
 #include "json.h"
 #include "progress.h"
 #include "trace.h"
@@ -407,6 +408,92 @@ static void first_missing(comparer *c, unsigned port, const char *cls, size_t i,
         }
 }
 
+/* The fields of an aggregation frame's headers (docs/protocol.md), to name what differs. */
+static const struct {
+    unsigned off, len;
+    const char *name;
+} agg_fields[] = {
+    {0, 6, "destination MAC"}, {6, 6, "source MAC"}, {12, 2, "EtherType"},
+    {14, 1, "IPv4 version and header length"}, {15, 1, "IPv4 DSCP and ECN"},
+    {16, 2, "IPv4 total length"}, {18, 2, "IPv4 id"}, {20, 2, "IPv4 flags and fragment offset"},
+    {22, 1, "IPv4 TTL"}, {23, 1, "IPv4 protocol"}, {24, 2, "IPv4 header checksum"},
+    {26, 4, "IPv4 source address"}, {30, 4, "IPv4 destination address"},
+    {34, 2, "UDP source port"}, {36, 2, "UDP destination port"}, {38, 2, "UDP length"},
+    {40, 2, "UDP checksum"}, {42, 1, "header field version and type"},
+    {43, 1, "header field dtype"}, {44, 1, "header field flags"},
+    {45, 1, "header field reserved"}, {46, 2, "header field job"},
+    {48, 2, "header field worker"}, {50, 2, "header field slot"},
+    {52, 2, "header field count"}, {54, 4, "header field offset"},
+    {58, 4, "header field tensor"}, {62, 2, "header field ext"}};
+#define MAX_ELEM_REPORTS 8 /* differing elements listed for one frame; the rest are counted */
+
+static uint64_t field_value(const uint8_t *f, unsigned off, unsigned len)
+{
+    uint64_t v = 0;
+    for (unsigned k = 0; k < len; k++)
+        v = v << 8 | f[off + k];
+    return v;
+}
+
+/* What differs between an expected and an RTL aggregation frame, by name, after head (the
+ * frames): the length, every header field and checksum, and the elements of a RESULT, each
+ * with both values as float and hex (up to MAX_ELEM_REPORTS, then how many more). A wrong sum
+ * changes the UDP checksum too; naming fields rather than the first differing byte keeps the
+ * elements in the report. Bytes no field covers (a PARTIAL's records, trailing bytes): the
+ * first that differs. */
+static void report_agg_diff(FILE *out, const char *head, const frame *e, const frame *a)
+{
+    char what[1024];
+    size_t n = 0;
+    what[0] = 0;
+#define WHAT(...) \
+    (n < sizeof what ? (n += (size_t)snprintf(what + n, sizeof what - n, __VA_ARGS__)) : n)
+    if (e->len != a->len)
+        WHAT("%slength differs (expected %zu bytes, RTL %zu)", n ? ", " : "", e->len, a->len);
+    for (size_t i = 0; i < sizeof agg_fields / sizeof agg_fields[0]; i++) {
+        unsigned off = agg_fields[i].off, len = agg_fields[i].len;
+        uint64_t x = field_value(e->data, off, len), y = field_value(a->data, off, len);
+        if (x != y)
+            WHAT("%s%s differs (expected 0x%0*llx, RTL 0x%0*llx)", n ? ", " : "",
+                 agg_fields[i].name, (int)(2 * len), (unsigned long long)x, (int)(2 * len),
+                 (unsigned long long)y);
+    }
+    size_t shorter = e->len < a->len ? e->len : a->len, elems = 0, differ = 0;
+    int result = (e->data[WS_OFF_AGG] & 0x0f) == WS_TYPE_RESULT &&
+                 (a->data[WS_OFF_AGG] & 0x0f) == WS_TYPE_RESULT;
+    if (result) {
+        elems = ws_get16(e->data + WS_OFF_AGG + 10);
+        if (elems > (shorter - WS_OFF_ELEMS) / 4)
+            elems = (shorter - WS_OFF_ELEMS) / 4;
+        for (size_t i = 0; i < elems; i++)
+            differ += ws_elem(e->data, (unsigned)i) != ws_elem(a->data, (unsigned)i);
+        if (differ)
+            WHAT("%s%zu element%s differ%s", n ? ", " : "", differ, differ == 1 ? "" : "s",
+                 differ == 1 ? "s" : "");
+    }
+    size_t at = WS_OFF_ELEMS + 4 * elems;
+    while (at < shorter && e->data[at] == a->data[at])
+        at++;
+    if (at < shorter || !n)
+        WHAT("%sfirst difference at byte %zu%s", n ? ", " : "", at,
+             n ? " (after the elements)" : "");
+#undef WHAT
+    fprintf(out, "%s: %s\n", head, what);
+    uint32_t offset = ws_get32(e->data + WS_OFF_AGG + 12);
+    size_t listed = 0;
+    for (size_t i = 0; i < elems && listed < MAX_ELEM_REPORTS; i++) {
+        uint32_t x = ws_elem(e->data, (unsigned)i), y = ws_elem(a->data, (unsigned)i);
+        if (x == y)
+            continue;
+        listed++;
+        fprintf(out, "  element %zu (tensor element %llu): expected %.9g (0x%08x), RTL %.9g "
+                "(0x%08x)\n", i, (unsigned long long)offset + i, (double)ws_f32_from_bits(x), x,
+                (double)ws_f32_from_bits(y), y);
+    }
+    if (differ > listed)
+        fprintf(out, "  and %zu more elements differ\n", differ - listed);
+}
+
 /* Compare the subsequences of expected and actual frames of one stream on one port, in order.
  * in_order: the frames are what is left of a stream after matching (compare_port): an equal
  * pair there is a frame that left out of its stream's order. */
@@ -435,13 +522,19 @@ static void compare_class(comparer *c, unsigned port, const char *cls, frame **e
                         "out%u.pcap frame %llu (cycle %llu), after frames expected after it\n",
                         port, cls, port, (unsigned long long)exp[i]->index, d1, port,
                         (unsigned long long)act[i]->index, (unsigned long long)act[i]->cycle);
-            else
-                fprintf(c->out,
-                        "mismatch: port %u, %s #%zu: expected%u.pcap frame %llu (%s), out%u.pcap "
-                        "frame %llu (%s, cycle %llu), first difference at byte %zu\n",
-                        port, cls, i + 1, port, (unsigned long long)exp[i]->index, d1, port,
-                        (unsigned long long)act[i]->index, d2, (unsigned long long)act[i]->cycle,
-                        at);
+            else {
+                char head[600];
+                snprintf(head, sizeof head,
+                         "mismatch: port %u, %s #%zu: expected%u.pcap frame %llu (%s), out%u.pcap "
+                         "frame %llu (%s, cycle %llu)",
+                         port, cls, i + 1, port, (unsigned long long)exp[i]->index, d1, port,
+                         (unsigned long long)act[i]->index, d2,
+                         (unsigned long long)act[i]->cycle);
+                if (is_result(c->cfg, exp[i]) && is_result(c->cfg, act[i]))
+                    report_agg_diff(c->out, head, exp[i], act[i]);
+                else
+                    fprintf(c->out, "%s, first difference at byte %zu\n", head, at);
+            }
         }
     }
     for (size_t i = n; i < ne; i++) {
@@ -980,8 +1073,12 @@ static int trace_mismatch(run *r, const first_mismatch *m)
     if (!same)
         fprintf(r->out, "  WARNING: the rerun did not reproduce that cycle: the run is not "
                 "deterministic, the waveform may not show the frame\n");
-    fprintf(r->out, "  gtkwave %s sim/wiresum.gtkw    (from the repository root; or: sh "
-            "scripts/wave.sh %s)\n", fst, fst);
+    /* the port to show: the RTL frame's, or the ingress of the input a missing frame follows
+     * (a member's DATA and its RESULTs use the same port) */
+    unsigned port = m->kind == 0 ? m->port : r->inputs.f[m->input].port;
+    fprintf(r->out, "  sh scripts/wave.sh %s --at %llu --port %u    (from the repository root: "
+            "GTKWave with sim/wiresum.gtkw, the marker at the mismatch, port %u's ingress)\n",
+            fst, (unsigned long long)(10 * m->cycle - 5), port, port);
     return same ? 0 : 1;
 }
 
@@ -1045,6 +1142,9 @@ int ws_replay(const char *dir, const ws_replay_opts *o, FILE *out, char *err, si
         snprintf(err, errlen, "%s", cmp.err);
         goto done;
     }
+    ws_trace_drop_empty(cmp.mis_exp);
+    ws_trace_drop_empty(cmp.mis_act);
+    ws_trace_drop_empty(cmp.mis_extra);
     for (unsigned p = 0; p < r->cfg.n_ports; p++)
         if (compare_port(&cmp, p, &r->exp[p], &r->act[p])) {
             snprintf(err, errlen, "out of memory");
@@ -1076,9 +1176,11 @@ int ws_replay(const char *dir, const ws_replay_opts *o, FILE *out, char *err, si
         act_frames += r->act[p].n;
     if (!o->quiet || cmp.mismatches || bad_ctr) {
         fprintf(out,
-                "sim %s: %s, width %u, %llu cycles (%.3f ms at %.0f MHz), %llu beats in "
-                "(utilization %.3f), %llu beats out\n",
+                "sim %s: %s, width %u, %llu cycles, cycle %llu to %llu (%.3f ms at %.0f MHz), "
+                "%llu beats in (utilization %.3f), %llu beats out\n",
                 dir, ws_session_engine(r->sim), o->width, (unsigned long long)cycles,
+                (unsigned long long)r->start_cycle,
+                (unsigned long long)(r->start_cycle + cycles),
                 (double)cycles * r->ns_per_cycle * 1e-6, o->clock_mhz,
                 (unsigned long long)beats_in, (double)beats_in / (double)cycles,
                 (unsigned long long)beats_out);
@@ -1137,15 +1239,6 @@ done:
             snprintf(err, errlen, "%s", cmp.err);
             rc = -1;
         }
-    if (rc == 0) { /* no mismatch: no mismatch files either */
-        for (unsigned p = 0; p < r->cfg.n_ports; p++) {
-            const char *pre[] = {"mismatch-expected", "mismatch-actual", "mismatch-extra"};
-            for (int k = 0; k < 3; k++) {
-                snprintf(path, sizeof path, "%s/%s%u.pcap", dir, pre[k], p);
-                unlink(path);
-            }
-        }
-    }
     pass_free(r);
     ws_session_free(r->ref);
     for (unsigned p = 0; p < WS_SIM_MAX_PORTS; p++)

@@ -346,6 +346,7 @@ struct ws_trace_out {
     int nano;
     out_port *port;
     int failed;
+    int drop_empty; /* ws_trace_drop_empty */
     char msg[MSG_LEN];
 };
 
@@ -462,6 +463,12 @@ int ws_trace_write(ws_trace_out *t, unsigned port, uint64_t ts_ns, const uint8_t
     return 0;
 }
 
+void ws_trace_drop_empty(ws_trace_out *t)
+{
+    if (t)
+        t->drop_empty = 1;
+}
+
 int ws_trace_finish(ws_trace_out *t, char *err, size_t errlen)
 {
     if (!t)
@@ -479,6 +486,8 @@ int ws_trace_finish(ws_trace_out *t, char *err, size_t errlen)
                     t->failed = 1;
                 }
                 pcap_dump_close(op->d);
+                if (t->drop_empty && op->count == 0)
+                    unlink(op->path);
             }
             free(op->path);
         }

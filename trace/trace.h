@@ -43,6 +43,9 @@ ws_trace_out *ws_trace_create(const char *dir, const char *prefix, unsigned n_po
                               char *err, size_t errlen);
 int ws_trace_write(ws_trace_out *t, unsigned port, uint64_t ts_ns, const uint8_t *f, size_t len,
                    char *err, size_t errlen);
+/* Let ws_trace_finish remove the files no frame was written to (files of frames found, such
+ * as sim's mismatch-*<P>.pcap: an empty one would only be opened for nothing). NULL is fine. */
+void ws_trace_drop_empty(ws_trace_out *t);
 /* Flush and close every file; returns -1 if a write failed. NULL is fine. */
 int ws_trace_finish(ws_trace_out *t, char *err, size_t errlen);
 
