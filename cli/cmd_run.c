@@ -158,8 +158,12 @@ int ws_cmd_run(int argc, char **argv)
     o.clock_mhz = (double)mhz;
     o.progress = prog && !quiet;
     o.progress_tty = -1; /* whether stderr is a terminal */
-    ws_run_stats st;
     char err[ERRLEN];
+    if (ws_run_check(&o, err, sizeof err)) { /* options that cannot run: a usage error */
+        fprintf(stderr, "wiresum run: %s\n", err);
+        return 2;
+    }
+    ws_run_stats st;
     FILE *out = json ? stderr : stdout;
     FILE *sink = quiet ? tmpfile() : NULL;
     if (quiet && sink)

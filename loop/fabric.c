@@ -41,7 +41,7 @@
 #define JOB_ID WS_BASE_JOB
 #define NEVER UINT64_MAX
 #define MAX_DEVICES 256
-#define MAX_SHARDS 64
+#define MAX_SHARDS WS_RUN_MAX_SHARDS
 #define MAX_LEVELS 4
 #define DEV_PORTS 4
 #define UP_PORT 3 /* a device with a parent reaches it on its last port */
@@ -104,10 +104,13 @@ typedef struct {
 
 /* ---- topology -------------------------------------------------------------------------- */
 
-static int parse_tree(fabric *f, const char *spec)
+/* spec's fan-outs into fan (at most MAX_LEVELS - 1) and their number and product: 0, or -1
+ * and err */
+static int tree_parse(const char *spec, unsigned *fan, unsigned *levels, unsigned *leaves,
+                      char *err, size_t errlen)
 {
-    f->levels = 0;
-    f->leaves = 1;
+    *levels = 0;
+    *leaves = 1;
     if (!spec)
         return 0;
     const char *p = spec;
@@ -115,17 +118,34 @@ static int parse_tree(fabric *f, const char *spec)
         char *end;
         errno = 0;
         unsigned long v = strtoul(p, &end, 10);
-        if (end == p || errno || v < 1 || v > 64 || f->levels == MAX_LEVELS - 1)
-            return fail(f, "--tree %s: fan-outs of 1..64 separated by 'x', at most %d levels "
-                        "(e.g. 4 or 2x4)", spec, MAX_LEVELS - 1);
-        f->fan[f->levels++] = (unsigned)v;
-        f->leaves *= (unsigned)v;
+        if (end == p || errno || v < 1 || v > 64 || *levels == MAX_LEVELS - 1) {
+            snprintf(err, errlen, "--tree %s: fan-outs of 1..64 separated by 'x', at most %d "
+                     "levels (e.g. 4 or 2x4)", spec, MAX_LEVELS - 1);
+            return -1;
+        }
+        fan[(*levels)++] = (unsigned)v;
+        *leaves *= (unsigned)v;
         p = end;
-        if (*p == 'x')
+        if (*p == 'x' && p[1]) /* a fan-out after every 'x' */
             p++;
-        else if (*p)
-            return fail(f, "--tree %s: fan-outs separated by 'x' (e.g. 4 or 2x4)", spec);
+        else if (*p) {
+            snprintf(err, errlen, "--tree %s: fan-outs separated by 'x' (e.g. 4 or 2x4)", spec);
+            return -1;
+        }
     }
+    return 0;
+}
+
+int ws_fabric_tree_check(const char *spec, unsigned *leaves, char *err, size_t errlen)
+{
+    unsigned fan[MAX_LEVELS], levels;
+    return tree_parse(spec, fan, &levels, leaves, err, errlen);
+}
+
+static int parse_tree(fabric *f, const char *spec)
+{
+    if (tree_parse(spec, f->fan, &f->levels, &f->leaves, f->err, f->errlen))
+        return f->log.failed = 1, -1;
     return 0;
 }
 
@@ -634,24 +654,11 @@ static int finish_record(fabric *f)
 
 static int setup(fabric *f, fabric_tx **ctx)
 {
-    const ws_run_opts *o = f->o;
-    if (o->workers < 1 || o->workers > WS_LIMIT_WORKERS)
-        return fail(f, "--workers %u: must be 1..%d", o->workers, WS_LIMIT_WORKERS);
-    if (f->T < 1 || f->T > MAX_SHARDS)
-        return fail(f, "--shards %u: must be 1..%d", f->T, MAX_SHARDS);
-    if (o->bypass > 0)
-        return fail(f, "--bypass: not with several devices (a device's bypass is tested alone)");
-    if (o->plot || o->trace)
-        return fail(f, "--plot and --trace: one device at a time (without --shards and --tree)");
-    if (o->count < 1 || o->count > WS_LIMIT_COUNT || o->slots < 1 || o->slots > WS_LIMIT_SLOTS ||
-        o->elems < 1 || o->elems > UINT32_MAX || o->iters < 1 || o->latency < 1)
-        return fail(f, "--count, --slots, --elems, --iters and --latency out of range");
+    const ws_run_opts *o = f->o; /* checked by ws_run (ws_run_check) */
     if (!(f->d = calloc(MAX_DEVICES, sizeof *f->d)) || !(f->w = calloc(o->workers, sizeof *f->w)))
         return fail(f, "out of memory");
     f->nw = o->workers;
     if (o->fabric) { /* the devices as a file describes them */
-        if (o->tree || o->shards > 1)
-            return fail(f, "--fabric: not with --shards or --tree (the file names the devices)");
         if (ws_fabric_load(&f->desc, o->fabric, f->err, f->errlen))
             return f->log.failed = 1, -1;
         if (f->desc.workers != o->workers)
@@ -661,9 +668,6 @@ static int setup(fabric *f, fabric_tx **ctx)
     } else {
         if (parse_tree(f, o->tree))
             return -1;
-        if (f->leaves > o->workers)
-            return fail(f, "--tree %s has %u leaves; --workers %u leaves some without a worker",
-                        o->tree, f->leaves, o->workers);
         unsigned per_tree = 1, width = 1;
         for (unsigned l = 0; l < f->levels; l++)
             width *= f->fan[l], per_tree += width;

@@ -70,7 +70,16 @@ typedef struct {
     ws_counters ctr;
 } ws_run_stats;
 
+#define WS_RUN_MAX_SHARDS 64
+
 void ws_run_defaults(ws_run_opts *o);
+
+/* Whether the options can make a run at all, before any device: the ranges, the fault rates
+ * (--loss 1 would lose everything), what several devices (--shards, --tree, --fabric, --device
+ * mix) do not take (--bypass, --plot, --trace; --fabric with --shards or --tree) and the
+ * --tree syntax. 0, or -1 and err naming the option. ws_run checks them first too; the tool
+ * calls it before, so that such a mistake is a usage error. */
+int ws_run_check(const ws_run_opts *o, char *err, size_t errlen);
 
 /* 0 when every tensor is exact and every check passes, 1 otherwise (reported on out), -1 on an
  * error (err). */

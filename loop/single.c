@@ -479,33 +479,10 @@ static int make_config(run *r)
     return ws_config_check(c, r->err, r->errlen) ? (r->log.failed = 1, -1) : 0;
 }
 
+/* The options themselves are checked by ws_run (ws_run_check); here what the machine has. */
 static int check_opts(run *r)
 {
     const ws_run_opts *o = &r->o;
-    if (o->workers < 1 || o->workers > WS_LIMIT_WORKERS)
-        return fail(r, "--workers %u: must be 1..%d", o->workers, WS_LIMIT_WORKERS);
-    if (o->ports < 1 || o->ports > WS_LIMIT_PORTS)
-        return fail(r, "--ports %u: must be 1..%d", o->ports, WS_LIMIT_PORTS);
-    if (o->count < 1 || o->count > WS_LIMIT_COUNT)
-        return fail(r, "--count %u: must be 1..%d", o->count, WS_LIMIT_COUNT);
-    if (o->slots < 1 || o->slots > WS_LIMIT_SLOTS)
-        return fail(r, "--slots %u: must be 1..%d", o->slots, WS_LIMIT_SLOTS);
-    if (o->elems < 1 || o->elems > UINT32_MAX)
-        return fail(r, "--elems %llu: must be 1..%u", (unsigned long long)o->elems, UINT32_MAX);
-    if (o->iters < 1 || o->iters > 65535)
-        return fail(r, "--iters %u: must be 1..65535", o->iters);
-    if (o->latency < 1 || o->latency > 100000000)
-        return fail(r, "--latency %llu: must be 1..10^8 cycles", (unsigned long long)o->latency);
-    if (o->width != 256 && o->width != 512 && o->width != 1024)
-        return fail(r, "--width %u: must be 256, 512 or 1024", o->width);
-    if (!(o->clock_mhz > 0))
-        return fail(r, "--clock must be positive");
-    const double rates[] = {o->loss, o->dup, o->reorder, o->corrupt, o->bypass};
-    for (int i = 0; i < 5; i++)
-        if (!(rates[i] >= 0 && rates[i] <= 1))
-            return fail(r, "fault rates must be in 0..1");
-    if (o->loss >= 1 && (o->fault_up || o->fault_down))
-        return fail(r, "--loss 1: nothing would ever arrive");
     /* the workers' tensors and two iterations of exact sums */
     double need = (double)o->elems * 4 * (o->workers + 2);
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);

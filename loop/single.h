@@ -7,7 +7,7 @@
 
 #include "run.h"
 
-/* As ws_run (run.h). */
+/* As ws_run (run.h), on options ws_run_check took. */
 int ws_single_run(const ws_run_opts *o, ws_run_stats *st, FILE *out, char *err, size_t errlen);
 
 #endif

@@ -387,6 +387,14 @@ usage_one trace-window-negative "wiresum: --trace-window -5: expected BEFORE or 
 usage_one gen-loss-high "wiresum gen: --loss 0.6: must be in 0..0.5" "$ws" gen "$tmp/loss" --loss 0.6
 usage_one gen-loss-negative "wiresum: --loss -1: expected a rate from 0 to 1" "$ws" gen "$tmp/loss" --loss -1
 [ ! -e "$tmp/loss" ] || bad gen-loss-high "a trace directory was made"
+# run: options that cannot make a run are usage errors too, before any device
+usage_one run-loss-1 "wiresum run: --loss 1: nothing would ever arrive" "$ws" run --device ref --elems 10 --loss 1
+usage_one run-tree-trailing-x "wiresum run: --tree 2x: fan-outs separated by 'x' (e.g. 4 or 2x4)" \
+    "$ws" run --device ref --elems 10 --tree 2x
+usage_one run-tree-leaves "wiresum run: --tree 2x4 has 8 leaves; --workers 4 leaves some without a worker" \
+    "$ws" run --device ref --elems 10 --tree 2x4 --workers 4
+usage_one run-shards-plot "wiresum run: --plot and --trace: one device at a time (without --shards and --tree)" \
+    "$ws" run --device ref --elems 10 --shards 2 --plot "$tmp/shards.png"
 # --version: WS_VERSION of mk/c.mk, the one place it is set
 v=$(sed -n 's/^WS_VERSION *:= *//p' mk/c.mk)
 if [ -n "$v" ] && [ "$("$ws" --version 2>&1)" = "wiresum $v" ]; then ok version; else
