@@ -8,7 +8,8 @@
 // integer with the sign applied, in ACC_W-bit two's complement. Zeros, NaNs and infinities give
 // fx = 0; NaNs and infinities are reported by the flags instead.
 //
-// Logic: the 24-bit significand is negated first (a 25-bit carry chain, not an ACC_W-bit one),
+// Logic: the 24-bit significand is negated first (a 25-bit carry chain, not an ACC_W-bit one;
+// (x ^ s) + s, so that the sign's select is not behind the chain),
 // then shifted left by one barrel shifter: -(M << k) == (-M) << k in two's complement because
 // the bits shifted in are zeros. The shift amount max(E-1, 0) is formed without a subtractor:
 // shift by max(E, 1) into an (ACC_W+1)-bit word and drop its bit 0, which is always 0.
@@ -96,8 +97,9 @@ module ws_f32_to_fx #(
 
         // significand with the hidden bit; forced to 0 for NaN and Inf
         wire [23:0] sig = e_max ? 24'd0 : {!e_zero, m};
-        // signed significand: 25-bit two's complement, |value| < 2^24
-        assign a_ssig = s ? (25'd0 - {1'b0, sig}) : {1'b0, sig};
+        // signed significand: 25-bit two's complement, |value| < 2^24 (negated as ~x + 1, the
+        // complement in the LUTs in front of the carry chain, no select behind it)
+        assign a_ssig = ({1'b0, sig} ^ {25{s}}) + {24'd0, s};
         // max(E, 1): E with bit 0 forced for subnormals and zeros
         assign a_sh = {e[7:1], e[0] | e_zero};
     end else begin : g_words
@@ -121,7 +123,7 @@ module ws_f32_to_fx #(
         // (shifted by max(E, 1)); 0 for the specials of both
         wire [54:0] sig = word ? (w_emax ? 55'd0 : {w_m, 1'b0})
                                : (f_emax ? 55'd0 : {31'd0, !e_zero, f_m});
-        assign a_ssig = s ? (56'd0 - {1'b0, sig}) : {1'b0, sig};
+        assign a_ssig = ({1'b0, sig} ^ {56{s}}) + {55'd0, s};
         assign a_sh = word ? w_e : {e[7:1], e[0] | e_zero};
     end endgenerate
 

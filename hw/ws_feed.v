@@ -84,6 +84,20 @@ function cnt_le(input [15:0] c, input [15:0] lim);
     end
 endfunction
 
+// at most one bit of v set (an OR scan, no adder)
+function one_or_none(input [LANES/2-1:0] v);
+    integer i;
+    reg seen;
+    begin
+        one_or_none = 1'b1;
+        seen = 1'b0;
+        for (i = 0; i < LANES / 2; i = i + 1) begin
+            one_or_none = one_or_none && !(seen && v[i]);
+            seen = seen || v[i];
+        end
+    end
+endfunction
+
 // per group of 8 bits: any bit set
 function [XG_N-1:0] grp_any(input [XG_N*8-1:0] v);
     integer g;
@@ -327,11 +341,13 @@ end else begin : g_feed_partial
 
     reg              rph;                          // the beat's element cycle is done
     reg  [WPB-1:0]   rpend;                        // its record words not yet taken
+    reg              r_last;                       // rpend has one word left (or none): registered
+                                                   // with it, on the path to s_agg_tready
     reg  [XN-1:0]    xmask;
     wire             beat_in  = s_agg_tvalid && dv;
     wire             has_rec  = is_p && b_accept && |w_rec;
     wire [WPB-1:0]   r_one    = rpend & (~rpend + 1'b1);   // the next record word
-    wire             r_last   = rpend == r_one;
+    wire [WPB-1:0]   r_rest   = rpend & ~r_one;
     wire             e_cyc    = beat_in && !rph;   // the element cycle of a beat
     wire             r_cyc    = beat_in && rph;
 
@@ -401,10 +417,13 @@ end else begin : g_feed_partial
         end else if (x_end) begin
             xmask <= xmask & ~own_oh[XN-1:0];     // the element's chain ends
         end
-        if (e_cyc)
+        if (e_cyc) begin
             rpend <= w_rec;
-        else if (r_take)
-            rpend <= rpend & ~r_one;
+            r_last <= one_or_none(w_rec);
+        end else if (r_take) begin
+            rpend <= r_rest;
+            r_last <= one_or_none(r_rest);
+        end
         if (rst)
             rph <= 1'b0;
         else if (e_cyc && has_rec)
