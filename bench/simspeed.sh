@@ -3,7 +3,8 @@
 # bytes/s of the Verilator model at DATA_WIDTH 256, 512 and 1024, Verilator against Icarus
 # Verilog on one small trace at 256 bits, and a ResNet-50-sized all-reduce (25.6M binary32
 # elements, 4 workers) through the Verilator model end to end, held to one core.
-# Writes build/bench/simspeed.md (a markdown fragment that bench/all.sh includes); the traces
+# Writes build/bench/simspeed.md (a markdown fragment that bench/all.sh includes; it ends with
+# bench/simspeed_notes.md, measurements of build options and RTL forms made by hand); the traces
 # and logs go to build/bench/simspeed/.
 #
 # usage: sh bench/simspeed.sh [--quick]
@@ -26,7 +27,7 @@ ELEMS=${SIMSPEED_ELEMS:-25600000}
 case "${1:-}" in
     "") ;;
     --quick) ELEMS=${SIMSPEED_ELEMS:-400000} ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench/simspeed.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
 esac
 
@@ -185,5 +186,8 @@ fi
     echo '```'
     echo
     echo "Machine: $MACHINE; date: $DATE."
+    # what the speed depends on: build options and the RTL's form, measured once by hand
+    echo
+    cat bench/simspeed_notes.md
 } > "$OUT"
 echo "bench/simspeed.sh: wrote $OUT" >&2

@@ -681,22 +681,30 @@ always @(posedge clk) begin
         j0_clr_wr <= 1'b0;
     end
 end
+// a set's bits: a generate loop (a copy per set, as a loop in a block is to synthesis), so that
+// the simulator indexes them by constants
+generate
+    for (gq = 0; gq < Q_N; gq = gq + 1) begin : g_st
+        localparam [Q_W-1:0] QQ = gq;
+        always @(posedge clk) begin
+            if (rst) begin
+                st_complete[gq] <= 1'b1;
+                st_wait[gq] <= 1'b0;
+            end else if (job_clear && clr_hit[gq / 2]) begin
+                st_complete[gq] <= 1'b1;
+                st_wait[gq] <= 1'b0;
+            end else if (b_fw && jq == QQ) begin
+                st_complete[gq] <= d_done;   // a PARTIAL sent: waiting
+                st_wait[gq] <= d_wait;
+            end
+        end
+    end
+endgenerate
 integer q;
 always @(posedge clk) begin
     if (rst) begin
-        st_complete <= {Q_N{1'b1}};
-        st_wait <= {Q_N{1'b0}};
         st_clr <= {P_N{1'b1}};
     end else begin
-        for (q = 0; q < Q_N; q = q + 1) begin
-            if (job_clear && clr_hit[q / 2]) begin
-                st_complete[q] <= 1'b1;
-                st_wait[q] <= 1'b0;
-            end else if (b_fw && jq == q[Q_W-1:0]) begin
-                st_complete[q] <= d_done;   // a PARTIAL sent: waiting
-                st_wait[q] <= d_wait;
-            end
-        end
         for (q = 0; q < P_N; q = q + 1) begin
             if (job_clear && clr_hit[q])
                 st_clr[q] <= 1'b1;
@@ -802,7 +810,14 @@ reg  [E-1:0]     ev_fd, ev_sd;
 reg  [E*Q_W-1:0] ev_fdq, ev_sdq;
 reg  [BZ_W-1:0]  ev_ci;
 reg  [Q_N-1:0]   ev_ch;     // ev_c, per set
-integer ei;
+// a decoder: the set's bit when the event is there. As a one-hot shift, not a compare per
+// set: the same gates, which Verilator evaluates as a few word operations instead of Q_N
+// compares a cycle, though events are rare
+function [Q_N-1:0] dec;
+    input         ev;
+    input [Q_W-1:0] dq;
+    dec = ev ? {{(Q_N-1){1'b0}}, 1'b1} << dq : {Q_N{1'b0}};   // no event: 0, dq unknown or not
+endfunction
 always @(posedge clk) begin
     ev_o   <= !rst && rd_o;
     ev_oq  <= rd_oq;
@@ -814,81 +829,98 @@ always @(posedge clk) begin
     ev_cq  <= jq;
     ev_c2  <= !rst && ev_c;
     ev_cq2 <= ev_cq;
-    for (ei = 0; ei < Q_N; ei = ei + 1)
-        ev_ch[ei] <= !rst && j_cmd && jq == ei[Q_W-1:0];
+    ev_ch  <= dec(!rst && j_cmd, jq);
     ev_ci  <= j_busy_inc;
 end
 
 // Then the retirements are matched with each set (registered: m_dn), counted without carry
 // chains (full adders on the match bits, registered: n_dn) and subtracted; a command's increment
-// is added from ev_* directly.
+// is added from ev_* directly. m_dn and n_dn are held as rows of Q_N bits, a set a column (m_dn:
+// a row per event; n_dn: a row per bit of the count), so that the matches are decoders and the
+// full adders work on whole rows: the same gates per set as a column at a time, in a few word
+// operations for the simulator.
 localparam NR   = 2*E + 1;                 // retirement events a cycle: the round, E x (sent, skipped)
 localparam DN_W = $clog2(NR + 1);
-reg [Q_N*NR-1:0] m_dn;
-integer bq, bg;
+reg [NR*Q_N-1:0] m_dn;                     // event k of set q at k*Q_N + q
+integer bg;
 always @(posedge clk) begin
-    for (bq = 0; bq < Q_N; bq = bq + 1) begin
-        m_dn[bq*NR] <= ev_o && ev_oq == bq[Q_W-1:0];
-        for (bg = 0; bg < E; bg = bg + 1) begin
-            m_dn[bq*NR + 1 + 2*bg] <= ev_fd[bg] && ev_fdq[bg*Q_W +: Q_W] == bq[Q_W-1:0];
-            m_dn[bq*NR + 2 + 2*bg] <= ev_sd[bg] && ev_sdq[bg*Q_W +: Q_W] == bq[Q_W-1:0];
-        end
+    m_dn[0 +: Q_N] <= dec(ev_o, ev_oq);
+    for (bg = 0; bg < E; bg = bg + 1) begin
+        m_dn[(1 + 2*bg)*Q_N +: Q_N] <= dec(ev_fd[bg], ev_fdq[bg*Q_W +: Q_W]);
+        m_dn[(2 + 2*bg)*Q_N +: Q_N] <= dec(ev_sd[bg], ev_sdq[bg*Q_W +: Q_W]);
     end
 end
 
-// ones in up to 9 bits, as a tree of full adders (more: an add per bit)
-function [DN_W-1:0] ones;
-    input [NR-1:0] x;
-    reg   [8:0]    y;
-    reg            s0, c0, s1, c1, s2, c2, b0, k1, t, k2, k3;
-    integer        i;
+// per set, the ones among its NR bits (x: a row per event) in DN_W rows (bit d of set q's at
+// d*Q_N + q): up to 9, a tree of full adders on the rows; more, an add per bit of each set
+function [DN_W*Q_N-1:0] ones;
+    input [NR*Q_N-1:0] x;
+    reg   [9*Q_N-1:0]  y;
+    reg   [Q_N-1:0]    s0, c0, s1, c1, s2, c2, b0, k1, t, k2, k3;
+    /* verilator lint_off UNUSEDSIGNAL */  // DN_W of its 4 rows
+    reg   [4*Q_N-1:0]  o4;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg   [DN_W-1:0]   n;
+    integer            i, k;
     begin
         if (NR <= 9) begin
-            y = {{(9-NR){1'b0}}, x};
-            s0 = y[0] ^ y[1] ^ y[2]; c0 = (y[0] & y[1]) | (y[0] & y[2]) | (y[1] & y[2]);
-            s1 = y[3] ^ y[4] ^ y[5]; c1 = (y[3] & y[4]) | (y[3] & y[5]) | (y[4] & y[5]);
-            s2 = y[6] ^ y[7] ^ y[8]; c2 = (y[6] & y[7]) | (y[6] & y[8]) | (y[7] & y[8]);
+            y = {9*Q_N{1'b0}};
+            y[NR*Q_N-1:0] = x;
+            s0 = y[0*Q_N +: Q_N] ^ y[1*Q_N +: Q_N] ^ y[2*Q_N +: Q_N];
+            c0 = (y[0*Q_N +: Q_N] & y[1*Q_N +: Q_N]) | (y[0*Q_N +: Q_N] & y[2*Q_N +: Q_N]) |
+                 (y[1*Q_N +: Q_N] & y[2*Q_N +: Q_N]);
+            s1 = y[3*Q_N +: Q_N] ^ y[4*Q_N +: Q_N] ^ y[5*Q_N +: Q_N];
+            c1 = (y[3*Q_N +: Q_N] & y[4*Q_N +: Q_N]) | (y[3*Q_N +: Q_N] & y[5*Q_N +: Q_N]) |
+                 (y[4*Q_N +: Q_N] & y[5*Q_N +: Q_N]);
+            s2 = y[6*Q_N +: Q_N] ^ y[7*Q_N +: Q_N] ^ y[8*Q_N +: Q_N];
+            c2 = (y[6*Q_N +: Q_N] & y[7*Q_N +: Q_N]) | (y[6*Q_N +: Q_N] & y[8*Q_N +: Q_N]) |
+                 (y[7*Q_N +: Q_N] & y[8*Q_N +: Q_N]);
             b0 = s0 ^ s1 ^ s2;       k1 = (s0 & s1) | (s0 & s2) | (s1 & s2);   // weight 2
             t  = c0 ^ c1 ^ c2;       k2 = (c0 & c1) | (c0 & c2) | (c1 & c2);   // weight 2, 4
             k3 = k1 & t;                                                      // weight 4
-            ones = {{(DN_W-1){1'b0}}, b0} | ({{(DN_W-1){1'b0}}, k1 ^ t} << 1) |
-                   ({{(DN_W-1){1'b0}}, k2 ^ k3} << 2) | ({{(DN_W-1){1'b0}}, k2 & k3} << 3);
+            o4 = {k2 & k3, k2 ^ k3, k1 ^ t, b0};
+            ones = o4[DN_W*Q_N-1:0];
         end else begin
-            ones = {DN_W{1'b0}};
-            for (i = 0; i < NR; i = i + 1)
-                ones = ones + {{(DN_W-1){1'b0}}, x[i]};
+            ones = {DN_W*Q_N{1'b0}};
+            for (k = 0; k < Q_N; k = k + 1) begin
+                n = {DN_W{1'b0}};
+                for (i = 0; i < NR; i = i + 1)
+                    n = n + {{(DN_W-1){1'b0}}, x[i*Q_N + k]};
+                for (i = 0; i < DN_W; i = i + 1)
+                    ones[i*Q_N + k] = n[i];
+            end
         end
     end
 endfunction
 
 // busy_nz: "reads owed" of each set as a bit of its own, so that the read guard's looks at JA's
 // and JB's sets (bz_new, bz_hold) select one bit, not a count
-reg [Q_N*DN_W-1:0] n_dn;
-integer bn;
+reg [DN_W*Q_N-1:0] n_dn;
 always @(posedge clk)
-    for (bn = 0; bn < Q_N; bn = bn + 1)
-        n_dn[bn*DN_W +: DN_W] <= rst ? {DN_W{1'b0}} : ones(m_dn[bn*NR +: NR]);
+    n_dn <= rst ? {DN_W*Q_N{1'b0}} : ones(m_dn);
 
-reg [Q_N*BZ_W-1:0] bz_next;
-/* verilator lint_off UNUSEDSIGNAL */  // at most NR
-reg [31:0]         bz_dn;
-/* verilator lint_on UNUSEDSIGNAL */
-integer bb;
-always @(*) begin
-    bz_dn = 32'd0;
-    for (bb = 0; bb < Q_N; bb = bb + 1) begin
-        bz_dn = {{(32-DN_W){1'b0}}, n_dn[bb*DN_W +: DN_W]};
-        bz_next[bb*BZ_W +: BZ_W] = busy[bb*BZ_W +: BZ_W] - bz_dn[BZ_W-1:0] +
-                                   (ev_ch[bb] ? ev_ci : {BZ_W{1'b0}});
+// each set's count, a generate loop (a copy per set, as a loop in a block is to synthesis): the
+// simulator then indexes by constants
+wire [Q_N*BZ_W-1:0] bz_next;
+generate
+    for (gq = 0; gq < Q_N; gq = gq + 1) begin : g_busy
+        wire [BZ_W-1:0] dn;
+        genvar gd;
+        for (gd = 0; gd < BZ_W; gd = gd + 1) begin : g_dn
+            if (gd < DN_W) begin : g_bit
+                assign dn[gd] = n_dn[gd*Q_N + gq];
+            end else begin : g_zero
+                assign dn[gd] = 1'b0;
+            end
+        end
+        assign bz_next[gq*BZ_W +: BZ_W] = busy[gq*BZ_W +: BZ_W] - dn +
+                                          (ev_ch[gq] ? ev_ci : {BZ_W{1'b0}});
+        always @(posedge clk) begin
+            busy[gq*BZ_W +: BZ_W] <= rst ? {BZ_W{1'b0}} : bz_next[gq*BZ_W +: BZ_W];
+            busy_nz[gq] <= !rst && bz_next[gq*BZ_W +: BZ_W] != {BZ_W{1'b0}};
+        end
     end
-end
-integer bc;
-always @(posedge clk) begin
-    for (bc = 0; bc < Q_N; bc = bc + 1) begin
-        busy[bc*BZ_W +: BZ_W] <= rst ? {BZ_W{1'b0}} : bz_next[bc*BZ_W +: BZ_W];
-        busy_nz[bc] <= !rst && bz_next[bc*BZ_W +: BZ_W] != {BZ_W{1'b0}};
-    end
-end
+endgenerate
 
 endmodule
 
