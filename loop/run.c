@@ -9,6 +9,7 @@
 #include "fabric.h"
 #include "single.h"
 #include "wiresum/config.h"
+#include "ws_err.h"
 
 void ws_run_defaults(ws_run_opts *o)
 {
@@ -29,64 +30,53 @@ void ws_run_defaults(ws_run_opts *o)
     o->max_retries = 40;
 }
 
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int bad(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 int ws_run_check(const ws_run_opts *o, char *err, size_t errlen)
 {
     if (o->workers < 1 || o->workers > WS_LIMIT_WORKERS)
-        return bad(err, errlen, "--workers %u: must be 1..%d", o->workers, WS_LIMIT_WORKERS);
+        return ws_errf(err, errlen, "--workers %u: must be 1..%d", o->workers, WS_LIMIT_WORKERS);
     if (o->ports < 1 || o->ports > WS_LIMIT_PORTS)
-        return bad(err, errlen, "--ports %u: must be 1..%d", o->ports, WS_LIMIT_PORTS);
+        return ws_errf(err, errlen, "--ports %u: must be 1..%d", o->ports, WS_LIMIT_PORTS);
     if (o->count < 1 || o->count > WS_LIMIT_COUNT)
-        return bad(err, errlen, "--count %u: must be 1..%d", o->count, WS_LIMIT_COUNT);
+        return ws_errf(err, errlen, "--count %u: must be 1..%d", o->count, WS_LIMIT_COUNT);
     if (o->slots < 1 || o->slots > WS_LIMIT_SLOTS)
-        return bad(err, errlen, "--slots %u: must be 1..%d", o->slots, WS_LIMIT_SLOTS);
+        return ws_errf(err, errlen, "--slots %u: must be 1..%d", o->slots, WS_LIMIT_SLOTS);
     if (o->elems < 1 || o->elems > UINT32_MAX)
-        return bad(err, errlen, "--elems %llu: must be 1..%u", (unsigned long long)o->elems,
+        return ws_errf(err, errlen, "--elems %llu: must be 1..%u", (unsigned long long)o->elems,
                    UINT32_MAX);
     if (o->iters < 1 || o->iters > 65535)
-        return bad(err, errlen, "--iters %u: must be 1..65535", o->iters);
+        return ws_errf(err, errlen, "--iters %u: must be 1..65535", o->iters);
     if (o->latency < 1 || o->latency > 100000000)
-        return bad(err, errlen, "--latency %llu: must be 1..10^8 cycles",
+        return ws_errf(err, errlen, "--latency %llu: must be 1..10^8 cycles",
                    (unsigned long long)o->latency);
     if (o->width != 256 && o->width != 512 && o->width != 1024)
-        return bad(err, errlen, "--width %u: must be 256, 512 or 1024", o->width);
+        return ws_errf(err, errlen, "--width %u: must be 256, 512 or 1024", o->width);
     if (!(o->clock_mhz > 0))
-        return bad(err, errlen, "--clock must be positive");
+        return ws_errf(err, errlen, "--clock must be positive");
     const double rates[] = {o->loss, o->dup, o->reorder, o->corrupt, o->bypass};
     for (int i = 0; i < 5; i++)
         if (!(rates[i] >= 0 && rates[i] <= 1))
-            return bad(err, errlen, "fault rates must be in 0..1");
+            return ws_errf(err, errlen, "fault rates must be in 0..1");
     if (o->loss >= 1 && (o->fault_up || o->fault_down))
-        return bad(err, errlen, "--loss 1: nothing would ever arrive");
+        return ws_errf(err, errlen, "--loss 1: nothing would ever arrive");
     if (!(o->shards > 1 || o->tree || o->fabric || o->device == WS_RUN_MIX))
         return 0;
     /* several devices */
     if (o->shards > WS_RUN_MAX_SHARDS)
-        return bad(err, errlen, "--shards %u: must be 1..%d", o->shards, WS_RUN_MAX_SHARDS);
+        return ws_errf(err, errlen, "--shards %u: must be 1..%d", o->shards, WS_RUN_MAX_SHARDS);
     if (o->bypass > 0)
-        return bad(err, errlen, "--bypass: not with several devices (a device's bypass is "
+        return ws_errf(err, errlen, "--bypass: not with several devices (a device's bypass is "
                    "tested alone)");
     if (o->plot || o->trace)
-        return bad(err, errlen, "--plot and --trace: one device at a time (without --shards "
+        return ws_errf(err, errlen, "--plot and --trace: one device at a time (without --shards "
                    "and --tree)");
     if (o->fabric && (o->tree || o->shards > 1))
-        return bad(err, errlen, "--fabric: not with --shards or --tree (the file names the "
+        return ws_errf(err, errlen, "--fabric: not with --shards or --tree (the file names the "
                    "devices)");
     unsigned leaves;
     if (ws_fabric_tree_check(o->tree, &leaves, err, errlen))
         return -1;
     if (!o->fabric && leaves > o->workers)
-        return bad(err, errlen, "--tree %s has %u leaves; --workers %u leaves some without a "
+        return ws_errf(err, errlen, "--tree %s has %u leaves; --workers %u leaves some without a "
                    "worker", o->tree, leaves, o->workers);
     return 0;
 }

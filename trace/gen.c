@@ -1,6 +1,7 @@
 /* gen.c - trace generator: worker window protocol in closed loop with the reference device. */
 #include "f32.h"
 #include "gen.h"
+#include "ws_err.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -166,17 +167,6 @@ static uint32_t value(const gen *g, unsigned j, unsigned t, unsigned w, uint64_t
 static uint16_t job_id(unsigned j) { return (uint16_t)(7 + 4099 * j); }
 static uint32_t tensor_id(unsigned j, uint64_t t) { return (uint32_t)job_id(j) << 16 | (uint32_t)(t + 1); }
 
-static int put_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int put_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 /* the job of --malformed's frames to a disabled job */
 #define DISABLED_JOB 0x0d15
 
@@ -192,25 +182,25 @@ int ws_gen_check(const ws_gen_opts *o, char *err, size_t errlen)
                  {"--ecn", o->ecn, 1}};
     for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
         if (!(rates[i].v >= 0 && rates[i].v <= rates[i].max))
-            return put_err(err, errlen, "%s %g: must be in 0..%g", rates[i].opt, rates[i].v,
+            return ws_errf(err, errlen, "%s %g: must be in 0..%g", rates[i].opt, rates[i].v,
                            rates[i].max);
     if (o->tensors < 1 || o->tensors > 65535)
-        return put_err(err, errlen, "--tensors %u: must be 1..65535", o->tensors);
+        return ws_errf(err, errlen, "--tensors %u: must be 1..65535", o->tensors);
     if (o->ports < 1 || o->ports > WS_LIMIT_PORTS)
-        return put_err(err, errlen, "--ports %u: must be 1..%d", o->ports, WS_LIMIT_PORTS);
+        return ws_errf(err, errlen, "--ports %u: must be 1..%d", o->ports, WS_LIMIT_PORTS);
     if (o->jobs < 1 || o->jobs > WS_LIMIT_JOBS - 1)
-        return put_err(err, errlen, "--jobs %u: must be 1..%d", o->jobs, WS_LIMIT_JOBS - 1);
+        return ws_errf(err, errlen, "--jobs %u: must be 1..%d", o->jobs, WS_LIMIT_JOBS - 1);
     if (o->workers < 1 || o->workers > WS_LIMIT_WORKERS)
-        return put_err(err, errlen, "--workers %u: must be 1..%d", o->workers,
+        return ws_errf(err, errlen, "--workers %u: must be 1..%d", o->workers,
                        WS_LIMIT_WORKERS);
     if (o->count < 1 || o->count > WS_LIMIT_COUNT)
-        return put_err(err, errlen, "--count %u: must be 1..%d", o->count, WS_LIMIT_COUNT);
+        return ws_errf(err, errlen, "--count %u: must be 1..%d", o->count, WS_LIMIT_COUNT);
     if (o->slots < 1 || (uint64_t)o->slots * o->jobs + (o->malformed > 0) > o->pool_slots)
-        return put_err(err, errlen, "--slots %u x --jobs %u%s do not fit the pool of %u slots "
+        return ws_errf(err, errlen, "--slots %u x --jobs %u%s do not fit the pool of %u slots "
                        "(--pool)", o->slots, o->jobs,
                        o->malformed > 0 ? " + 1 (disabled job)" : "", o->pool_slots);
     if (o->elems < 1 || o->elems > 0xffffffffull)
-        return put_err(err, errlen, "--elems %llu: must be 1..2^32-1",
+        return ws_errf(err, errlen, "--elems %llu: must be 1..2^32-1",
                        (unsigned long long)o->elems);
     return 0;
 }

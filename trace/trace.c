@@ -1,5 +1,6 @@
 /* trace.c - read a trace directory of per-port pcap files in global order, and write one. */
 #include "trace.h"
+#include "ws_err.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,18 +19,6 @@
 
 /* ------------------------------------------------------------------------ */
 /* shared helpers */
-
-static void put_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void put_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* DIR/<prefix><port>.pcap, or DIR/<name> when name is given; malloc'd. */
 static char *make_path(const char *dir, const char *prefix, unsigned port, const char *name)
@@ -83,7 +72,7 @@ static int in_fail(ws_trace_in *t, char *err, size_t errlen, const char *fmt, ..
     vsnprintf(t->msg, sizeof t->msg, fmt, ap);
     va_end(ap);
     t->failed = 1;
-    put_err(err, errlen, "%s", t->msg);
+    ws_errf(err, errlen, "%s", t->msg);
     return -1;
 }
 
@@ -142,7 +131,7 @@ static int scan_dir(const char *dir, const char *prefix, unsigned n_ports, char 
     DIR *dp = opendir(dir[0] ? dir : ".");
     if (!dp) {
         int e = errno;
-        put_err(err, errlen, "%s: cannot read the trace directory: %s", dir, strerror(e));
+        ws_errf(err, errlen, "%s: cannot read the trace directory: %s", dir, strerror(e));
         return -1;
     }
     size_t plen = strlen(prefix);
@@ -177,7 +166,7 @@ static int scan_dir(const char *dir, const char *prefix, unsigned n_ports, char 
     int e = errno;
     closedir(dp);
     if (e) {
-        put_err(err, errlen, "%s: cannot read the trace directory: %s", dir, strerror(e));
+        ws_errf(err, errlen, "%s: cannot read the trace directory: %s", dir, strerror(e));
         return -1;
     }
     if (bad[0] == '\0')
@@ -185,13 +174,13 @@ static int scan_dir(const char *dir, const char *prefix, unsigned n_ports, char 
     char *path = make_path(dir, prefix, 0, bad);
     const char *shown = path ? path : bad;
     if (bad_zero)
-        put_err(err, errlen, "%s: port number with a leading zero (expected %s%" PRIu64 ".pcap)", shown,
+        ws_errf(err, errlen, "%s: port number with a leading zero (expected %s%" PRIu64 ".pcap)", shown,
                 prefix, bad_port);
     else if (bad_port > UINT32_MAX)
-        put_err(err, errlen, "%s: port number too large; the device has %u port%s", shown, n_ports,
+        ws_errf(err, errlen, "%s: port number too large; the device has %u port%s", shown, n_ports,
                 n_ports == 1 ? "" : "s");
     else
-        put_err(err, errlen, "%s: port %" PRIu64 " but the device has %u port%s", shown, bad_port,
+        ws_errf(err, errlen, "%s: port %" PRIu64 " but the device has %u port%s", shown, bad_port,
                 n_ports, n_ports == 1 ? "" : "s");
     free(path);
     return -1;
@@ -201,7 +190,7 @@ ws_trace_in *ws_trace_open(const char *dir, const char *prefix, unsigned n_ports
                            char *err, size_t errlen)
 {
     if (!dir || !prefix) {
-        put_err(err, errlen, "ws_trace_open: no directory or prefix");
+        ws_errf(err, errlen, "ws_trace_open: no directory or prefix");
         return NULL;
     }
     if (scan_dir(dir, prefix, n_ports, err, errlen) < 0)
@@ -209,14 +198,14 @@ ws_trace_in *ws_trace_open(const char *dir, const char *prefix, unsigned n_ports
 
     ws_trace_in *t = calloc(1, sizeof *t);
     if (!t) {
-        put_err(err, errlen, "%s: out of memory", dir);
+        ws_errf(err, errlen, "%s: out of memory", dir);
         return NULL;
     }
     t->n_ports = n_ports;
     t->held = n_ports;
     t->port = calloc(n_ports ? n_ports : 1, sizeof *t->port);
     if (!t->port) {
-        put_err(err, errlen, "%s: out of memory", dir);
+        ws_errf(err, errlen, "%s: out of memory", dir);
         goto fail;
     }
 
@@ -225,7 +214,7 @@ ws_trace_in *ws_trace_open(const char *dir, const char *prefix, unsigned n_ports
         in_port *ip = &t->port[p];
         ip->path = make_path(dir, prefix, p, NULL);
         if (!ip->path) {
-            put_err(err, errlen, "%s: out of memory", dir);
+            ws_errf(err, errlen, "%s: out of memory", dir);
             goto fail;
         }
         /* fopen ourselves so that only a missing file means "no frames" */
@@ -234,34 +223,34 @@ ws_trace_in *ws_trace_open(const char *dir, const char *prefix, unsigned n_ports
             int e = errno;
             if (e == ENOENT)
                 continue;
-            put_err(err, errlen, "%s: %s", ip->path, strerror(e));
+            ws_errf(err, errlen, "%s: %s", ip->path, strerror(e));
             goto fail;
         }
         char ebuf[PCAP_ERRBUF_SIZE] = "";
         ip->pc = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, ebuf);
         if (!ip->pc) {
             fclose(fp);
-            put_err(err, errlen, "%s: %s", ip->path, ebuf);
+            ws_errf(err, errlen, "%s: %s", ip->path, ebuf);
             goto fail;
         }
         int dlt = pcap_datalink(ip->pc);
         if (dlt != DLT_EN10MB) {
             const char *nm = pcap_datalink_val_to_name(dlt);
             if (nm)
-                put_err(err, errlen, "%s: link type %s is not Ethernet (DLT_EN10MB)", ip->path, nm);
+                ws_errf(err, errlen, "%s: link type %s is not Ethernet (DLT_EN10MB)", ip->path, nm);
             else
-                put_err(err, errlen, "%s: link type %d is not Ethernet (DLT_EN10MB)", ip->path, dlt);
+                ws_errf(err, errlen, "%s: link type %d is not Ethernet (DLT_EN10MB)", ip->path, dlt);
             goto fail;
         }
         ip->buf = malloc(WS_MAX_FRAME);
         if (!ip->buf) {
-            put_err(err, errlen, "%s: out of memory", ip->path);
+            ws_errf(err, errlen, "%s: out of memory", ip->path);
             goto fail;
         }
         found++;
     }
     if (require_any && found == 0) {
-        put_err(err, errlen, "%s: no %sP.pcap files", dir, prefix);
+        ws_errf(err, errlen, "%s: no %sP.pcap files", dir, prefix);
         goto fail;
     }
     return t;
@@ -274,11 +263,11 @@ fail:
 int ws_trace_next(ws_trace_in *t, ws_pkt *pkt, char *err, size_t errlen)
 {
     if (!t || !pkt) {
-        put_err(err, errlen, "ws_trace_next: no trace or packet");
+        ws_errf(err, errlen, "ws_trace_next: no trace or packet");
         return -1;
     }
     if (t->failed) {
-        put_err(err, errlen, "%s", t->msg);
+        ws_errf(err, errlen, "%s", t->msg);
         return -1;
     }
     if (!t->primed) {
@@ -363,7 +352,7 @@ static int out_fail(ws_trace_out *t, char *err, size_t errlen, const char *fmt, 
         va_end(ap);
         t->failed = 1;
     }
-    put_err(err, errlen, "%s", t->msg);
+    ws_errf(err, errlen, "%s", t->msg);
     return -1;
 }
 
@@ -371,12 +360,12 @@ ws_trace_out *ws_trace_create(const char *dir, const char *prefix, unsigned n_po
                               char *err, size_t errlen)
 {
     if (!dir || !prefix) {
-        put_err(err, errlen, "ws_trace_create: no directory or prefix");
+        ws_errf(err, errlen, "ws_trace_create: no directory or prefix");
         return NULL;
     }
     ws_trace_out *t = calloc(1, sizeof *t);
     if (!t) {
-        put_err(err, errlen, "%s: out of memory", dir);
+        ws_errf(err, errlen, "%s: out of memory", dir);
         return NULL;
     }
     t->n_ports = n_ports;
@@ -385,23 +374,23 @@ ws_trace_out *ws_trace_create(const char *dir, const char *prefix, unsigned n_po
     t->dead = pcap_open_dead_with_tstamp_precision(
         DLT_EN10MB, WS_MAX_FRAME, nano ? PCAP_TSTAMP_PRECISION_NANO : PCAP_TSTAMP_PRECISION_MICRO);
     if (!t->port || !t->dead) {
-        put_err(err, errlen, "%s: out of memory", dir);
+        ws_errf(err, errlen, "%s: out of memory", dir);
         goto fail;
     }
     for (unsigned p = 0; p < n_ports; p++) {
         out_port *op = &t->port[p];
         op->path = make_path(dir, prefix, p, NULL);
         if (!op->path) {
-            put_err(err, errlen, "%s: out of memory", dir);
+            ws_errf(err, errlen, "%s: out of memory", dir);
             goto fail;
         }
         op->d = pcap_dump_open(t->dead, op->path);
         if (!op->d) {
             const char *m = pcap_geterr(t->dead);
             if (strstr(m, op->path)) /* libpcap's message already names the file */
-                put_err(err, errlen, "cannot create %s", m);
+                ws_errf(err, errlen, "cannot create %s", m);
             else
-                put_err(err, errlen, "cannot create %s: %s", op->path, m);
+                ws_errf(err, errlen, "cannot create %s: %s", op->path, m);
             goto fail;
         }
     }
@@ -416,32 +405,32 @@ int ws_trace_write(ws_trace_out *t, unsigned port, uint64_t ts_ns, const uint8_t
                    char *err, size_t errlen)
 {
     if (!t) {
-        put_err(err, errlen, "ws_trace_write: no trace");
+        ws_errf(err, errlen, "ws_trace_write: no trace");
         return -1;
     }
     if (t->failed) {
-        put_err(err, errlen, "%s", t->msg);
+        ws_errf(err, errlen, "%s", t->msg);
         return -1;
     }
     if (port >= t->n_ports) {
-        put_err(err, errlen, "ws_trace_write: port %u but the trace has %u port%s", port, t->n_ports,
+        ws_errf(err, errlen, "ws_trace_write: port %u but the trace has %u port%s", port, t->n_ports,
                 t->n_ports == 1 ? "" : "s");
         return -1;
     }
     out_port *op = &t->port[port];
     uint64_t n = op->count + 1;
     if (len > WS_MAX_FRAME) {
-        put_err(err, errlen, "%s: frame %" PRIu64 ": length %zu above %u", op->path, n, len,
+        ws_errf(err, errlen, "%s: frame %" PRIu64 ": length %zu above %u", op->path, n, len,
                 (unsigned)WS_MAX_FRAME);
         return -1;
     }
     if (!f && len > 0) {
-        put_err(err, errlen, "%s: frame %" PRIu64 ": no data", op->path, n);
+        ws_errf(err, errlen, "%s: frame %" PRIu64 ": no data", op->path, n);
         return -1;
     }
     uint64_t sec = ts_ns / NS_PER_SEC, sub = ts_ns % NS_PER_SEC;
     if (sec > UINT32_MAX) { /* the classic pcap header has 32-bit seconds */
-        put_err(err, errlen, "%s: frame %" PRIu64 ": timestamp %" PRIu64 " ns does not fit pcap",
+        ws_errf(err, errlen, "%s: frame %" PRIu64 ": timestamp %" PRIu64 " ns does not fit pcap",
                 op->path, n, ts_ns);
         return -1;
     }
@@ -497,7 +486,7 @@ int ws_trace_finish(ws_trace_out *t, char *err, size_t errlen)
         pcap_close(t->dead);
     int rc = 0;
     if (t->failed) {
-        put_err(err, errlen, "%s", t->msg);
+        ws_errf(err, errlen, "%s", t->msg);
         rc = -1;
     }
     free(t);
