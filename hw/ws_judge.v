@@ -19,13 +19,16 @@
 //   JB  the verdict from those registers, the state updated, the decision pushed to the
 //       frame's engine (dc_*), the command and the completion registered (k_*).
 // A judgment that cannot go (no room in its engine's decision FIFO or in the command queues, or
-// its set complete and still being read) waits in JB, and J0 and JA wait behind it. Every write
+// a write of rows still being read) waits in JB, and J0 and JA wait behind it. Every write
 // of the state is JB's; when the stages move, JB's writes of that cycle are forwarded into the
 // rows entering JA and JB, so no judgment reads a row behind an earlier one. While a job's sets
 // are cleared nothing moves, and the clear is applied to the rows held in JA and JB as well.
 // The read guard: per set, the reads of its rows still owed (the combine's or the lanes' write
-// of the round, one per rank per result generator); a judgment on a complete set waits while
-// reads are owed, so a new round never overwrites rows that are still to be sent.
+// of the round, one per rank per result generator); a judgment that writes over them (a new
+// round, or the parent's RESULT) waits while reads are owed, so no round overwrites rows that
+// are still to be sent. Every other judgment goes on: a re-send of a complete round only reads
+// its rows (its command queues behind the round's, and adds its own reads to the count), and a
+// duplicate, early or mismatched frame writes nothing.
 module ws_judge #(
     parameter DATA_WIDTH  = 256,  // datapath width, bits: 256, 512 or 1024
     parameter N_PORTS     = 4,    // device ports
@@ -91,9 +94,14 @@ import ws_regmap::*;  // WS_DROP_* (the reasons of driver/wiresum/reasons.h), WS
 localparam E         = ENGINES;
 localparam PPE       = N_PORTS / ENGINES;
 localparam MW        = MAX_WORKERS;
-// reads owed per set: at most one completion's (a judgment on a complete set waits until none
-// is owed): the round's write and one per rank per generator
-localparam BZ_W      = $clog2(E * MW + 2);
+// reads owed per set: at most one completion's (a new round waits until none is owed: the
+// round's write and one per rank per generator), and one per generator for each re-send of the
+// round still on its way. Those are commands between JB and a generator's last read: the K
+// register, ws_combine's queue (PD_DEPTH, 16) and in each generator its skid, its rank iterator
+// and the DESC_DEPTH (5) frames it prepares (ws_result_gen): 24, and 3 more while a read
+// retired reaches the count (below); CMD_HELD rounds that up.
+localparam CMD_HELD  = 32;
+localparam BZ_W      = $clog2(E * MW + 1 + E * CMD_HELD + 1);
 
 // parameters: the limits of driver/wiresum/config.h (WS_LIMIT_*)
 generate
@@ -366,6 +374,10 @@ endfunction
 
 // the rows held in JA and JB
 reg              jb_complete;
+// JB's judgment writes over the set's rows: a new round (its set complete and empty) or the
+// parent's RESULT; found on the way from JA like the facts below, so the read guard's wait is
+// one register bit (b_ok)
+reg              jb_guard;
 // JA's complete bit as stored and as JB wrote it in the cycle JA was loaded, with the choice:
 // registered apart, so that the verdict (d_last) and the 128-way select each end in a register
 reg              ja_cmp_st, ja_cmp_wr, ja_cmp_fw;
@@ -466,13 +478,14 @@ wire [E-1:0]  d_touched = (d_new || b_fan ? {E{1'b0}} : jb_touched) | bit_e;
 // The read guard, from registers: "reads owed" of the set as read in the cycle before (at JA's
 // set for JB loaded then, bz_new; at JB's own set for JB waiting, bz_hold), with the commands of
 // the last two cycles, which that read does not hold yet (section "Read guard" below). A
-// judgment on a complete set waits while reads are owed (a new round must: its rows would be
-// overwritten; a re-send or an early frame waits too, which keeps the wait off the verdict's
-// logic), and every judgment waits for room for a command.
+// judgment that writes over the set's rows (jb_guard) waits while reads are owed: a new round
+// would overwrite the rows still to be sent, and the parent's RESULT the lanes that a PARTIAL
+// still owed (a re-send queued before it) reads. A re-send does not wait: with a duplicate in
+// the input (a worker's copy right behind the frame that completed the round) the whole input
+// would stop for as long as the round's RESULTs take to send. Every judgment waits for room
+// for a command.
 wire          b_busy    = bz_cmd || (jb_new ? bz_new : bz_hold);
-// The parent's RESULT waits too: its elements overwrite the lanes that a PARTIAL still owed
-// (a re-send queued before it) reads.
-wire          b_ok      = dc_space[jb_e] && cmd_space && !((jb_complete || b_fan) && b_busy);
+wire          b_ok      = dc_space[jb_e] && cmd_space && !(jb_guard && b_busy);
 wire          jb_fire   = jb_v && b_ok && !job_clear;
 wire          b_wr      = jb_v && d_accept;   // JB's writes, forwarded (taken only when it fires)
 assign advance = !job_clear && (!jb_v || b_ok);
@@ -612,6 +625,11 @@ always @(posedge clk) begin
         jb_h <= ja_h;
         jb_complete <= a_same ? d_done : ja_complete;
         jb_waiting  <= a_same ? d_wait : ja_waiting;
+        // complete and empty as JB will have it: JB's write of the set (a_same) leaves it empty
+        // only for the parent's RESULT, which completes it (an accepted rank sets its bit);
+        // otherwise the set's complete bit and its row, JB's write of the other set forwarded
+        jb_guard    <= ja_h[H_FANOUT] ||
+                       (a_same ? f_emp_s : ja_complete && (a_oth ? f_emp_o : f_emp_n));
         jb_after    <= (a_same ? d_after : a_oth ? d_oth : ja_row) | ja_bit;
         jb_oth      <= (a_oth ? d_after : a_same ? d_oth : ja_row_oth) & ~ja_bit;
         jb_offset   <= a_same ? b_offset  : ja_offset;
@@ -646,6 +664,7 @@ always @(posedge clk) begin
         end
         if (b_clr_q) begin
             jb_complete <= 1'b1;
+            jb_guard <= 1'b1;   // complete and empty
             jb_waiting <= 1'b0;
             jb_after <= jb_bit;
             jb_oth <= {MW{1'b0}};

@@ -11,13 +11,14 @@
 // are retired by the testbench a few cycles after each command, unless a case holds them.
 // Cases: a round of three ranks (accept, duplicate before completion, the completing frame, a
 // duplicate after completion = re-send), an early frame (a rank gone on to the other set), a
-// mismatched frame (the round's fields differ) and the right one after it, a new round waiting
-// while the set's rows are still read, a round of one rank, and a job cleared while three of its
-// frames are held in J0, JA and JB (they are then judged against the cleared sets), and the
-// first write of a cleared pool slot followed by its next frame at every spacing, and a re-send
-// right behind its round's completing frame at every spacing, and one behind another group's frame
-// or held in JA before one, and a job cleared with a frame of another set in JA. Prints PASS or
-// FAIL.
+// mismatched frame (the round's fields differ) and the right one after it, a re-send judged
+// at once while its round's rows are still read and a new round waiting for those reads, a round
+// of one rank, and a job cleared while three of its frames are held in J0, JA and JB (they are
+// then judged against the cleared sets), and the first write of a cleared pool slot followed by
+// its next frame at every spacing, a re-send right behind its round's completing frame at every
+// spacing (not held), a new round right behind the frames that emptied its set at every spacing
+// (held while the set's reads are owed), and one behind another group's frame or held in JA
+// before one, and a job cleared with a frame of another set in JA. Prints PASS or FAIL.
 // 12. A job with a parent (docs/protocol.md section 9): the completing frame sends a PARTIAL (a
 // command with C_PART, a completion with CF_PART; the set waits); a duplicate re-sends it; the
 // parent's RESULT for another round is a mismatch, the right one completes the round (the
@@ -413,16 +414,17 @@ initial begin
     frame(0, 1, 0, 0, 400, 3, V_ACC);
     frame(0, 2, 0, 0, 400, 3, V_LAST);
     judged(40);
-    // set 0's round is complete and its reads held: a duplicate is not judged meanwhile
-    n0 = got_n;
+    // set 0's round is complete and its reads held: a duplicate re-sends the RESULT at once (a
+    // re-send only reads the rows; the input does not wait for the round's RESULTs to go)
     frame(0, 1, 0, 0, 400, 3, V_RESEND);
-    settle(40);
-    if (got_n != n0) begin
-        $display("FAIL cycle %0d: a frame on a complete set judged while its reads are owed", cycle);
-        errors = errors + 1;
-    end
-    hold_reads = 1'b0;
-    judged(80);
+    judged(20);
+    // every rank goes on to set 1 (its reads retired before the hold), which empties set 0: a
+    // new round there waits while set 0's reads are owed
+    frame(0, 0, 0, 1, 500, 3, V_ACC);
+    frame(0, 1, 0, 1, 500, 3, V_ACC);
+    frame(0, 2, 0, 1, 500, 3, V_LAST);
+    frame(0, 0, 0, 0, 600, 3, V_ACC);
+    held(1, 4);
 
     // 5. a job of one rank (job 1, pool slot 2): every frame completes a round; a second copy
     //    is a re-send
@@ -472,10 +474,9 @@ initial begin
         judged(40);
     end
 
-    // 8. a re-send right behind its round's completing frame waits while the completion's
-    //    reads are owed, at every spacing up to where the read guard's counts hold them: the
-    //    copy's token on the next cycle (in JA when the completion fires in JB), then 2 to 5
-    //    cycles after (the command of one, two, three cycles before seen beside the counts)
+    // 8. a re-send right behind its round's completing frame is judged at once though the
+    //    completion's reads are owed, at every spacing: the copy's token on the next cycle (in JA
+    //    when the completion fires in JB), then 2 to 5 cycles after
     for (n0 = 0; n0 < 5; n0 = n0 + 1) begin
         open2(1, 800 + n0);
         if (n0 == 0) begin
@@ -487,26 +488,54 @@ initial begin
             settle(n0 - 1);
             frame(0, 2, 1, 0, 800 + n0, 3, V_RESEND);
         end
-        held(1, 80 + n0);
+        judged(20);
+        hold_reads = 1'b0;
+    end
+    //    ... and a new round waits while the reads of its set's last round are owed, at every
+    //    spacing up to where the read guard's counts hold them: job 1 (one rank) completes a
+    //    round in pool slot 1's set 0, then one in set 1 (the rank's bit leaves set 0, which is
+    //    then complete and empty), then a new round in set 0 on the next cycle (in JA when set
+    //    1's frame fires in JB, set 0's command two cycles before) or 1 to 4 cycles later
+    for (n0 = 0; n0 < 5; n0 = n0 + 1) begin
+        settle(60);
+        clear(1, 2);
+        hold_reads = 1'b1;
+        queue(1, 0, 1, 0, 850 + n0, 1, V_LAST);
+        queue(1, 0, 1, 1, 850 + n0, 1, V_LAST);
+        if (n0 == 0)
+            queue(1, 0, 1, 0, 860 + n0, 1, V_LAST);
+        burst;
+        if (n0 > 0) begin
+            settle(n0 - 1);
+            frame(1, 0, 1, 0, 860 + n0, 1, V_LAST);
+        end
+        held(1, 85 + n0);
     end
 
-    // 9. the read guard looks at the set's group of 16 (JA's, chosen as JA is loaded): a re-send
-    //    in pool slot 9 (sets 18, 19: group 1) behind a frame of another group (job 1's round of
-    //    one rank in pool slot 2, set 0: group 0) waits while its round's reads are owed
-    open2(9, 900);
-    frame(0, 2, 9, 0, 900, 3, V_LAST);
+    // 9. the read guard looks at the set's group of 16 (JA's, chosen as JA is loaded): a new
+    //    round in pool slot 9 (sets 18, 19: group 1) behind a frame of another group (job 1's
+    //    round of one rank in pool slot 2, set 0: group 0) waits while the reads of set 18's last
+    //    round are owed
+    settle(60);
+    clear(9, 10);
+    hold_reads = 1'b1;
+    frame(1, 0, 9, 0, 900, 1, V_LAST);
+    frame(1, 0, 9, 1, 900, 1, V_LAST);          // set 18 complete and empty, its reads owed
     frame(1, 0, 2, 0, 16, 1, V_LAST);
-    frame(0, 2, 9, 0, 900, 3, V_RESEND);
+    frame(1, 0, 9, 0, 901, 1, V_LAST);
     held(1, 9);
 
-    // 10. ... and the group kept while JA waits: the re-send held in JA (no room for a command)
-    //    between a frame in JB and one of the other group in J0
-    open2(9, 1000);
-    frame(0, 2, 9, 0, 1000, 3, V_LAST);
+    // 10. ... and the group kept while JA waits: the new round held in JA (no room for a
+    //    command) between a frame in JB and one of the other group in J0
+    settle(60);
+    clear(9, 10);
+    hold_reads = 1'b1;
+    frame(1, 0, 9, 0, 1000, 1, V_LAST);
+    frame(1, 0, 9, 1, 1000, 1, V_LAST);
     judged(20);
     cmd_space = 1'b0;
     queue(1, 0, 2, 1, 24, 1, V_LAST);           // JB: a new round in job 1's set 2/1
-    queue(0, 2, 9, 0, 1000, 3, V_RESEND);       // JA
+    queue(1, 0, 9, 0, 1001, 1, V_LAST);         // JA: a new round in set 18
     queue(1, 0, 2, 0, 32, 1, V_LAST);           // J0: group 0
     burst;
     settle(10);
