@@ -139,7 +139,8 @@ stress: deps $(BUILD)/wiresum
 # (make build/p1/wiresum). `make test` replays the corpus and every regression input through the
 # first, the regression inputs through the second (its models are slow: the whole corpus takes
 # it about 110 s; `sh scripts/fuzz.sh replay` replays everything through both), then fuzzes
-# FUZZ_SHORT s and FUZZ_SHORT_P1 s (the second from the regression inputs; see fuzz-short)
+# FUZZ_SHORT s and FUZZ_SHORT_P1 s, both seeded from the regression inputs (the replay has run
+# the corpus; a run seeded from it would run it again before it mutates)
 FUZZ_SECONDS    ?= 600
 FUZZ_SECONDS_P1 ?= $(FUZZ_SECONDS)
 FUZZ_SHORT      ?= 5
@@ -154,7 +155,8 @@ fuzz: deps $(FUZZ_DEPS)
 # (WS_MODELS_BUILT=1: make test built the PARTIAL build already, see engines). The p1 program
 # runs 2 to 7 inputs a second: FUZZ_SHORT_P1 is a short look, `make fuzz` the long one
 fuzz-short: deps $(FUZZ_DEPS) $(if $(WS_MODELS_BUILT),,$(WS_P1))
-	@rc=0; export BUILD=$(BUILD) FUZZ_P1_REPLAY=tests/fuzz/regress FUZZ_P1_SEED=tests/fuzz/regress; \
+	@rc=0; export BUILD=$(BUILD) FUZZ_P1_REPLAY=tests/fuzz/regress FUZZ_P1_SEED=tests/fuzz/regress \
+	   FUZZ_SEED=tests/fuzz/regress; \
 	 sh scripts/fuzz.sh build || exit 1; \
 	 sh scripts/fuzz.sh replay || rc=1; \
 	 sh scripts/fuzz.sh run $(FUZZ_SHORT) || rc=1; \

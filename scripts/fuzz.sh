@@ -35,7 +35,9 @@
 # built at -O1, about 7000 cycles/s; corpus and regress through p1/replay take about 110 s on the
 # machine of 2026-11-27): FUZZ_P1_REPLAY (directories the p1 replay replays, default
 # "tests/fuzz/corpus tests/fuzz/regress") and FUZZ_P1_SEED (the directory run-p1 seeds its working
-# corpus from, default tests/fuzz/corpus) let make test's fuzz-short take regress alone.
+# corpus from, default tests/fuzz/corpus) let make test's fuzz-short take regress alone; FUZZ_SEED
+# is the same for the default program's run (its replay always takes corpus and regress:
+# libFuzzer runs every seed before it mutates, 30 s of a 5 s run for the whole corpus).
 # Environment: BUILD (default build), FUZZ_JOBS
 # (parallel fuzzers, default 1), RESULTS (where "fuzz <case> <passed> <failed>" lines go; default
 # BUILD/results.txt, none if empty; cases build, replay, run-<N>s and build-p1, replay-p1,
@@ -156,8 +158,8 @@ run_one() {
     name="run$sfx-${secs}s"
     [ -x "$out/fuzz_wiresum" ] || build_pair "$v" || { record "$name" 0 1; return 1; }
     mkdir -p "$out/corpus" "$out/artifacts"
-    seed=$corpus
-    [ -n "$sfx" ] && seed=${FUZZ_P1_SEED:-$seed}
+    seed=${FUZZ_SEED:-$corpus}
+    [ -n "$sfx" ] && seed=${FUZZ_P1_SEED:-$corpus}
     cp -n "$seed"/* "$out/corpus/" 2>/dev/null
     log="$out/fuzz-${secs}s.log"
     # -timeout: one input may take seconds at 1024 bits under stress, never minutes (a hang of
