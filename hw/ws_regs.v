@@ -337,25 +337,25 @@ function [31:0] merge(input [31:0] old, input [31:0] data, input [3:0] strb);
     end
 endfunction
 
-// Reset value of BYPASS[p]: p XOR 1, or p when that is not a port (as ws_config_default()).
-function [PORT_W-1:0] bypass_reset(input integer p);
-    integer e;
+// Reset value of BYPASS[bp]: bp XOR 1, or bp when that is not a port (as ws_config_default()).
+function [PORT_W-1:0] bypass_reset(input integer bp);
+    integer be;
     begin
-        e = p ^ 1;
-        if (e >= N_PORTS)
-            e = p;
-        bypass_reset = e[PORT_W-1:0];
+        be = bp ^ 1;
+        if (be >= N_PORTS)
+            be = bp;
+        bypass_reset = be[PORT_W-1:0];
     end
 endfunction
 
 // A member as the datapath reads it (ws_member.vh) from its record's words.
 /* verilator lint_off UNUSEDSIGNAL */  // the reserved bits of the member words
-function [MEM_W-1:0] member(input [M_BITS-1:0] e);
+function [MEM_W-1:0] member(input [M_BITS-1:0] rec);
 /* verilator lint_on UNUSEDSIGNAL */
     begin
-        member = member_pack({e[M_MACH*32 + WS_MEMBER_MAC_HI_MAC_LSB +: 16], e[M_MACL*32 +: 32]},
-                             e[M_IP*32 +: 32], e[M_PORT*32 + WS_MEMBER_PORT_UDP_PORT_LSB +: 16],
-                             e[M_PORT*32 + DP_LSB +: PORT_W]);
+        member = member_pack({rec[M_MACH*32 + WS_MEMBER_MAC_HI_MAC_LSB +: 16], rec[M_MACL*32 +: 32]},
+                             rec[M_IP*32 +: 32], rec[M_PORT*32 + WS_MEMBER_PORT_UDP_PORT_LSB +: 16],
+                             rec[M_PORT*32 + DP_LSB +: PORT_W]);
     end
 endfunction
 
