@@ -282,7 +282,8 @@ module ws_acc_lane #(
     // Rounding. The aligned new sum of a last operation (stage 3+C) is captured in rnd_in
     // (with a clock enable: the rounding logic toggles once per round, not every cycle; it
     // also makes event-driven simulation ~4x faster), then RND_PIPE register stages inside
-    // ws_fx_to_f32, then the output register. Consecutive last operations are captured in
+    // ws_fx_to_f32, each enabled by the valid of its input (r_valid: Verilator then evaluates
+    // a stage only when a value goes through it), then the output register. Consecutive last operations are captured in
     // consecutive cycles, so any pattern of results is carried at one per cycle.
 
     reg [ACC_W+3:0] rnd_in;  // {flags, sum}
@@ -291,14 +292,14 @@ module ws_acc_lane #(
             rnd_in <= {flags_aligned, sum_aligned};
 
     wire [31:0] rnd_f;
+    reg [RND_PIPE+1:1] r_valid;   // r_valid[k]: the value at the input of the k-th stage is valid
     ws_fx_to_f32 #(.ACC_W(ACC_W), .PIPELINE(RND_PIPE)) rnd (
-        .clk(clk), .fx(rnd_in[ACC_W-1:0]),
+        .clk(clk), .en(r_valid[RND_PIPE:1]), .fx(rnd_in[ACC_W-1:0]),
         .nan(rnd_in[ACC_W+3]), .pinf(rnd_in[ACC_W+2]), .ninf(rnd_in[ACC_W+1]),
         .notnegzero(rnd_in[ACC_W]), .f(rnd_f)
     );
 
     // valid and address alongside: r_*[1] with rnd_in, r_*[1+RND_PIPE] with rnd_f
-    reg [RND_PIPE+1:1] r_valid;
     reg [ADDR_W-1:0]   r_addr [1:RND_PIPE+1];
     integer r;
     always @(posedge clk) begin

@@ -315,7 +315,7 @@ end else begin : g_combine
             wire [ACC_W+3:0] sum_q = {vf[CH*4 +: 4], vr[(CH-1)*PW +: ACC_W]};   // stage 2 + CH
             assign cb_sums[gl*(ACC_W+4) +: ACC_W+4] = sum_q;
             ws_fx_to_f32 #(.ACC_W(ACC_W), .PIPELINE(CR)) rnd (
-                .clk(clk), .fx(sum_q[ACC_W-1:0]),
+                .clk(clk), .en(cp_valid[2+CH +: CR]), .fx(sum_q[ACC_W-1:0]),   // each stage with its row
                 .nan(sum_q[ACC_W+3]), .pinf(sum_q[ACC_W+2]), .ninf(sum_q[ACC_W+1]),
                 .notnegzero(sum_q[ACC_W]), .f(cb_f[gl*32 +: 32])
             );

@@ -133,7 +133,7 @@ module ws_f32_to_fx #(
         localparam P_W = SW + 8 + 4;
         wire [P_W-1:0] p_q;
         ws_pipe_reg #(.W(P_W), .ON(PIPELINE)) p_reg (
-            .clk(clk), .d({a_ssig, a_sh, a_nan, a_pinf, a_ninf, a_notnegzero}), .q(p_q));
+            .clk(clk), .en(1'b1), .d({a_ssig, a_sh, a_nan, a_pinf, a_ninf, a_notnegzero}), .q(p_q));
         wire [SW-1:0] ssig;
         wire [7:0]    sh;
         assign {ssig, sh, nan, pinf, ninf, notnegzero} = p_q;
@@ -188,7 +188,7 @@ module ws_f32_to_fx #(
         localparam P_W = SW + AW + 4;
         wire [P_W-1:0] p_q;
         ws_pipe_reg #(.W(P_W), .ON(PIPELINE)) p_reg (
-            .clk(clk), .d({a_ssig, a_amt, a_nan, a_pinf, a_ninf, a_notnegzero}), .q(p_q));
+            .clk(clk), .en(1'b1), .d({a_ssig, a_amt, a_nan, a_pinf, a_ninf, a_notnegzero}), .q(p_q));
         wire [SW-1:0] ssig;
         wire [AW-1:0] amt;
         assign {ssig, amt, nan, pinf, ninf, notnegzero} = p_q;

@@ -39,6 +39,13 @@ module ws_fx_to_f32 #(
     /* verilator lint_off UNUSEDSIGNAL */
     input  wire             clk,        // used only when PIPELINE > 0
     /* verilator lint_on UNUSEDSIGNAL */
+    // Stage enables: en[k] loads the k-th register stage present (PIPELINE of them), given with
+    // the valid of the value at its input; all ones for a value every cycle. A stage holds while
+    // its value is not valid: the logic toggles once a result, and Verilator evaluates a
+    // stage's logic only when its register loads (a lane's rounding runs once a round).
+    /* verilator lint_off UNUSEDSIGNAL */  // en[4:PIPELINE] when PIPELINE < 5
+    input  wire [4:0]       en,
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [ACC_W-1:0] fx,         // exact sum, LSB weight 2^-149
     input  wire             nan,        // a NaN was added
     input  wire             pinf,       // +Inf was added
@@ -67,6 +74,12 @@ module ws_fx_to_f32 #(
     localparam EW = SW + 24;            // encoding before the overflow test: < 2^(SW+23) + 2^24
     localparam LM = (IW + 1) / 2;       // the encoders' level registered with PIPELINE >= 4
     localparam KW = IW - 4;             // the window's coarse shift: b_q[IW-1:4], in steps of 16
+    // the enable of each register present, in pipeline order (mid, ab, kb, bc, cd)
+    localparam integer I_MID = 0;
+    localparam integer I_AB  = (PIPELINE >= 4) ? 1 : 0;
+    localparam integer I_KB  = I_AB + ((PIPELINE >= 1) ? 1 : 0);
+    localparam integer I_BC  = I_KB + ((PIPELINE >= 5) ? 1 : 0);
+    localparam integer I_CD  = I_BC + ((PIPELINE >= 2) ? 1 : 0);
 
     // ------------------------------------------------------------------------------------
     // A: sign, ones' complement magnitude, leading one and trailing zeros
@@ -122,7 +135,7 @@ module ws_fx_to_f32 #(
                     for (j = 0; j < (N >> l); j = j + 1) begin : g_n
                         reg         vo;
                         reg [l-1:0] ixo;
-                        always @(posedge clk) begin
+                        always @(posedge clk) if (en[I_MID]) begin
                             vo  <= g_c.g_n[j].v;
                             ixo <= g_c.g_n[j].ix;
                         end
@@ -157,10 +170,11 @@ module ws_fx_to_f32 #(
     wire             m_sign;
     wire [3:0]       m_fl;
     ws_pipe_reg #(.W(ACC_W + 4), .ON(PIPELINE >= 4)) mid_reg (
-        .clk(clk), .d({a_y, a_sign, nan, pinf, ninf, notnegzero}), .q({m_y, m_sign, m_fl}));
+        .clk(clk), .en(en[I_MID]), .d({a_y, a_sign, nan, pinf, ninf, notnegzero}),
+        .q({m_y, m_sign, m_fl}));
     wire [AB_W-1:0] ab_q;
     ws_pipe_reg #(.W(AB_W), .ON(PIPELINE >= 1)) ab_reg (
-        .clk(clk), .d({m_y, m_sign, a_big, a_zero, a_q, a_tz, m_fl}), .q(ab_q));
+        .clk(clk), .en(en[I_AB]), .d({m_y, m_sign, a_big, a_zero, a_q, a_tz, m_fl}), .q(ab_q));
     assign {b_y, b_sign, b_big, b_zero, b_q, b_tz, b_fl} = ab_q;
 
     // ------------------------------------------------------------------------------------
@@ -190,7 +204,8 @@ module ws_fx_to_f32 #(
     wire [KB_W-1:0] kb_d = {b_coarse, b_q[3:0], b_y[23:0], b_sign, b_big, b_st, b_sign, b_zero,
                             b_shift, b_fl};
     wire [KB_W-1:0] kb_q;
-    ws_pipe_reg #(.W(KB_W), .ON(PIPELINE >= 5)) kb_reg (.clk(clk), .d(kb_d), .q(kb_q));
+    ws_pipe_reg #(.W(KB_W), .ON(PIPELINE >= 5)) kb_reg (
+        .clk(clk), .en(en[I_KB]), .d(kb_d), .q(kb_q));
     assign {k_coarse, k_fine, k_small, k_big, k_st, k_sign, k_zero, k_shift, k_fl} = kb_q;
     reg  [24:0]   b_win;
     always @(*)
@@ -207,7 +222,7 @@ module ws_fx_to_f32 #(
     localparam BC_W = 25 + 3 + SW + 4;
     wire [BC_W-1:0] bc_q;
     ws_pipe_reg #(.W(BC_W), .ON(PIPELINE >= 2)) bc_reg (
-        .clk(clk), .d({b_win, k_st, k_sign, k_zero, k_shift, k_fl}), .q(bc_q));
+        .clk(clk), .en(en[I_BC]), .d({b_win, k_st, k_sign, k_zero, k_shift, k_fl}), .q(bc_q));
     assign {c_upper, c_guard, c_st, c_sign, c_zero, c_shift, c_fl} = bc_q;
 
     // C1: rounding increment
@@ -224,7 +239,7 @@ module ws_fx_to_f32 #(
     localparam CD_W = 25 + 2 + SW + 4;
     wire [CD_W-1:0] cd_q;
     ws_pipe_reg #(.W(CD_W), .ON(PIPELINE >= 3)) cd_reg (
-        .clk(clk), .d({c_mant, c_sign, c_zero, c_shift, c_fl}), .q(cd_q));
+        .clk(clk), .en(en[I_CD]), .d({c_mant, c_sign, c_zero, c_shift, c_fl}), .q(cd_q));
     assign {d_mant, d_sign, d_zero, d_shift, d_fl} = cd_q;
 
     // C2: encoding, overflow, specials

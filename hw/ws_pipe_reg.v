@@ -12,6 +12,7 @@ module ws_pipe_reg #(
 ) (
     /* verilator lint_off UNUSEDSIGNAL */
     input  wire         clk,   // used only when ON = 1
+    input  wire         en,    // ON = 1: q takes d at the clock when 1, holds when 0; unused when ON = 0
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire [W-1:0] d,
     output wire [W-1:0] q
@@ -26,7 +27,7 @@ module ws_pipe_reg #(
         end
         if (ON == 1) begin : g_reg
             reg [W-1:0] r;
-            always @(posedge clk) r <= d;
+            always @(posedge clk) if (en) r <= d;
             assign q = r;
         end else begin : g_wire
             assign q = d;

@@ -33,7 +33,7 @@ module tb_ws_fx_to_f32 #(
         .nan(cv_fl[3]), .pinf(cv_fl[2]), .ninf(cv_fl[1]), .notnegzero(cv_fl[0])
     );
     ws_fx_to_f32 #(.ACC_W(ACC_W), .PIPELINE(PIPELINE)) rn (
-        .clk(clk), .fx(rn_fx),
+        .clk(clk), .en(5'b11111), .fx(rn_fx),   // a value every cycle
         .nan(rn_fl[3]), .pinf(rn_fl[2]), .ninf(rn_fl[1]), .notnegzero(rn_fl[0]), .f(rn_f)
     );
 
