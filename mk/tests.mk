@@ -6,10 +6,9 @@
         stress fuzz fuzz-short dissector ux docs-check readme readme-check bench-tools fresh-build lib json
 
 # the suites, in the order make test starts them: the longest first (seconds in a make test on
-# the 2-core machine of 2026-11-27, two at a time: partial 85, fuzz-short 77, hw 71, rtl 66,
-# lint 50, engines about 45 (126 with the Icarus run it no longer has), unit-asan 25, stress 10,
-# the others under 20; readme-check 55 to 62, 26 to 33 s of CPU, alone beside a synthesis on
-# 2026-11-29), so that two at a time end together
+# the 2-core machine of 2026-11-29, two at a time, build/times.txt: partial 144, hw 119,
+# fuzz-short 106, rtl 68, engines 46, lint 139 beside the build, cluster 26, the others under
+# 20), so that two at a time end together
 TEST_SUITES := $(if $(WS_HAVE_TOP),partial fuzz-short hw rtl readme-check engines lint) unit-asan \
                $(if $(WS_HAVE_TOP),stress) \
                unit $(if $(WS_HAVE_TOP),runloop tree) fresh-build dissector $(if $(WS_HAVE_TOP),ux) bench-tools \
