@@ -283,8 +283,9 @@ module ws_acc_lane #(
     // (with a clock enable: the rounding logic toggles once per round, not every cycle; it
     // also makes event-driven simulation ~4x faster), then RND_PIPE register stages inside
     // ws_fx_to_f32, each enabled by the valid of its input (r_valid: Verilator then evaluates
-    // a stage only when a value goes through it), then the output register. Consecutive last operations are captured in
-    // consecutive cycles, so any pattern of results is carried at one per cycle.
+    // a stage only when a value goes through it), then the output register. Consecutive last
+    // operations are captured in consecutive cycles, so any pattern of results is carried at
+    // one per cycle.
 
     reg [ACC_W+3:0] rnd_in;  // {flags, sum}
     always @(posedge clk)

@@ -12,7 +12,7 @@ module ws_pipe_reg #(
 ) (
     /* verilator lint_off UNUSEDSIGNAL */
     input  wire         clk,   // used only when ON = 1
-    input  wire         en,    // ON = 1: q takes d at the clock when 1, holds when 0; unused when ON = 0
+    input  wire         en,    // ON = 1: q takes d at the clock when 1, holds when 0 (unused: ON = 0)
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire [W-1:0] d,
     output wire [W-1:0] q
