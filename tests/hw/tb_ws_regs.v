@@ -16,8 +16,8 @@
 //   5 random RW traffic against a model
 //   6 counters: random pulses on every input (each every cycle at times, simultaneous drops of
 //     the same reason, invalid reasons), read as 64-bit pairs; a byte counter crossing 2^32 read
-//     while it runs (LO/HI consistency; brought near 2^32 through the hierarchy first); the HI word latched by LO survives a clear and is read
-//     once; HI without LO; clear
+//     while it runs (LO/HI consistency; brought near 2^32 through the hierarchy first); the HI
+//     word latched by LO survives a clear and is read once; HI without LO; clear
 //   7 SLVERR: writes to read-only and unmapped addresses, reads of unmapped addresses
 // Prints PASS or FAIL and finishes. The bus, the response checks and each phase are separate
 // processes and the waiting loops have run-time bounds: that keeps Verilator's build small.
@@ -1075,6 +1075,7 @@ end
 
 // ---- 6: counters ------------------------------------------------------------------------------
 reg [63:0] d_pre;
+localparam integer RXB0 = WS_REG_CNT_RX_BYTES_OFF / 8;   // port 0's RX_BYTES in ws_counters' cnt
 initial begin
     wait (phase == 6);
     check_counters;                              // all zero so far
@@ -1107,8 +1108,7 @@ initial begin
     // multiple of 0xFFFF, through the hierarchy (the counters are quiet: stimulus stopped and
     // read back above)
     d_pre = ((64'h1_0000_0000 - m_port[1]) / 64'd65535 - 64'd1500) * 64'd65535;
-    dut.counters.cnt[(WS_REG_CNT_RX_BYTES_OFF / 8) * 64 +: 64] =
-        dut.counters.cnt[(WS_REG_CNT_RX_BYTES_OFF / 8) * 64 +: 64] + d_pre;
+    dut.counters.cnt[RXB0 * 64 +: 64] = dut.counters.cnt[RXB0 * 64 +: 64] + d_pre;
     m_port[1] = m_port[1] + d_pre;
     v1 = m_port[1];
     stim_mode = 2;
