@@ -789,11 +789,14 @@ static void print_report(fabric *f, double secs)
         for (int r = 1; r < WS_N_REASONS; r++)
             drops += c->drop[r];
         fprintf(f->out, "  device %-10s %s: %llu in, %llu out; accepted %llu, results %llu, "
-                "resends %llu, drops %llu (duplicate %llu)\n", n->x->name, n->rtl ? "rtl" : "ref",
+                "resends %llu, drops %llu (duplicate %llu)", n->x->name, n->rtl ? "rtl" : "ref",
                 (unsigned long long)n->frames_in, (unsigned long long)n->frames_out,
                 (unsigned long long)c->accepted, (unsigned long long)c->results,
                 (unsigned long long)c->resends, (unsigned long long)drops,
                 (unsigned long long)c->drop[WS_DROP_DUPLICATE]);
+        if (n->rtl) /* what the model cost: the cycles it was clocked, the rest skipped idle */
+            fprintf(f->out, "; clocked %llu cycles", (unsigned long long)ws_session_line_clocked(n->s));
+        fputc('\n', f->out);
     }
     fprintf(f->out, "  tensors: %llu of %llu exact%s\n", (unsigned long long)s->tensors_exact,
             (unsigned long long)s->tensors, s->check_failures ? "; CHECKS FAILED (see above)" : "");

@@ -465,6 +465,11 @@ uint64_t ws_session_line_now(const ws_session *s)
     return ws_session_cycle(s) - s->line_c0 + s->line_skipped;
 }
 
+uint64_t ws_session_line_clocked(const ws_session *s)
+{
+    return ws_session_cycle(s) - s->line_c0;
+}
+
 int ws_session_line_active(const ws_session *s)
 {
     return s->sim &&
@@ -477,7 +482,7 @@ int ws_session_line_advance(ws_session *s, uint64_t to)
     if (to <= now)
         return 0;
     uint64_t gap = to - now;
-    if (s->sim && !ws_session_busy(s) && to - s->line_act > WS_SESSION_SETTLE && gap > 1) {
+    if (s->sim && !ws_session_busy(s) && to - s->line_act > WS_SESSION_SETTLE) {
         s->line_skipped += gap;
         return 0;
     }

@@ -139,6 +139,8 @@ int ws_session_pop_ingress_done(ws_session *s, unsigned port, uint64_t *cycle);
  * time jumps. The reference's count simply follows the line. A push marks activity. */
 void ws_session_line_start(ws_session *s);
 uint64_t ws_session_line_now(const ws_session *s);
+/* the cycles clocked since ws_session_line_start: line time less the stretches skipped */
+uint64_t ws_session_line_clocked(const ws_session *s);
 /* 1 while a model must be clocked through every cycle (above); 0 for the reference */
 int ws_session_line_active(const ws_session *s);
 /* Bring the device to line time `to` (no earlier than now): clocked, or an idle settled
