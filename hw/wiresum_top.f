@@ -15,6 +15,7 @@ hw/ws_round_csum.v
 hw/ws_partial_enc.v
 hw/ws_judge.v
 hw/ws_feed.v
+hw/ws_comb_lane.v
 hw/ws_combine.v
 hw/ws_engine.v
 hw/ws_result_gen.v

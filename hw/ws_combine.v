@@ -133,7 +133,7 @@ wire [LANES-1:0]      w_mask;     // the beat's words that belong to the payload
 wire [LANES*RA_W-1:0] w_addr;     // per word, its row
 wire [LANES*32-1:0]   w_f;
 
-genvar gl;
+genvar gl, ge;
 generate
 if (COMB == 0) begin : g_pass
     // The lanes' rounded outputs, one register stage on (stage R), with "any lane" as a
@@ -222,8 +222,6 @@ end else begin : g_combine
 
     // control alongside: [1] the replica data, [2] the carry-save pair, [2+CH] the sum, [2+CH+CR] the rounded value
     localparam CH = 4;                          // the combine's add: chunks, one a stage
-    localparam CW = (ACC_W + CH - 1) / CH;      // chunk width
-    localparam PW = CH * CW;                    // the operands padded to whole chunks
     localparam CR = 5;                          // the rounding's stages (ws_fx_to_f32 PIPELINE), as in the lanes
     localparam CP = 2 + CH + CR;
     reg [CP:1]       cp_valid;
@@ -264,60 +262,16 @@ end else begin : g_combine
     /* verilator lint_off UNUSEDSIGNAL */  // PARTIAL = 0: no round is encoded
     wire [LANES*(ACC_W+4)-1:0] cb_sums;   // stage 2 + CH: the row's exact sums
     /* verilator lint_on UNUSEDSIGNAL */
+        // each lane: the partials of the engines that took part in the round added (stages 2 to
+        // 2+CH: carry-save, then chunk by chunk), the sum rounded (to 2+CH+CR), ws_comb_lane
         for (gl = 0; gl < LANES; gl = gl + 1) begin : g_comb
-            // the adder tree: the partials of the engines that took part in the round. Stage 2:
-            // carry-save, E operands into two (full adders bit by bit, no carry chain), the flags
-            // ORed. Stages 3 to 2+CH: their sum, one CW-bit chunk a stage, the carry registered
-            // between chunks (as in the lanes). The sum, its chunks aligned, at stage 2+CH.
-            reg [(CH+1)*PW-1:0] vs, vc;       // per stage 2 .. 2+CH: the two operands
-            reg [(CH+1)*4-1:0]  vf;           //   and the flags
-            reg [CH*PW-1:0]     vr;           // per stage 3 .. 2+CH: the chunks summed so far
-            reg [CH-1:0]        vk;           //   and the carry out of the last one
-            reg [PW-1:0]        x, a, b;
-            reg [3:0]           fl;
-            integer             te, ti;
-            always @(*) begin
-                a = {PW{1'b0}};
-                b = {PW{1'b0}};
-                fl = 4'd0;
-                for (te = 0; te < E; te = te + 1) begin
-                    x = cp_touch[te] ? {{(PW-ACC_W){1'b0}}, part_rd[(te*LANES + gl)*(ACC_W+4) +: ACC_W]} : {PW{1'b0}};
-                    fl = fl | (cp_touch[te] ? part_rd[(te*LANES + gl)*(ACC_W+4) + ACC_W +: 4] : 4'd0);
-                    if (te == 0) begin
-                        a = x;
-                    end else if (te == 1) begin
-                        b = x;
-                    end else begin
-                        {a, b} = {a ^ b ^ x, ((a & b) | (a & x) | (b & x)) << 1};
-                    end
-                end
+            wire [E*(ACC_W+4)-1:0] lane_part;
+            for (ge = 0; ge < E; ge = ge + 1) begin : g_part
+                assign lane_part[ge*(ACC_W+4) +: ACC_W+4] = part_rd[(ge*LANES + gl)*(ACC_W+4) +: ACC_W+4];
             end
-            always @(posedge clk) begin
-                vs[0 +: PW] <= a;
-                vc[0 +: PW] <= b;
-                vf[0 +: 4] <= fl;
-                for (ti = 1; ti <= CH; ti = ti + 1) begin
-                    vs[ti*PW +: PW] <= vs[(ti-1)*PW +: PW];
-                    vc[ti*PW +: PW] <= vc[(ti-1)*PW +: PW];
-                    vf[ti*4 +: 4] <= vf[(ti-1)*4 +: 4];
-                end
-                // stage 3: chunk 0
-                vr[0 +: PW] <= {PW{1'b0}};
-                {vk[0], vr[0 +: CW]} <= {1'b0, vs[0 +: CW]} + {1'b0, vc[0 +: CW]};
-                // stage 2+ti: chunk ti-1, with the carry of the stage before
-                for (ti = 2; ti <= CH; ti = ti + 1) begin
-                    vr[(ti-1)*PW +: PW] <= vr[(ti-2)*PW +: PW];
-                    {vk[ti-1], vr[(ti-1)*PW + (ti-1)*CW +: CW]} <=
-                        {1'b0, vs[(ti-1)*PW + (ti-1)*CW +: CW]} + {1'b0, vc[(ti-1)*PW + (ti-1)*CW +: CW]} +
-                        {{CW{1'b0}}, vk[ti-2]};
-                end
-            end
-            wire [ACC_W+3:0] sum_q = {vf[CH*4 +: 4], vr[(CH-1)*PW +: ACC_W]};   // stage 2 + CH
-            assign cb_sums[gl*(ACC_W+4) +: ACC_W+4] = sum_q;
-            ws_fx_to_f32 #(.ACC_W(ACC_W), .PIPELINE(CR)) rnd (
-                .clk(clk), .en(cp_valid[2+CH +: CR]), .fx(sum_q[ACC_W-1:0]),   // each stage with its row
-                .nan(sum_q[ACC_W+3]), .pinf(sum_q[ACC_W+2]), .ninf(sum_q[ACC_W+1]),
-                .notnegzero(sum_q[ACC_W]), .f(cb_f[gl*32 +: 32])
+            ws_comb_lane #(.ENGINES(E), .ACC_W(ACC_W), .CH(CH), .CR(CR)) lane (
+                .clk(clk), .en(cp_valid[1 +: CH+CR+1]), .touch(cp_touch), .part(lane_part),
+                .sum(cb_sums[gl*(ACC_W+4) +: ACC_W+4]), .f(cb_f[gl*32 +: 32])
             );
         end
 

@@ -53,6 +53,11 @@ module ws_fx_to_f32 #(
     input  wire             notnegzero, // something other than -0 was added
     output wire [31:0]      f           // binary32 nearest to fx (PIPELINE cycles after fx)
 );
+    // Always inlined into its parent (a metacomment for Verilator; no other tool reads it): its
+    // parents, the lanes of ws_acc_lane and ws_comb_lane, are modules whose one function serves
+    // every lane. Left to itself, with two parents, it would be a module of its own, emitted
+    // once per instance (16 copies at 512 bits, 13 MB of a model's C++).
+    /*verilator inline_module*/
 
     generate if (ACC_W < 278) begin : g_bad_acc_w
         initial begin

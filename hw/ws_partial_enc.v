@@ -337,12 +337,10 @@ reg  [IN_W-LANES*(NSEG+EW)-1:0] in_ctl;     // first, last, count, mask
 reg  [LANES*EW-1:0]    in_sums;
 reg  [LANES*(NSEG-1)-1:0] in_nz;       // the top segment's is not needed
 wire [LANES*(NSEG-1)-1:0] s_nz;
-wire [LANES*NSEG-1:0]  in_sb;
 genvar gs;
 generate
     for (gs = 0; gs < LANES; gs = gs + 1) begin : g_sb
         wire [ACC_W-1:0] x = s_sums[gs*EW +: ACC_W];
-        wire [NSEG-2:0]  nz = in_nz[gs*(NSEG-1) +: NSEG-1];
         /* verilator lint_off UNUSEDSIGNAL */  // the top segment's bit
         wire [NSEG-1:0]  any;
         /* verilator lint_on UNUSEDSIGNAL */
@@ -352,16 +350,17 @@ generate
             assign any = seg_any(x);
         end
         assign s_nz[gs*(NSEG-1) +: NSEG-1] = any[NSEG-2:0];
-        genvar gb;
-        for (gb = 0; gb < NSEG; gb = gb + 1) begin : g_pre
-            if (gb == 0) begin : g_first
-                assign in_sb[gs*NSEG] = 1'b0;
-            end else begin : g_next
-                assign in_sb[gs*NSEG + gb] = |nz[gb-1:0];
-            end
-        end
     end
 endgenerate
+// per segment: the OR of the nonzero bits of the segments below it. One vector written by one
+// process (a generate loop's assign per bit made Verilator build the FIFO's input a bit at a
+// time, every cycle: a fifth of a PARTIAL model's time).
+reg  [LANES*NSEG-1:0]  in_sb;
+integer sl, sg;
+always @(*)
+    for (sl = 0; sl < LANES; sl = sl + 1)
+        for (sg = 0; sg < NSEG; sg = sg + 1)
+            in_sb[sl*NSEG + sg] = |(in_nz[sl*(NSEG-1) +: NSEG-1] & ~({(NSEG-1){1'b1}} << sg));
 always @(posedge clk) begin
     in_v <= !rst && s_valid;
     if (s_valid) begin

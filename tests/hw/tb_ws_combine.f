@@ -4,6 +4,7 @@ hw/ws_pipe_reg.v
 hw/ws_fx_to_f32.v
 hw/ws_round_csum.v
 hw/ws_partial_enc.v
+hw/ws_comb_lane.v
 hw/ws_combine.v
 tests/hw/axis_tb_monitor.v
 tests/hw/tb_ws_combine.v
