@@ -223,9 +223,22 @@ sim-none:
 # its compile time for suites of small traces.
 WS_P1_FLAGS   := WS_SIM_WIDTHS='256 512' WS_SIM_TRACED_WIDTHS= WS_SIM_FAST_WIDTHS='256 512' \
                  WS_SIM_OPT=-O1 WS_VFLAGS_256='-GENGINES=4 -GMAX_FRAME=12352' WS_VFLAGS=-GPARTIAL=1
-# It links the main build's tool libraries and Verilator runtime (WS_SHARED_FROM, mk/c.mk).
-$(WS_P1): $(BUILD)/libwstools.a $(BUILD)/libwiresum.a $(SIMB)/libverilated.a FORCE
-	+@$(MAKE) --no-print-directory BUILD=$(BUILD)/p1 $(WS_P1_FLAGS) WS_SHARED_FROM=$(BUILD) $@
+# The build for trees of devices, build/trees (`make trees`): one engine, PARTIAL = 1, at 256 and
+# 512 bits, at make's optimisation (WS_SIM_OPT, -O2): the closed loops of `run --tree` and
+# `--shards` (docs/driver.md) at 3 to 4 times the four-engine -O1 model's speed a device. Not a
+# suite's: the RTL is the p1 build's one-engine 512 configuration.
+WS_TREES_FLAGS := WS_SIM_WIDTHS='256 512' WS_SIM_TRACED_WIDTHS= WS_SIM_FAST_WIDTHS='256 512' \
+                  WS_VFLAGS_256=-GMAX_FRAME=12352 WS_VFLAGS=-GPARTIAL=1
+# ws_partial_build DIR FLAGS: the tool of BUILD/DIR with FLAGS, linking the main build's tool
+# libraries and Verilator runtime (WS_SHARED_FROM, mk/c.mk)
+define ws_partial_build
+$(BUILD)/$(1)/wiresum: $(BUILD)/libwstools.a $(BUILD)/libwiresum.a $(SIMB)/libverilated.a FORCE
+	+@$$(MAKE) --no-print-directory BUILD=$(BUILD)/$(1) $(2) WS_SHARED_FROM=$(BUILD) $$@
+endef
+$(eval $(call ws_partial_build,p1,$(WS_P1_FLAGS)))
+$(eval $(call ws_partial_build,trees,$(WS_TREES_FLAGS)))
+.PHONY: trees
+trees: $(BUILD)/trees/wiresum
 
 # ... and at 256 bits in Icarus (build/p1/icarus: the model finds it beside itself)
 $(WS_P1_IV): FORCE
