@@ -69,6 +69,10 @@ typedef struct {
     int finished;
     int leaf[MAX_SHARDS];      /* its leaf device per shard */
     unsigned rank[MAX_SHARDS]; /* its rank there */
+    /* ws_worker_deadline per shard, kept: it changes only when the worker takes a frame, is
+     * polled or starts (scanning every window on every cycle a model is busy was a sixth of a
+     * tree's run) */
+    uint64_t deadline[MAX_SHARDS];
 } wkr;
 
 typedef struct {
@@ -467,8 +471,10 @@ static void deliver(fabric *f)
                 dst = &f->w[n->x->w0 + r];
         if (!dst)
             f->st->undeliverable++;
-        else
+        else {
             ws_worker_rx(dst->w[n->x->shard], e.f, e.len, f->now);
+            dst->deadline[n->x->shard] = ws_worker_deadline(dst->w[n->x->shard]);
+        }
         free(e.f);
     }
 }
@@ -499,6 +505,8 @@ static int start_worker(fabric *f, unsigned w)
     for (unsigned s = 0; s < f->T; s++)
         if (ws_worker_start(f->w[w].w[s], f->w[w].buf, f->w[w].buf, f->o->elems, f->now))
             return fail(f, "worker %u shard %u: %s", w, s, ws_worker_error(f->w[w].w[s]));
+        else
+            f->w[w].deadline[s] = ws_worker_deadline(f->w[w].w[s]);
     return 0;
 }
 
@@ -560,9 +568,12 @@ static uint64_t service_workers(fabric *f)
             continue;
         int done = 1;
         for (unsigned s = 0; s < f->T; s++) {
-            if (ws_worker_deadline(k->w[s]) <= f->now && ws_worker_poll(k->w[s], f->now)) {
-                fail(f, "worker %u shard %u: %s", w, s, ws_worker_error(k->w[s]));
-                return NEVER;
+            if (k->deadline[s] <= f->now) {
+                if (ws_worker_poll(k->w[s], f->now)) {
+                    fail(f, "worker %u shard %u: %s", w, s, ws_worker_error(k->w[s]));
+                    return NEVER;
+                }
+                k->deadline[s] = ws_worker_deadline(k->w[s]);
             }
             done &= ws_worker_done(k->w[s]);
         }
@@ -576,11 +587,9 @@ static uint64_t service_workers(fabric *f)
             if (start_worker(f, w))
                 return NEVER;
         }
-        for (unsigned s = 0; s < f->T; s++) {
-            uint64_t d = ws_worker_deadline(k->w[s]);
-            if (d < next)
-                next = d;
-        }
+        for (unsigned s = 0; s < f->T; s++)
+            if (k->deadline[s] < next)
+                next = k->deadline[s];
     }
     return next;
 }
