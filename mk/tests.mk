@@ -6,13 +6,13 @@
         stress fuzz fuzz-short dissector ux docs-check readme readme-check bench-tools fresh-build lib json
 
 # the suites, in the order make test starts them: the longest first (seconds in a make test on
-# the 2-core machine of 2026-11-29, two at a time, build/times.txt: partial 144, hw 119,
-# fuzz-short 106, rtl 68, engines 46, lint 139 beside the build, cluster 26, the others under
-# 20), so that two at a time end together
-TEST_SUITES := $(if $(WS_HAVE_TOP),partial fuzz-short hw rtl readme-check engines lint) unit-asan \
-               $(if $(WS_HAVE_TOP),stress) \
-               unit $(if $(WS_HAVE_TOP),runloop tree) fresh-build dissector $(if $(WS_HAVE_TOP),ux) bench-tools \
-               $(if $(WS_HAVE_TOP),json lib) cluster layers e2e numerics $(if $(WS_HAVE_TOP),wave-check regmap-check) docs-check
+# the 2-core machine of 2026-11-29 at 5e507db, two at a time, build/times.txt: hw 129,
+# fuzz-short 113, partial 98, rtl 80, engines 40, cluster 29, unit-asan 25, lint 168 beside the
+# build, the others under 20), so that two at a time end together
+TEST_SUITES := $(if $(WS_HAVE_TOP),hw fuzz-short partial rtl engines) cluster unit-asan unit \
+               fresh-build dissector $(if $(WS_HAVE_TOP),readme-check runloop ux stress lint) \
+               bench-tools $(if $(WS_HAVE_TOP),json tree lib) layers e2e numerics \
+               $(if $(WS_HAVE_TOP),wave-check regmap-check) docs-check
 # the suites that build no model: make test runs them beside the build
 TEST_EARLY  := docs-check bench-tools fresh-build $(if $(WS_HAVE_TOP),lint regmap-check)
 # each suite's recipe lines run under tests/timed.sh, which adds "SUITE WALL CPU" (seconds) to
