@@ -225,7 +225,7 @@ WS_P1_FLAGS   := WS_SIM_WIDTHS='256 512' WS_SIM_TRACED_WIDTHS= WS_SIM_FAST_WIDTH
                  WS_SIM_OPT=-O1 WS_VFLAGS_256='-GENGINES=4 -GMAX_FRAME=12352' WS_VFLAGS=-GPARTIAL=1
 # The build for trees of devices, build/trees (`make trees`): one engine, PARTIAL = 1, at 256 and
 # 512 bits, at make's optimisation (WS_SIM_OPT, -O2): the closed loops of `run --tree` and
-# `--shards` (docs/driver.md) at 3 to 4 times the four-engine -O1 model's speed a device. Not a
+# `--shards` (docs/driver.md), 2.4 times as fast a device as the four-engine -O1 model. Not a
 # suite's: the RTL is the p1 build's one-engine 512 configuration.
 WS_TREES_FLAGS := WS_SIM_WIDTHS='256 512' WS_SIM_TRACED_WIDTHS= WS_SIM_FAST_WIDTHS='256 512' \
                   WS_VFLAGS_256=-GMAX_FRAME=12352 WS_VFLAGS=-GPARTIAL=1
