@@ -37,9 +37,9 @@ module ws_comb_lane #(
 
     // per stage 2 .. 1+CH (index 0 .. CH-1): the two operands; per stage 2 .. 2+CH (0 .. CH): the
     // flags; per stage 3 .. 2+CH (0 .. CH-1): the chunks summed so far and the carry out of the
-    // last one. Arrays of
-    // whole words, each written whole: a vector written a slice at a time is copied whole on
-    // every clock by Verilator, to keep its other bits (the lane's largest cost before).
+    // last one. Arrays of whole words, each written whole: a vector written a slice at a time is
+    // copied whole on every clock by Verilator, to keep its other bits (the lane's largest cost
+    // before).
     reg [PW-1:0]        vs [0:CH-1];
     reg [PW-1:0]        vc [0:CH-1];
     reg [3:0]           vf [0:CH];
