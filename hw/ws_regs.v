@@ -503,16 +503,13 @@ function [31:0] job32(input [MAX_JOBS*32-1:0] t, input [JI_W-1:0] j);
 endfunction
 
 // the staged word of job j at record offset off (0 for JOB_CTRL): the old value of a write and
-// the value of a read
-/* verilator lint_off UNUSEDSIGNAL */  // the offset's byte bits; the record's unmapped words
-function [31:0] job_field(input [7:0] off, input [JI_W-1:0] j, input [MAX_JOBS*J_BITS-1:0] rec);
+// the value of a read. st_rec is read in place, not passed: a function's argument is a copy,
+// and Verilator copies all of the record's bits at each call, 16 calls a cycle.
+/* verilator lint_off UNUSEDSIGNAL */  // the offset's byte bits
+function [31:0] job_field(input [7:0] off, input integer j);
 /* verilator lint_on UNUSEDSIGNAL */
-    integer i;
     begin
-        job_field = 32'd0;
-        for (i = 0; i < MAX_JOBS; i = i + 1)
-            if (j == i[JI_W-1:0])
-                job_field = rec[i*J_BITS + off[2 +: JW_W]*32 +: 32];
+        job_field = st_rec[j*J_BITS + off[2 +: JW_W]*32 +: 32];
     end
 endfunction
 
@@ -526,7 +523,7 @@ wire [7:0]  wdec_a_off = wdec_a[DA_O_JOB +: 8];   // decode_a's o_job
 integer     wj;
 always @(posedge clk) begin
     for (wj = 0; wj < MAX_JOBS; wj = wj + 1)
-        w_jf[wj*32 +: 32] <= job_field(wdec_a_off, wj[JI_W-1:0], st_rec);
+        w_jf[wj*32 +: 32] <= job_field(wdec_a_off, wj);
 end
 reg  [31:0] w_old, w_old_r;
 always @(*) begin
@@ -570,12 +567,12 @@ reg                    cf_pnp, cf_paddr, cf_pport, cf_prank;
 
 // each active job's end, registered: the configuration it is computed from changes only in
 // W_APPLY, at least four cycles before the next commit's W_CHECK reads it
-reg  [MAX_JOBS*17-1:0] job_end;
+reg  [16:0]            job_end [0:MAX_JOBS-1];   // a word per job: see ws_counters' cnt
 integer je;
 always @(posedge clk) begin
     for (je = 0; je < MAX_JOBS; je = je + 1)
-        job_end[je*17 +: 17] <= {{(17-SL_W){1'b0}}, cfg_job_base[je*SL_W +: SL_W]} +
-                                {{(17-SL_W){1'b0}}, cfg_job_slots[je*SL_W +: SL_W]};
+        job_end[je] <= {{(17-SL_W){1'b0}}, cfg_job_base[je*SL_W +: SL_W]} +
+                       {{(17-SL_W){1'b0}}, cfg_job_slots[je*SL_W +: SL_W]};
 end
 
 // job j overlaps: it starts before our end (both checked in W_CHECK2, with ck_lo_j from W_CHECK)
@@ -739,7 +736,7 @@ always @(posedge clk) begin
             cm_need[wp] <= wp < {16'd0, cm_wk};
         for (wp = 0; wp < MAX_JOBS; wp = wp + 1) begin
             ck_id_j[wp] <= cfg_job_en[wp] && !cm_job_hot[wp] && cfg_job_id[wp*16 +: 16] == cm_id;
-            ck_lo_j[wp] <= cfg_job_en[wp] && !cm_job_hot[wp] && {1'b0, cm_base} < job_end[wp*17 +: 17];
+            ck_lo_j[wp] <= cfg_job_en[wp] && !cm_job_hot[wp] && {1'b0, cm_base} < job_end[wp];
         end
     end
     W_CHECK2: begin
@@ -931,7 +928,7 @@ reg  [31:0]     rd_job;
 integer         rp;
 always @(posedge clk) begin
     for (rp = 0; rp < MAX_JOBS; rp = rp + 1)
-        rd_jf[rp*32 +: 32] <= job_field(rdec_a_off, rp[JI_W-1:0], st_rec);
+        rd_jf[rp*32 +: 32] <= job_field(rdec_a_off, rp);
 end
 always @(*) begin
     rd_job = job32(rd_jf, rdec_job);
