@@ -152,23 +152,27 @@ always @(posedge clk) begin
         inc_q <= {N_CNT*INC_W{1'b0}};
 end
 
-reg  [N_CNT*64-1:0] cnt;      // counter i at [i*64 +: 64]
+// counter i, a word of its own: a vector written a slice per process is copied whole on every
+// clock by Verilator (to keep its other bits), 36 and more counters of 64 bits. A counter loads
+// only when it is cleared or its increment is not zero: the same value, and the adds of a
+// cycle without events are not evaluated.
+reg  [63:0] cnt [0:N_CNT-1];
 
 genvar gc;
 generate
     for (gc = 0; gc < N_CNT; gc = gc + 1) begin : g_cnt
         always @(posedge clk) begin
             if (rst || clr)
-                cnt[gc*64 +: 64] <= 64'd0;
-            else
-                cnt[gc*64 +: 64] <= cnt[gc*64 +: 64] + {{(64-INC_W){1'b0}}, inc_q[gc*INC_W +: INC_W]};
+                cnt[gc] <= 64'd0;
+            else if (inc_q[gc*INC_W +: INC_W] != {INC_W{1'b0}})
+                cnt[gc] <= cnt[gc] + {{(64-INC_W){1'b0}}, inc_q[gc*INC_W +: INC_W]};
         end
     end
 endgenerate
 
 always @(posedge clk) begin
     if (rd_en)
-        cnt_q <= cnt[rd_idx*64 +: 64];
+        cnt_q <= cnt[rd_idx];
 end
 
 endmodule
