@@ -313,13 +313,13 @@ reg [Q_N-1:0]      st_wait;                      // waiting for the parent's RES
 reg [P_N-1:0]      st_clr;                       // the pool slot's rows read as empty
 reg [2*MW-1:0]     st_rows [0:P_N-1];            // per pool slot the bitmap rows of set 1 (high) and set 0
 reg [FD_W-1:0]     st_fields [0:2*P_N-1];
-reg [Q_N*BZ_W-1:0] busy;        // reads of the set's rows still owed
+reg [BZ_W-1:0]     busy [0:Q_N-1];  // reads of the set's rows still owed
 reg [Q_N-1:0]      busy_nz;     // busy != 0, registered with it
 
 reg [E*FC_W-1:0]   dec_cnt;     // decisions pushed per engine
 
-// job clear range: registers of ws_regs; a pool slot is in it (clr_hit: each pool slot's
-// constant number against it)
+// job clear range: registers of ws_regs; a pool slot is in it (each pool slot's constant
+// number against it, below)
 // (the range is an argument: a continuous assignment follows its arguments only)
 function in_clr(input [PS_W-1:0] p, input [SL_W-1:0] base, input [SL_W:0] last1);
     reg [SL_W:0] q;
@@ -328,14 +328,7 @@ function in_clr(input [PS_W-1:0] p, input [SL_W-1:0] base, input [SL_W:0] last1)
         in_clr = q >= {1'b0, base} && q < last1;
     end
 endfunction
-wire [P_N-1:0]  clr_hit;
 genvar gq;
-generate
-    for (gq = 0; gq < P_N; gq = gq + 1) begin : g_clr
-        localparam [PS_W-1:0] QS = gq;
-        assign clr_hit[gq] = in_clr(QS, job_clear_base, job_clear_end);
-    end
-endgenerate
 
 // ---------------------------------------------------------------------------------------
 // J0, JA, JB.
@@ -526,7 +519,7 @@ wire           a_oth  = b_wr && ab_oth;   // ... is the other set of the one JB 
 wire           z_same = b_wr && zb_eq;    // J0's set is the one JB writes
 wire           z_oth  = b_wr && zb_oth;
 wire [PS_W-1:0] a_p   = ja_h[H_PSLOT +: PS_W];
-// JA's and JB's pool slots in the range cleared (compared here, not selected from clr_hit)
+// JA's and JB's pool slots in the range cleared (compared here, as each slot's in g_st)
 wire           a_clr_q = in_clr(a_p, job_clear_base, job_clear_end);
 wire           b_clr_q = in_clr(jp, job_clear_base, job_clear_end);
 
@@ -544,13 +537,10 @@ wire [WC_W-1:0] z_workers = j0_h[H_WORKERS +: WC_W];
 // the parent's RESULT has no rank's bit: it finds the set waiting when every rank's bit is set
 // ("full"), and it writes neither row
 wire            z_fan     = j0_h[H_FANOUT];
-reg  [MW-1:0]   z_bit, z_all;
-integer jk;
-always @(*)
-    for (jk = 0; jk < MW; jk = jk + 1) begin
-        z_bit[jk] = !z_fan && z_worker == jk[WK_W-1:0];
-        z_all[jk] = jk < z_workers;
-    end
+// as a one-hot shift and a thermometer (the same gates as a compare per bit, which Verilator
+// evaluates as MW compares a cycle); a shift by MW or more gives zero
+wire [MW-1:0]   z_bit = z_fan ? {MW{1'b0}} : {{(MW-1){1'b0}}, 1'b1} << z_worker;
+wire [MW-1:0]   z_all = ~({MW{1'b1}} << z_workers);
 
 // JA -> JB: JB's facts, for each row JA's set can have in JB (JB writes it, JB writes it as its
 // other set, or neither) side by side, chosen by JB's write at the end; each an AND or OR of
@@ -701,20 +691,27 @@ always @(posedge clk) begin
     end
 end
 // a set's bits: a generate loop (a copy per set, as a loop in a block is to synthesis), so that
-// the simulator indexes them by constants
+// the simulator indexes them by constants. Each pool slot's compare with the cleared range
+// (in_clr of its constant number) and each set's with JB's are made only in a cycle that can
+// change a bit (st_upd: a reset, a clear or a JB write), as a clock enable: Verilator then
+// evaluates the Q_N sets' and P_N slots' logic only then, not every cycle.
+wire st_upd = rst || job_clear || b_fw;
 generate
     for (gq = 0; gq < Q_N; gq = gq + 1) begin : g_st
-        localparam [Q_W-1:0] QQ = gq;
+        localparam [Q_W-1:0]  QQ = gq;
+        localparam integer    QI = gq / 2;   // its pool slot
         always @(posedge clk) begin
-            if (rst) begin
-                st_complete[gq] <= 1'b1;
-                st_wait[gq] <= 1'b0;
-            end else if (job_clear && clr_hit[gq / 2]) begin
-                st_complete[gq] <= 1'b1;
-                st_wait[gq] <= 1'b0;
-            end else if (b_fw && jq == QQ) begin
-                st_complete[gq] <= d_done;   // a PARTIAL sent: waiting
-                st_wait[gq] <= d_wait;
+            if (st_upd) begin
+                if (rst) begin
+                    st_complete[gq] <= 1'b1;
+                    st_wait[gq] <= 1'b0;
+                end else if (job_clear && in_clr(QI[PS_W-1:0], job_clear_base, job_clear_end)) begin
+                    st_complete[gq] <= 1'b1;
+                    st_wait[gq] <= 1'b0;
+                end else if (b_fw && jq == QQ) begin
+                    st_complete[gq] <= d_done;   // a PARTIAL sent: waiting
+                    st_wait[gq] <= d_wait;
+                end
             end
         end
     end
@@ -723,9 +720,9 @@ integer q;
 always @(posedge clk) begin
     if (rst) begin
         st_clr <= {P_N{1'b1}};
-    end else begin
+    end else if (job_clear || b_fw) begin
         for (q = 0; q < P_N; q = q + 1) begin
-            if (job_clear && clr_hit[q])
+            if (job_clear && in_clr(q[PS_W-1:0], job_clear_base, job_clear_end))
                 st_clr[q] <= 1'b1;
             else if (b_fw && jp == q[PS_W-1:0])
                 st_clr[q] <= 1'b0;
@@ -919,25 +916,28 @@ always @(posedge clk)
     n_dn <= rst ? {DN_W*Q_N{1'b0}} : ones(m_dn);
 
 // each set's count, a generate loop (a copy per set, as a loop in a block is to synthesis): the
-// simulator then indexes by constants
-wire [Q_N*BZ_W-1:0] bz_next;
+// simulator then indexes by constants. Loaded only in a cycle with a retirement or a command
+// (bz_upd; else every count stays, and busy_nz, registered from the same value, with it): the
+// same registers with a clock enable, and Verilator evaluates the Q_N subtractions only then.
+wire bz_upd = rst || (|n_dn) || (|ev_ch);
+// set qi's retirements of the cycle, from its column of n_dn
+function [BZ_W-1:0] dn_of(input integer qi);
+    integer d;
+    begin
+        dn_of = {BZ_W{1'b0}};
+        for (d = 0; d < DN_W && d < BZ_W; d = d + 1)
+            dn_of[d] = n_dn[d*Q_N + qi];
+    end
+endfunction
 generate
     for (gq = 0; gq < Q_N; gq = gq + 1) begin : g_busy
-        wire [BZ_W-1:0] dn;
-        genvar gd;
-        for (gd = 0; gd < BZ_W; gd = gd + 1) begin : g_dn
-            if (gd < DN_W) begin : g_bit
-                assign dn[gd] = n_dn[gd*Q_N + gq];
-            end else begin : g_zero
-                assign dn[gd] = 1'b0;
+        always @(posedge clk)
+            if (bz_upd) begin
+                busy[gq] <= rst ? {BZ_W{1'b0}}
+                                : busy[gq] - dn_of(gq) + (ev_ch[gq] ? ev_ci : {BZ_W{1'b0}});
+                busy_nz[gq] <= !rst &&
+                               busy[gq] - dn_of(gq) + (ev_ch[gq] ? ev_ci : {BZ_W{1'b0}}) != {BZ_W{1'b0}};
             end
-        end
-        assign bz_next[gq*BZ_W +: BZ_W] = busy[gq*BZ_W +: BZ_W] - dn +
-                                          (ev_ch[gq] ? ev_ci : {BZ_W{1'b0}});
-        always @(posedge clk) begin
-            busy[gq*BZ_W +: BZ_W] <= rst ? {BZ_W{1'b0}} : bz_next[gq*BZ_W +: BZ_W];
-            busy_nz[gq] <= !rst && bz_next[gq*BZ_W +: BZ_W] != {BZ_W{1'b0}};
-        end
     end
 endgenerate
 
