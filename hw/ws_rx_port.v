@@ -156,9 +156,10 @@ module ws_rx_port #(
         v1_beat <= !rst && beat;
         v1_bidx <= bidx;
         v1_ihl  <= ihl_cur;
-        for (vi = 0; vi < 16; vi = vi + 1)
-            v1_words[vi*16 +: 16] <= {s_axis_tdata[((16 + 4 * vi) % BYTES) * 8 +: 8],
-                                      s_axis_tdata[((16 + 4 * vi) % BYTES) * 8 + 8 +: 8]};
+        if (beat)   // read only with v1_beat
+            for (vi = 0; vi < 16; vi = vi + 1)
+                v1_words[vi*16 +: 16] <= {s_axis_tdata[((16 + 4 * vi) % BYTES) * 8 +: 8],
+                                          s_axis_tdata[((16 + 4 * vi) % BYTES) * 8 + 8 +: 8]};
     end
     // the frame's vport with the beat of the cycle before: the word of its IHL (a 16-way select)
     // if this beat holds it (byte 16 + 4*IHL is in beat 0, 1 or 2 at every width)
@@ -230,63 +231,6 @@ module ws_rx_port #(
             vport_q <= vport_cur;
     end
 
-    // ------------------------------------------------------------------------------------------
-    // Checksum adder trees. Leaf j is the big-endian word at byte 2j of the beat, bytes outside
-    // tkeep read as zero. Tree A (IPv4 header) takes the words at frame bytes 14..32; tree B (UDP)
-    // takes words 26..32 once, word 38 twice (UDP length: pseudo-header and header) and every
-    // other word from byte 34 on once. The per-word weights depend only on bidx.
-    wire [WORDS*17-1:0] leaf_a;
-    wire [WORDS*17-1:0] leaf_b;
-
-    genvar gj;
-    generate
-        for (gj = 0; gj < WORDS; gj = gj + 1) begin : g_leaf
-            localparam integer P0 = 2 * gj;
-            localparam integer P1 = BYTES + 2 * gj;
-            localparam integer P2 = 2 * BYTES + 2 * gj;
-            localparam A0 = (P0 >= 14 && P0 <= 32) ? 1'b1 : 1'b0;
-            localparam A1 = (P1 >= 14 && P1 <= 32) ? 1'b1 : 1'b0;
-            localparam A2 = (P2 >= 14 && P2 <= 32) ? 1'b1 : 1'b0;
-            localparam [1:0] B0 = (P0 >= 34) ? ((P0 == 38) ? 2'd2 : 2'd1) : ((P0 >= 26) ? 2'd1 : 2'd0);
-            localparam [1:0] B1 = (P1 >= 34) ? ((P1 == 38) ? 2'd2 : 2'd1) : ((P1 >= 26) ? 2'd1 : 2'd0);
-            localparam [1:0] B2 = (P2 >= 34) ? ((P2 == 38) ? 2'd2 : 2'd1) : ((P2 >= 26) ? 2'd1 : 2'd0);
-
-            wire [15:0] w = {s_axis_tkeep[2*gj]   ? s_axis_tdata[16*gj +: 8]     : 8'd0,
-                             s_axis_tkeep[2*gj+1] ? s_axis_tdata[16*gj + 8 +: 8] : 8'd0};
-            wire        a_sel = (bidx == 2'd0) ? A0 : (bidx == 2'd1) ? A1 : (bidx == 2'd2) ? A2 : 1'b0;
-            wire [1:0]  b_wt  = (bidx == 2'd0) ? B0 : (bidx == 2'd1) ? B1 : (bidx == 2'd2) ? B2 : 2'd1;
-
-            assign leaf_a[17*gj +: 17] = a_sel ? {1'b0, w} : 17'd0;
-            assign leaf_b[17*gj +: 17] = (b_wt == 2'd2) ? {w, 1'b0} : (b_wt == 2'd1) ? {1'b0, w} : 17'd0;
-        end
-    endgenerate
-
-    // heap-ordered nodes: node n = node 2n + node 2n+1, leaves at WORDS..2*WORDS-1, root at 1;
-    // every node is a register, so the root holds the sum of the beat of TL+1 cycles ago. A node
-    // at depth d (root 0) sums 2^(TL-d) leaves and needs 17+TL-d bits: the bits above are masked
-    // to constant zero so that synthesis drops their flip-flops.
-    reg [TW-1:0] tree_a [1:2*WORDS-1];
-    reg [TW-1:0] tree_b [1:2*WORDS-1];
-
-    genvar gn;
-    generate
-        for (gn = 1; gn < WORDS; gn = gn + 1) begin : g_node
-            localparam [TW-1:0] MASK = {TW{1'b1}} >> ($clog2(gn + 1) - 1);
-            always @(posedge clk) begin
-                tree_a[gn] <= (tree_a[2*gn] + tree_a[2*gn+1]) & MASK;
-                tree_b[gn] <= (tree_b[2*gn] + tree_b[2*gn+1]) & MASK;
-            end
-        end
-    endgenerate
-
-    integer tn;
-    always @(posedge clk) begin
-        for (tn = 0; tn < WORDS; tn = tn + 1) begin
-            tree_a[WORDS+tn] <= {{(TW-17){1'b0}}, leaf_a[17*tn +: 17]};
-            tree_b[WORDS+tn] <= {{(TW-17){1'b0}}, leaf_b[17*tn +: 17]};
-        end
-    end
-
     // per-beat control, delayed to meet the roots (element k is valid in cycle k after the beat)
     reg [TL+1:1] cd_v;
     reg [TL+1:1] cd_first;
@@ -302,6 +246,72 @@ module ws_rx_port #(
         cd_last  <= {cd_last[TL:1], s_axis_tlast};
         cd_drop  <= {cd_drop[TL:1], drop_now};
     end
+
+    // ------------------------------------------------------------------------------------------
+    // Checksum adder trees. Leaf j is the big-endian word at byte 2j of the beat, bytes outside
+    // tkeep read as zero. Tree A (IPv4 header) takes the words at frame bytes 14..32; tree B (UDP)
+    // takes words 26..32 once, word 38 twice (UDP length: pseudo-header and header) and every
+    // other word from byte 34 on once. The per-word weights depend only on bidx.
+    //
+    // heap-ordered nodes: node n = node 2n + node 2n+1, leaves at WORDS..2*WORDS-1, root at 1;
+    // every node is a register, so the root holds the sum of the beat of TL+1 cycles ago. A node
+    // at depth d (root 0) sums 2^(TL-d) leaves and needs 17+TL-d bits: the bits above are masked
+    // to constant zero so that synthesis drops their flip-flops. Each level loads only with the
+    // beat that goes through it (the leaves with `beat`, depth d with cd_v[TL-d]; the root is
+    // read only with cd_v[TL+1]): a clock enable per level, and Verilator evaluates the leaves
+    // (from the input bus: twice a cycle, as input logic) and the adds only for a beat of this
+    // port.
+    reg [TW-1:0] tree_a [1:2*WORDS-1];
+    reg [TW-1:0] tree_b [1:2*WORDS-1];
+
+    // leaf j's word and its weights in the two trees at beat index bi (0 to 2; 3: past the
+    // headers), from the frame byte it holds
+    function [15:0] leaf_w(input integer j);
+        begin
+            leaf_w = {s_axis_tkeep[2*j]   ? s_axis_tdata[16*j +: 8]     : 8'd0,
+                      s_axis_tkeep[2*j+1] ? s_axis_tdata[16*j + 8 +: 8] : 8'd0};
+        end
+    endfunction
+    function leaf_a_sel(input integer j, input [1:0] bi);
+        integer fb;
+        begin
+            fb = bi * BYTES + 2 * j;
+            leaf_a_sel = bi != 2'd3 && fb >= 14 && fb <= 32;
+        end
+    endfunction
+    function [1:0] leaf_b_wt(input integer j, input [1:0] bi);
+        integer fb;
+        begin
+            fb = bi * BYTES + 2 * j;
+            leaf_b_wt = (bi == 2'd3 || fb >= 34) ? ((bi != 2'd3 && fb == 38) ? 2'd2 : 2'd1)
+                                                 : ((fb >= 26) ? 2'd1 : 2'd0);
+        end
+    endfunction
+
+    integer tn;
+    always @(posedge clk) begin
+        if (beat)
+            for (tn = 0; tn < WORDS; tn = tn + 1) begin
+                tree_a[WORDS+tn] <= leaf_a_sel(tn, bidx) ? {{(TW-16){1'b0}}, leaf_w(tn)}
+                                                         : {TW{1'b0}};
+                tree_b[WORDS+tn] <= (leaf_b_wt(tn, bidx) == 2'd2) ? {{(TW-17){1'b0}}, leaf_w(tn), 1'b0} :
+                                    (leaf_b_wt(tn, bidx) == 2'd1) ? {{(TW-16){1'b0}}, leaf_w(tn)} :
+                                                                    {TW{1'b0}};
+            end
+    end
+
+    genvar gn;
+    generate
+        for (gn = 1; gn < WORDS; gn = gn + 1) begin : g_node
+            localparam [TW-1:0] MASK = {TW{1'b1}} >> ($clog2(gn + 1) - 1);
+            localparam integer  LVL  = TL - ($clog2(gn + 1) - 1);   // TL - depth: cd_v's index
+            always @(posedge clk)
+                if (cd_v[LVL]) begin
+                    tree_a[gn] <= (tree_a[2*gn] + tree_a[2*gn+1]) & MASK;
+                    tree_b[gn] <= (tree_b[2*gn] + tree_b[2*gn+1]) & MASK;
+                end
+        end
+    endgenerate
 
     // per-frame accumulation (cycle TL+1), then fold to 17 bits (TL+2); the result is checked
     // in cycle TL+3: fold16(f) == 0xFFFF  <=>  f == 0x0FFFF or f == 0x1FFFE
@@ -340,18 +350,19 @@ module ws_rx_port #(
     reg [3:0]   s1_ihl, s2_ihl, s3_ihl;
     reg [15:0]  s2_vport, s3_vport;   // (vport_cur has the last beat in cycle s1)
 
-    // highest kept byte of the last beat (tkeep is contiguous from bit 0)
-    wire [BYTES-1:0] s1_top = s1_keep & ~(s1_keep >> 1);
-    reg  [LB-1:0]    s1_hb;
-    integer hi;
-    always @* begin
-        s1_hb = {LB{1'b0}};
-        for (hi = 0; hi < BYTES; hi = hi + 1) begin
-            if (s1_top[hi]) begin
-                s1_hb = s1_hb | hi[LB-1:0];
-            end
+    // highest kept byte of the last beat (tkeep is contiguous from bit 0): an OR of the indexes
+    // of its top bit, a bit of the index per OR
+    function [LB-1:0] top_byte(input [BYTES-1:0] keep);
+        reg [BYTES-1:0] top;
+        integer hi;
+        begin
+            top = keep & ~(keep >> 1);
+            top_byte = {LB{1'b0}};
+            for (hi = 0; hi < BYTES; hi = hi + 1)
+                if (top[hi])
+                    top_byte = top_byte | hi[LB-1:0];
         end
-    end
+    endfunction
 
     wire [15:0]    s3_len16   = (s3_len > 18'd65535) ? 16'hFFFF : s3_len[15:0];
     /* verilator lint_off UNUSEDSIGNAL */ // only the low NBW bits: a kept frame has <= MAX_BEATS beats
@@ -381,21 +392,30 @@ module ws_rx_port #(
         end
     end
 
+    // each stage loads with its frame end (the valid of the stage before), as a clock enable:
+    // what the stages hold between frame ends is read by nothing, and Verilator evaluates
+    // them, the top byte's OR above and the length's add only for a frame end
     integer fi;
     always @(posedge clk) begin
-        s1_drop     <= drop_now;
-        s1_keep     <= s_axis_tkeep;
-        s1_pos      <= pos;
-        s1_ihl      <= ihl_cur;
-        s2_drop     <= s1_drop;
-        s2_pos      <= s1_pos;
-        s2_hb       <= s1_hb;
-        s2_ihl      <= s1_ihl;
-        s2_vport    <= vport_cur;
-        s3_drop     <= s2_drop;
-        s3_len      <= {1'b0, s2_pos} + {{(18-LB){1'b0}}, s2_hb} + 18'd1;
-        s3_ihl      <= s2_ihl;
-        s3_vport    <= s2_vport;
+        if (beat && s_axis_tlast) begin
+            s1_drop <= drop_now;
+            s1_keep <= s_axis_tkeep;
+            s1_pos  <= pos;
+            s1_ihl  <= ihl_cur;
+        end
+        if (s1_v) begin
+            s2_drop  <= s1_drop;
+            s2_pos   <= s1_pos;
+            s2_hb    <= top_byte(s1_keep);
+            s2_ihl   <= s1_ihl;
+            s2_vport <= vport_cur;
+        end
+        if (s2_v) begin
+            s3_drop  <= s2_drop;
+            s3_len   <= {1'b0, s2_pos} + {{(18-LB){1'b0}}, s2_hb} + 18'd1;
+            s3_ihl   <= s2_ihl;
+            s3_vport <= s2_vport;
+        end
         stat_rx_len <= s3_len16;
         fd[1]       <= s3_info;
         for (fi = 2; fi <= FD + 1; fi = fi + 1) begin
