@@ -106,6 +106,12 @@ module ws_fx_to_f32 #(
     // that the preferred half has it. t = 0 prefers the high half (leading one of
     // y[ACC_W-2:24]), t = 1 the low half (trailing one of fx). Every node is its own net, not
     // a bit of a level vector or a loop: Icarus then runs it 10x to 100x faster.
+    // From level 2 to LM a node takes "has a set bit" of its halves as the OR of their input
+    // bits, not from the nodes below (the same gates: synthesis shares the ORs of aligned
+    // ranges, as the tree had them): each node of those levels is then read by one node only,
+    // its parent's index, and Verilator folds the levels into the load of level LM's register,
+    // under its enable (mk/models.mk WS_VOPT raises its limit for that). Read twice, as the
+    // parent's "has a set bit" and its choice, the nodes were nets evaluated after every clock.
     // A level computes its nodes in g_c (the leaves from the input bits, the others from the
     // level below) and hands them on in g_o (through registers at level LM with PIPELINE >= 4).
     // Each choice is made once per level, never inside the loop over the nodes: Icarus 11
@@ -119,12 +125,30 @@ module ws_fx_to_f32 #(
     generate
         for (t = 0; t < 2; t = t + 1) begin : g_pe
             for (l = 1; l <= IW; l = l + 1) begin : g_lvl
-                if (l == 1) begin : g_c
+                if (l == 1) begin : g_c   // (LM > 1: the leaves' "has a set bit" is not read)
                     for (j = 0; j < (N >> l); j = j + 1) begin : g_n
                         wire         vlo = (t == 0) ? pe_in0[2*j]   : pe_in1[2*j];
                         wire         vhi = (t == 0) ? pe_in0[2*j+1] : pe_in1[2*j+1];
-                        wire         v   = vlo | vhi;
                         wire [l-1:0] ix  = (t == 0) ? vhi : !vlo;
+                    end
+                end else if (l < LM) begin : g_c
+                    for (j = 0; j < (N >> l); j = j + 1) begin : g_n
+                        localparam integer HW = 1 << (l - 1);   // input bits of a half
+                        wire         vlo = (t == 0) ? |pe_in0[2*j*HW +: HW] : |pe_in1[2*j*HW +: HW];
+                        wire         vhi = (t == 0) ? |pe_in0[(2*j+1)*HW +: HW] : |pe_in1[(2*j+1)*HW +: HW];
+                        wire         hi  = (t == 0) ? vhi : !vlo;
+                        wire [l-1:0] ix  = {hi, hi ? g_lvl[l-1].g_o.g_n[2*j+1].ixo
+                                                   : g_lvl[l-1].g_o.g_n[2*j].ixo};
+                    end
+                end else if (l == LM) begin : g_c
+                    for (j = 0; j < (N >> l); j = j + 1) begin : g_n
+                        localparam integer HW = 1 << (l - 1);
+                        wire         vlo = (t == 0) ? |pe_in0[2*j*HW +: HW] : |pe_in1[2*j*HW +: HW];
+                        wire         vhi = (t == 0) ? |pe_in0[(2*j+1)*HW +: HW] : |pe_in1[(2*j+1)*HW +: HW];
+                        wire         hi  = (t == 0) ? vhi : !vlo;
+                        wire         v   = vlo | vhi;
+                        wire [l-1:0] ix  = {hi, hi ? g_lvl[l-1].g_o.g_n[2*j+1].ixo
+                                                   : g_lvl[l-1].g_o.g_n[2*j].ixo};
                     end
                 end else begin : g_c
                     for (j = 0; j < (N >> l); j = j + 1) begin : g_n
@@ -144,6 +168,10 @@ module ws_fx_to_f32 #(
                             vo  <= g_c.g_n[j].v;
                             ixo <= g_c.g_n[j].ix;
                         end
+                    end
+                end else if (l < LM) begin : g_o   // below LM only the index is read above
+                    for (j = 0; j < (N >> l); j = j + 1) begin : g_n
+                        wire [l-1:0] ixo = g_c.g_n[j].ix;
                     end
                 end else begin : g_o   // no ws_pipe_reg: a module boundary per node would
                     for (j = 0; j < (N >> l); j = j + 1) begin : g_n   // keep synthesis from
