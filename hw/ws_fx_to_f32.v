@@ -125,35 +125,22 @@ module ws_fx_to_f32 #(
     generate
         for (t = 0; t < 2; t = t + 1) begin : g_pe
             for (l = 1; l <= IW; l = l + 1) begin : g_lvl
-                if (l == 1) begin : g_c   // (LM > 1: the leaves' "has a set bit" is not read)
+                if (l == 1) begin : g_c
                     for (j = 0; j < (N >> l); j = j + 1) begin : g_n
                         wire         vlo = (t == 0) ? pe_in0[2*j]   : pe_in1[2*j];
                         wire         vhi = (t == 0) ? pe_in0[2*j+1] : pe_in1[2*j+1];
-                        wire [l-1:0] ix  = (t == 0) ? vhi : !vlo;
-                    end
-                end else if (l < LM) begin : g_c
-                    for (j = 0; j < (N >> l); j = j + 1) begin : g_n
-                        localparam integer HW = 1 << (l - 1);   // input bits of a half
-                        wire         vlo = (t == 0) ? |pe_in0[2*j*HW +: HW] : |pe_in1[2*j*HW +: HW];
-                        wire         vhi = (t == 0) ? |pe_in0[(2*j+1)*HW +: HW] : |pe_in1[(2*j+1)*HW +: HW];
-                        wire         hi  = (t == 0) ? vhi : !vlo;
-                        wire [l-1:0] ix  = {hi, hi ? g_lvl[l-1].g_o.g_n[2*j+1].ixo
-                                                   : g_lvl[l-1].g_o.g_n[2*j].ixo};
-                    end
-                end else if (l == LM) begin : g_c
-                    for (j = 0; j < (N >> l); j = j + 1) begin : g_n
-                        localparam integer HW = 1 << (l - 1);
-                        wire         vlo = (t == 0) ? |pe_in0[2*j*HW +: HW] : |pe_in1[2*j*HW +: HW];
-                        wire         vhi = (t == 0) ? |pe_in0[(2*j+1)*HW +: HW] : |pe_in1[(2*j+1)*HW +: HW];
-                        wire         hi  = (t == 0) ? vhi : !vlo;
                         wire         v   = vlo | vhi;
-                        wire [l-1:0] ix  = {hi, hi ? g_lvl[l-1].g_o.g_n[2*j+1].ixo
-                                                   : g_lvl[l-1].g_o.g_n[2*j].ixo};
+                        wire [l-1:0] ix  = (t == 0) ? vhi : !vlo;
                     end
                 end else begin : g_c
                     for (j = 0; j < (N >> l); j = j + 1) begin : g_n
-                        wire         vlo = g_lvl[l-1].g_o.g_n[2*j].vo;
-                        wire         vhi = g_lvl[l-1].g_o.g_n[2*j+1].vo;
+                        // up to LM the halves' ORs of the input bits, above it the nodes'
+                        localparam integer HW = 1 << (l - 1);   // input bits of a half
+                        wire         vlo = (l > LM) ? g_lvl[l-1].g_o.g_n[2*j].vo :
+                                           (t == 0) ? |pe_in0[2*j*HW +: HW] : |pe_in1[2*j*HW +: HW];
+                        wire         vhi = (l > LM) ? g_lvl[l-1].g_o.g_n[2*j+1].vo :
+                                           (t == 0) ? |pe_in0[(2*j+1)*HW +: HW]
+                                                    : |pe_in1[(2*j+1)*HW +: HW];
                         wire         hi  = (t == 0) ? vhi : !vlo;
                         wire         v   = vlo | vhi;
                         wire [l-1:0] ix  = {hi, hi ? g_lvl[l-1].g_o.g_n[2*j+1].ixo
@@ -168,10 +155,6 @@ module ws_fx_to_f32 #(
                             vo  <= g_c.g_n[j].v;
                             ixo <= g_c.g_n[j].ix;
                         end
-                    end
-                end else if (l < LM) begin : g_o   // below LM only the index is read above
-                    for (j = 0; j < (N >> l); j = j + 1) begin : g_n
-                        wire [l-1:0] ixo = g_c.g_n[j].ix;
                     end
                 end else begin : g_o   // no ws_pipe_reg: a module boundary per node would
                     for (j = 0; j < (N >> l); j = j + 1) begin : g_n   // keep synthesis from
