@@ -264,27 +264,44 @@ module ws_rx_port #(
     reg [TW-1:0] tree_a [1:2*WORDS-1];
     reg [TW-1:0] tree_b [1:2*WORDS-1];
 
-    // leaf j's word and its weights in the two trees at beat index bi (0 to 2; 3: past the
-    // headers), from the frame byte it holds
+    // leaf j's word, and its weights in the two trees by bidx: per beat index bi (0 to 2; 3,
+    // past the headers: tree A 0, tree B 1) a constant of the frame byte the leaf holds, as the
+    // table of constants it is (a function of bidx alone, not arithmetic on it)
     function [15:0] leaf_w(input integer j);
         begin
             leaf_w = {s_axis_tkeep[2*j]   ? s_axis_tdata[16*j +: 8]     : 8'd0,
                       s_axis_tkeep[2*j+1] ? s_axis_tdata[16*j + 8 +: 8] : 8'd0};
         end
     endfunction
-    function leaf_a_sel(input integer j, input [1:0] bi);
-        integer fb;
+    function a_sel_at(input integer fb);   // fb: the frame byte of the leaf at a beat index
+        a_sel_at = fb >= 14 && fb <= 32;
+    endfunction
+    function [1:0] b_wt_at(input integer fb);
+        b_wt_at = (fb >= 34) ? ((fb == 38) ? 2'd2 : 2'd1) : ((fb >= 26) ? 2'd1 : 2'd0);
+    endfunction
+    function [TW-1:0] leaf_a(input integer j);
+        reg sel;
         begin
-            fb = bi * BYTES + 2 * j;
-            leaf_a_sel = bi != 2'd3 && fb >= 14 && fb <= 32;
+            case (bidx)
+            2'd0:    sel = a_sel_at(2 * j);
+            2'd1:    sel = a_sel_at(BYTES + 2 * j);
+            2'd2:    sel = a_sel_at(2 * BYTES + 2 * j);
+            default: sel = 1'b0;
+            endcase
+            leaf_a = sel ? {{(TW-16){1'b0}}, leaf_w(j)} : {TW{1'b0}};
         end
     endfunction
-    function [1:0] leaf_b_wt(input integer j, input [1:0] bi);
-        integer fb;
+    function [TW-1:0] leaf_b(input integer j);
+        reg [1:0] wt;
         begin
-            fb = bi * BYTES + 2 * j;
-            leaf_b_wt = (bi == 2'd3 || fb >= 34) ? ((bi != 2'd3 && fb == 38) ? 2'd2 : 2'd1)
-                                                 : ((fb >= 26) ? 2'd1 : 2'd0);
+            case (bidx)
+            2'd0:    wt = b_wt_at(2 * j);
+            2'd1:    wt = b_wt_at(BYTES + 2 * j);
+            2'd2:    wt = b_wt_at(2 * BYTES + 2 * j);
+            default: wt = 2'd1;
+            endcase
+            leaf_b = (wt == 2'd2) ? {{(TW-17){1'b0}}, leaf_w(j), 1'b0} :
+                     (wt == 2'd1) ? {{(TW-16){1'b0}}, leaf_w(j)} : {TW{1'b0}};
         end
     endfunction
 
@@ -292,11 +309,8 @@ module ws_rx_port #(
     always @(posedge clk) begin
         if (beat)
             for (tn = 0; tn < WORDS; tn = tn + 1) begin
-                tree_a[WORDS+tn] <= leaf_a_sel(tn, bidx) ? {{(TW-16){1'b0}}, leaf_w(tn)}
-                                                         : {TW{1'b0}};
-                tree_b[WORDS+tn] <= (leaf_b_wt(tn, bidx) == 2'd2) ? {{(TW-17){1'b0}}, leaf_w(tn), 1'b0} :
-                                    (leaf_b_wt(tn, bidx) == 2'd1) ? {{(TW-16){1'b0}}, leaf_w(tn)} :
-                                                                    {TW{1'b0}};
+                tree_a[WORDS+tn] <= leaf_a(tn);
+                tree_b[WORDS+tn] <= leaf_b(tn);
             end
     end
 
