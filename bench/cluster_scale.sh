@@ -3,7 +3,9 @@
 # k = 16 fat-tree (1024 workers) in one hierarchical all-reduce of 16 MiB with web-search
 # background flows at 30 % load, cluster/examples/fattree-k16-1024.ini, under
 # /usr/bin/time -v: wall time, events and events per second, peak memory, every tensor exact,
-# every background flow complete. SCALE_BYTES (e.g. 256KiB) replaces the file's tensor;
+# every background flow complete, the short flows' FCT, and the busiest worker link's bytes over
+# the job against the job's time. SCALE_BYTES (e.g. 256KiB) replaces the file's tensor, SCALE_CC
+# (on or off) its congestion control;
 # SCALE_PERF=1 also records a profile (perf record -g at 250 Hz) and prints its top symbols.
 # Writes build/bench/cluster_scale.md (a fragment of docs/performance.md section 5, bench/all.sh).
 set -eu
@@ -11,9 +13,10 @@ WS=${WS:-build/wiresum}
 B=build/bench
 mkdir -p "$B"
 INI=cluster/examples/fattree-k16-1024.ini
-if [ -n "${SCALE_BYTES:-}" ]; then
+if [ -n "${SCALE_BYTES:-}${SCALE_CC:-}" ]; then
     # the copy names the distribution file by its full path (a relative one is the file's folder)
-    sed -e "s/^tensor_bytes = .*/tensor_bytes = $SCALE_BYTES/" \
+    sed -e "${SCALE_BYTES:+s/^tensor_bytes = .*/tensor_bytes = $SCALE_BYTES/}" \
+        -e "${SCALE_CC:+s/^cc = .*/cc = $SCALE_CC/}" \
         -e "s|^distribution = \([^/]\)|distribution = $(pwd)/$(dirname "$INI")/\1|" "$INI" > "$B/scale.ini"
     INI=$B/scale.ini
 fi
@@ -34,8 +37,8 @@ count=$(jq '.count' "$B/scale.json")
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
 {
     printf '### The cluster simulation at scale\n\n'
-    printf 'Command: `sh bench/cluster_scale.sh`%s (cluster/examples/fattree-k16-1024.ini; docs/cluster.md section 7). Machine: %s cores, %s; date: %s; commit: %s.\n\n' \
-        "${SCALE_BYTES:+ with SCALE_BYTES=$SCALE_BYTES}" "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')" "${cpu:-unknown CPU}" \
+    printf 'Command: `sh bench/cluster_scale.sh`%s%s (cluster/examples/fattree-k16-1024.ini; docs/cluster.md section 7). Machine: %s cores, %s; date: %s; commit: %s.\n\n' \
+        "${SCALE_BYTES:+ with SCALE_BYTES=$SCALE_BYTES}" "${SCALE_CC:+ with SCALE_CC=$SCALE_CC}" "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')" "${cpu:-unknown CPU}" \
         "$(date -u '+%Y-%m-%d %H:%M UTC')" "$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
     jq -r --arg rss "$rss" --arg wall "$wall" --arg user "$user" --arg sys "$sys" --arg count "$count" '.runs[0] |
         "| | |\n|---|---|\n" +
@@ -46,6 +49,8 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
         "| simulated all-reduce | \(.seconds * 1e3 | . * 10 | round / 10) ms; \(.tensors_exact) of \(.tensors) tensors exact |\n" +
         "| DATA frames | \(.transport.data), \(.transport.retx) retransmitted; \(.net_drop_packets) packets dropped in the network |\n" +
         "| background | \(.background.completed) of \(.background.flows) flows complete, \(.background.bytes) bytes, load \(.background.offered_load) |\n" +
+        "| short flows (< 100 KB) | \(.background.short.flows); FCT p50 \(.background.short.fct_p50 * 1e6 | round) us, p99 \(.background.short.fct_p99 * 1e6 | round) us |\n" +
+        "| the busiest worker link | h\(.background.busiest_link.host), \(.background.busiest_link.direction): \(.background.busiest_link.bytes) bytes over the job, \(.background.busiest_link.seconds * 1e3 | . * 100 | round / 100) ms at the link rate; the job \(.background.busiest_link.job_seconds * 1e3 | . * 100 | round / 100) ms, \(.background.busiest_link.job_seconds / .background.busiest_link.seconds | . * 1000 | round / 1000) times that |\n" +
         "| peak memory | \($rss) kB |"' "$B/scale.json"
     if [ -s "$B/scale.top" ]; then
         printf '\nWhere the time goes (`perf report --no-children --sort symbol`, symbols of 1 %% and more):\n\n```\n'

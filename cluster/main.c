@@ -294,7 +294,7 @@ static json_t *json_run(const ws_cluster *c, const ws_cluster_result *r)
     if (o && r->failed)
         json_object_set_new(o, "error", json_string(r->error));
     if (o)
-        ws_cc_report_json(o, r);
+        ws_cc_report_json(o, c, r);
     if (o && WS_MODE_IS_WIRESUM(r->mode)) {
         json_object_set_new(o, "transport", json_pack(
             "{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "data", (json_int_t)r->data,

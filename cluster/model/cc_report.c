@@ -21,6 +21,23 @@ static void bg_print(FILE *out, const ws_bg_result *r)
     print_class(out, "long", &r->large);
 }
 
+/* The busiest worker's link over the job (cjob.h): the time its bytes take at the hosts' rate,
+ * the least any schedule of the same traffic could take, against the job's span. */
+static double link_floor_s(const ws_cluster *c, const ws_cluster_result *r)
+{
+    return (double)r->link_bytes * 8 / c->topo.host_link.rate;
+}
+
+static void link_print(FILE *out, const ws_cluster *c, const ws_cluster_result *r)
+{
+    double floor = link_floor_s(c, r);
+    fprintf(out, "  the busiest worker's link: h%u's %s, %.3f MB on the wire over the job, "
+            "%.3f ms at %.0f Gb/s; the job took %.3f ms, %.3f times that\n", r->link_host,
+            r->link_down ? "down" : "up", (double)r->link_bytes / 1e6, floor * 1e3,
+            c->topo.host_link.rate / 1e9, r->job_span_s * 1e3,
+            floor > 0 ? r->job_span_s / floor : 0.0);
+}
+
 static json_t *class_json(const ws_bg_class *c)
 {
     return json_pack("{s:I, s:I, s:f, s:f, s:f, s:f}", "flows", (json_int_t)c->flows,
@@ -52,11 +69,14 @@ void ws_cc_report_print(FILE *out, const ws_cluster *c, const ws_cluster_result 
                 "window %.0f bytes\n", c->job.cc ? "on" : "off",
                 (unsigned long long)r->ce_results, (unsigned long long)r->cwnd_cuts,
                 r->cwnd_min);
-    if (r->has_bg)
+    if (r->has_bg) {
         bg_print(out, &r->bg);
+        if (r->job_span_s > 0)
+            link_print(out, c, r);
+    }
 }
 
-void ws_cc_report_json(json_t *run, const ws_cluster_result *r)
+void ws_cc_report_json(json_t *run, const ws_cluster *c, const ws_cluster_result *r)
 {
     json_object_set_new(run, "net_ce_marks", json_integer((json_int_t)r->net_ce_marks));
     if (WS_MODE_IS_WIRESUM(r->mode))
@@ -64,6 +84,15 @@ void ws_cc_report_json(json_t *run, const ws_cluster_result *r)
                                                  (json_int_t)r->ce_results, "cwnd_cuts",
                                                  (json_int_t)r->cwnd_cuts, "cwnd_min",
                                                  r->cwnd_min));
-    if (r->has_bg)
-        json_object_set_new(run, "background", bg_json(&r->bg));
+    if (r->has_bg) {
+        json_t *b = bg_json(&r->bg);
+        if (b && r->job_span_s > 0)
+            json_object_set_new(b, "busiest_link",
+                                json_pack("{s:I, s:s, s:I, s:f, s:f}", "host",
+                                          (json_int_t)r->link_host, "direction",
+                                          r->link_down ? "down" : "up", "bytes",
+                                          (json_int_t)r->link_bytes, "seconds",
+                                          link_floor_s(c, r), "job_seconds", r->job_span_s));
+        json_object_set_new(run, "background", b);
+    }
 }

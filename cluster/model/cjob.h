@@ -63,6 +63,15 @@ typedef struct {
     ws_bg_result bg;
     ws_cluster_linkstat uplink[WS_CLUSTER_MAX_UPLINKS]; /* ns-3 layer: link H + D + u */
     uint64_t split_flows;      /* ns-3 layer: flows a switch sent on two different links */
+    /* ns-3 layer: the job's span (the first start to the last worker's end, every iteration and
+     * the compute between them) and the busiest of the workers' links over it: its host, its
+     * direction (0: host to switch) and the bytes it put on the wire (every packet: the job's,
+     * the background's, acknowledgements; PPP headers included). No schedule of the same
+     * traffic ends the job before link_bytes take their time at the hosts' link rate. */
+    double job_span_s;
+    uint64_t link_bytes;
+    unsigned link_host;
+    int link_down;
     double wall_s, build_s;    /* wall time of the run, of building its network */
     uint64_t events;           /* ns-3 layer: the simulator's events executed */
     int failed;                /* a worker gave up (error) */

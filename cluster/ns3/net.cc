@@ -275,6 +275,11 @@ struct Run
     uint64_t net_drops = 0;
     std::unordered_map<uint32_t, unsigned> worker_of_ip;
     WsBackground* bg = nullptr; // [background] (bg.h)
+    // the hosts' links (net.devs: link l's two ends at 2l and 2l + 1, a host's link l = h, the
+    // host's end first); at the job's end each worker's bytes either way, in link_bytes
+    const std::vector<Ptr<NetDevice>>* devs = nullptr;
+    uint64_t job_end_ps = 0;
+    std::vector<uint64_t> link_bytes; // worker w's link: 2w up (host to switch), 2w + 1 down
 
     void Reschedule(unsigned w);
     void Poll(unsigned w);
@@ -290,9 +295,29 @@ struct Run
     void Accept(unsigned w, Ptr<Socket> s, const Address& from);
 };
 
+// Bytes a point-to-point device has put on its wire: taken into its queue (the PPP header
+// included), not dropped, not still queued (the frame being sent counts as sent).
+uint64_t WireBytes(const Ptr<NetDevice>& d)
+{
+    Ptr<Queue<Packet>> q = DynamicCast<PointToPointNetDevice>(d)->GetQueue();
+    return q->GetTotalReceivedBytes() - q->GetTotalDroppedBytes() - q->GetNBytes();
+}
+
 void Run::CheckDone()
 {
-    if (ws_cjob_finished(job) && (!bg || bg->Done()))
+    if (!ws_cjob_finished(job))
+        return;
+    if (!job_end_ps)
+    {
+        // the job's end: what each worker's link carried until now, either way
+        job_end_ps = NowPs();
+        unsigned W = c->job.workers;
+        link_bytes.resize(2 * W);
+        for (unsigned w = 0; w < W; w++)
+            for (unsigned e = 0; e < 2; e++)
+                link_bytes[2 * w + e] = WireBytes((*devs)[2 * c->job.host[w] + e]);
+    }
+    if (!bg || bg->Done())
         Simulator::Stop();
 }
 
@@ -610,6 +635,7 @@ extern "C" int ws_ns3_run(const ws_cluster* c, ws_cluster_mode mode, ws_cluster_
     fwd.up.assign(c->topo.uplinks, ws_cluster_linkstat{});
     Net net;
     Build(c, net, &fwd);
+    r.devs = &net.devs;
     unsigned H = c->topo.hosts;
 
     // network drops: every device queue and every queue disc (the hosts')
@@ -725,6 +751,18 @@ extern "C" int ws_ns3_run(const ws_cluster* c, ws_cluster_mode mode, ws_cluster_
     res->net_drop_packets = r.net_drops + fwd.unmarkable;
     res->build_s = net.build_s;
     res->net_ce_marks = fwd.marks;
+    if (r.job_end_ps)
+    {
+        // the busiest worker's link, either way, from the start to the job's end
+        res->job_span_s = static_cast<double>(r.job_end_ps - kStartPs) * 1e-12;
+        for (unsigned i = 0; i < r.link_bytes.size(); i++)
+            if (r.link_bytes[i] > res->link_bytes)
+            {
+                res->link_bytes = r.link_bytes[i];
+                res->link_host = c->job.host[i / 2];
+                res->link_down = i & 1;
+            }
+    }
     if (bg)
     {
         res->has_bg = 1;

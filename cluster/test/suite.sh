@@ -18,7 +18,8 @@
 # named when it is the limit; bad `ports` refused with FILE:LINE.
 # Congestion: ECN marks above the threshold (and none without it) reaching the transport's
 # window, the tensors exact with the congestion control on, every background flow complete with
-# its bytes, bad [background] sections and distribution files refused with FILE:LINE.
+# its bytes, the busiest worker link's bytes over the job, bad [background] sections and
+# distribution files refused with FILE:LINE.
 # Appends "cluster <case> <passed> <failed>" lines to the results file (tests/lib.sh).
 set -u
 ws=$1
@@ -204,6 +205,11 @@ check ecn-below-k "$tmp/k600.json" '.runs[0] | .net_ce_marks == 0 and .cc.ce_res
 for f in cc cc-noecn; do
     check "$f-background" "$tmp/$f.json" '.runs[0].background | .flows == 30 and .completed == 30 and .rx_bytes == .bytes and .short.completed + .long.completed == 30 and .short.slowdown_p50 >= 1 and .long.slowdown_p50 >= 1'
 done
+
+# the busiest worker link over the job (docs/cluster.md section 9): it carried at least the
+# worker's own DATA, the job's span holds both iterations, and its bytes at 10 Gb/s take no longer
+# than the job did (no link carries more than its rate)
+check busiest-link "$tmp/cc.json" '.runs[0] | (.tx_bytes / .workers) as $own | (.iteration_seconds | add) as $it | .background.busiest_link | .bytes > $own and .job_seconds >= $it and .job_seconds < $it + 1e-4 and (.seconds - .bytes * 8 / 10e9 | fabs) < 1e-12 and .seconds <= .job_seconds'
 
 # the device's own queue marks (docs/cluster.md section 9): rack8's device at 20 MHz (10 Gb/s
 # of datapath for 80 offered) with a 1 MiB ingress buffer and ecn_threshold = 32KB: the frames
