@@ -22,6 +22,11 @@ CLUSTER_OBJ  := $(CLB)/main.o $(CLB)/fidelity.o $(patsubst cluster/ns3/%.cc,$(CL
 WS_INC_cluster := -Icluster -Icluster/ns3 $(WS_INC_cluster/model)
 CLUSTER_CXXFLAGS = -std=c++17 -O2 -g -Wall -Wextra -Werror $(WS_INC_cluster) \
                    $(NS3_CFLAGS)
+# ns-3 allocates a packet, its buffer and its events for every hop of every packet: gperftools'
+# tcmalloc (libgoogle-perftools-dev) serves those from per-size free lists, glibc's malloc did
+# it in 9 % of the k = 8 scale run's profile (docs/performance.md section 5). This binary only:
+# the sanitizer builds keep their own allocator.
+CLUSTER_MALLOC := -ltcmalloc_minimal
 
 .PHONY: cluster
 cluster: $(BUILD)/wiresum-cluster
@@ -33,7 +38,8 @@ $(CLB)/%.o: cluster/ns3/%.cc | $(CLB)
 	$(CXX) $(CLUSTER_CXXFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/wiresum-cluster: $(CLUSTER_OBJ) $(PLAIN_LIBS) $(WS_SIM_LIBS)
-	$(CXX) $(CLUSTER_OBJ) $(PLAIN_LIBS) $(WS_SIM_LIBS) $(LIBS) $(NS3_LIBS) $(WS_SIM_LD) -o $@
+	$(CXX) $(CLUSTER_OBJ) $(PLAIN_LIBS) $(WS_SIM_LIBS) $(LIBS) $(NS3_LIBS) $(WS_SIM_LD) \
+	  $(CLUSTER_MALLOC) -o $@
 
 # The PARTIAL build's companion (mk/models.mk), build/p1/wiresum-cluster: `wiresum cluster`
 # with model = rtl devices of four ports and engines and in trees (the fidelity check,

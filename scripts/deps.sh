@@ -2,7 +2,7 @@
 # deps.sh - install the Debian packages wiresum needs, quietly and only if missing.
 # As root: apt-get installs them. Otherwise: print the exact command and fail.
 set -eu
-PKGS="gcc g++ make pkg-config zlib1g-dev libpcap-dev libinih-dev libcmocka-dev libjansson-dev jq verilator iverilog gtkwave yosys python3 tshark gnuplot-nox graphviz clang libclang-rt-14-dev libns3-dev libgsl-dev"
+PKGS="gcc g++ make pkg-config zlib1g-dev libpcap-dev libinih-dev libcmocka-dev libjansson-dev jq verilator iverilog gtkwave yosys python3 tshark gnuplot-nox graphviz clang libclang-rt-14-dev libns3-dev libgsl-dev libgoogle-perftools-dev"
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
