@@ -22,41 +22,17 @@ static void xs_count(ws_xsum *x)
         x->n++;
 }
 
-void ws_xsum_add(ws_xsum *x, uint32_t bits)
+/* x's integer += (-1)^neg * mag * 2^pos, 0 < mag < 2^63 and pos <= 254 (so the term lies in limbs i
+ * and i + 1 of i = pos / 64 <= 3). The term in two's complement over those limbs (negated without
+ * a branch: invert, add 1); the limbs above i+1 receive its sign extension mask plus the carry c,
+ * i.e. c - neg, which is nonzero only when the sum crosses those limbs (rare), so that loop is the
+ * only data-dependent one. */
+static inline void xs_add_term(ws_xsum *x, uint64_t mag, unsigned pos, uint32_t neg)
 {
-    uint32_t neg = bits >> 31;
-    uint32_t e = (bits >> 23) & 0xffu;
-    uint32_t m = bits & 0x7fffffu;
-
-    xs_count(x);
-    x->not_negzero |= (uint8_t)(bits != 0x80000000u); /* branch-free: signs are random */
-    if (e == 0xffu) {
-        if (m != 0)
-            x->nan = 1;
-        else if (neg)
-            x->neg_inf = 1;
-        else
-            x->pos_inf = 1;
-        return;
-    }
-    if (e == 0 && m == 0)
-        return;
-
-    uint64_t sig = m;
-    unsigned shift = 0;
-    if (e != 0) {
-        sig |= (uint64_t)1 << 23;
-        shift = e - 1; /* 0 .. 253 */
-    }
-    unsigned i = shift >> 6; /* 0 .. 3, so i + 1 is a valid limb */
-    unsigned off = shift & 63u;
-    uint64_t lo = sig << off;
-    uint64_t hi = (sig >> 1) >> (63 - off); /* sig >> (64 - off), 0 when off == 0 */
-
-    /* The term in two's complement over limbs i and i+1 (negated without a
-     * branch: invert, add 1); the limbs above i+1 receive its sign extension
-     * mask plus the carry c, i.e. c - neg, which is nonzero only when the sum
-     * crosses those limbs (rare), so that loop is the only data-dependent one. */
+    unsigned i = pos >> 6;
+    unsigned off = pos & 63u;
+    uint64_t lo = mag << off;
+    uint64_t hi = (mag >> 1) >> (63 - off); /* mag >> (64 - off), 0 when off == 0 */
     uint64_t mask = 0 - (uint64_t)neg;
     uint64_t tlo = (lo ^ mask) + neg;
     uint64_t thi = (hi ^ mask) + (uint64_t)(tlo < (uint64_t)neg); /* carry when lo == 0 */
@@ -84,6 +60,35 @@ void ws_xsum_add(ws_xsum *x, uint32_t bits)
                 break;
         }
     }
+}
+
+void ws_xsum_add(ws_xsum *x, uint32_t bits)
+{
+    uint32_t neg = bits >> 31;
+    uint32_t e = (bits >> 23) & 0xffu;
+    uint32_t m = bits & 0x7fffffu;
+
+    xs_count(x);
+    x->not_negzero |= (uint8_t)(bits != 0x80000000u); /* branch-free: signs are random */
+    if (e == 0xffu) {
+        if (m != 0)
+            x->nan = 1;
+        else if (neg)
+            x->neg_inf = 1;
+        else
+            x->pos_inf = 1;
+        return;
+    }
+    if (e == 0 && m == 0)
+        return;
+
+    uint64_t sig = m;
+    unsigned shift = 0;
+    if (e != 0) {
+        sig |= (uint64_t)1 << 23;
+        shift = e - 1; /* 0 .. 253 */
+    }
+    xs_add_term(x, sig, shift, neg);
 }
 
 /* x's integer += t, a 320-bit two's complement integer (wraps like the accumulator's register). */
@@ -229,11 +234,14 @@ int ws_xsum_encode(const ws_xsum *x, uint64_t words[WS_X64_MAX_WORDS])
         if (e >= WS_X64_E_SPECIAL || n == WS_X64_MAX_WORDS)
             return -1;
         uint64_t m = xs_window(mag, e) & WS_X64_M_MASK;
-        for (unsigned j = 0; j < WS_XSUM_LIMBS; j++) { /* what is left: the bits below 2^e */
-            unsigned lo = 64 * j;
-            mag[j] = lo + 64 <= e ? mag[j] : lo < e ? mag[j] & (((uint64_t)1 << (e - lo)) - 1) : 0;
+        top = -1;
+        if (xs_any_below(mag, e)) { /* what is left: the bits below 2^e (rare: gradients fit) */
+            for (unsigned j = 0; j < WS_XSUM_LIMBS; j++) {
+                unsigned lo = 64 * j;
+                mag[j] = lo + 64 <= e ? mag[j] : lo < e ? mag[j] & (((uint64_t)1 << (e - lo)) - 1) : 0;
+            }
+            top = xs_top_bit(mag);
         }
-        top = xs_top_bit(mag);
         words[n++] = s | (uint64_t)e << WS_X64_E_SHIFT | m | (top >= 0 ? WS_X64_ESC : 0);
     }
     return n;
@@ -256,13 +264,8 @@ void ws_xsum_add_word(ws_xsum *x, uint64_t word, int first)
     }
     if (!(first && neg && m == 0 && !(word & WS_X64_ESC))) /* the all -0 zero leaves the flag */
         x->not_negzero = 1;
-    uint64_t t[WS_XSUM_LIMBS] = {0};
-    unsigned i = e >> 6, off = e & 63u; /* e <= 254: i <= 3 */
-    t[i] = m << off;
-    t[i + 1] = off ? m >> (64 - off) : 0;
-    if (neg)
-        xs_negate(t, WS_XSUM_LIMBS);
-    xs_add_limbs(x, t);
+    if (m) /* a zero term: nothing to add (xs_add_term takes a nonzero magnitude) */
+        xs_add_term(x, m, e, (uint32_t)neg); /* e <= 254, m < 2^54 */
 }
 
 uint32_t ws_sum_f32(const uint32_t *bits, unsigned n)
