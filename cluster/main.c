@@ -58,6 +58,29 @@ static void uplink_name(const ws_cluster *c, unsigned u, char name[2 * WS_CLUSTE
     snprintf(name, 2 * WS_CLUSTER_NAME + 2, "%s-%s", nl, nh);
 }
 
+/* node n's name: a host, a device, a switch (topo.h's numbering) */
+static void node_name(const ws_cluster *c, unsigned n, char out[WS_CLUSTER_NAME])
+{
+    unsigned H = c->topo.hosts, D = c->n_dev;
+    if (n < H)
+        snprintf(out, WS_CLUSTER_NAME, "h%u", n);
+    else if (n < H + D)
+        snprintf(out, WS_CLUSTER_NAME, "%s", c->dev[n - H].name);
+    else
+        ws_topo_switch_name(c, n - H - D, out);
+}
+
+/* the port that dropped most: its node and the node it sends to */
+static void drop_port(const ws_cluster *c, const ws_cluster_result *r, char from[WS_CLUSTER_NAME],
+                      char to[WS_CLUSTER_NAME])
+{
+    unsigned a, b;
+    ws_cluster_link props;
+    ws_topo_link(c, r->drop_port_link, &a, &b, &props);
+    node_name(c, r->drop_port_end ? b : a, from);
+    node_name(c, r->drop_port_end ? a : b, to);
+}
+
 /* The stages of device i of r (every device's: i < 0), each its busiest: a port's receive
  * stage, an engine, a port's egress; their busy time in ps[] and as fractions of the
  * all-reduces' time in f[]. None is divided among the others of its kind: one saturated port
@@ -130,6 +153,12 @@ static void print_run(const ws_cluster *c, const ws_cluster_result *r)
            (unsigned long long)r->tx_bytes, (unsigned long long)r->rx_bytes,
            (unsigned long long)r->net_drop_packets, r->wall_s, r->build_s,
            (double)r->events / 1e6, r->wall_s > 0 ? (double)r->events / r->wall_s / 1e3 : 0.0);
+    if (r->drop_port_packets) {
+        char from[WS_CLUSTER_NAME], to[WS_CLUSTER_NAME];
+        drop_port(c, r, from, to);
+        printf("  the port that dropped most: %s's to %s, %llu packets (its queue full)\n", from,
+               to, (unsigned long long)r->drop_port_packets);
+    }
     ws_cc_report_print(stdout, c, r);
     if (!c->topo.uplinks)
         return;
@@ -290,6 +319,13 @@ static json_t *json_run(const ws_cluster *c, const ws_cluster_result *r)
                             json_real(r->wall_s > 0 ? (double)r->events / r->wall_s : 0));
         json_object_set_new(o, "split_flows", json_integer((json_int_t)r->split_flows));
         json_object_set_new(o, "uplinks", json_uplinks(c, r));
+        if (r->drop_port_packets) {
+            char from[WS_CLUSTER_NAME], to[WS_CLUSTER_NAME];
+            drop_port(c, r, from, to);
+            json_object_set_new(o, "drop_port", json_pack("{s:s, s:s, s:I}", "from", from, "to",
+                                                          to, "packets",
+                                                          (json_int_t)r->drop_port_packets));
+        }
     }
     if (o && r->failed)
         json_object_set_new(o, "error", json_string(r->error));

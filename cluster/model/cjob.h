@@ -55,6 +55,11 @@ typedef struct {
     ws_cdev_stats dev_each[WS_CLUSTER_MAX_DEVICES];
     uint64_t data, retx, timeouts, results, dup_results, stale_results, bad_frames;
     uint64_t net_drop_packets;
+    /* ns-3 layer: the port whose transmit queue dropped most, link drop_port_link's end
+     * drop_port_end (0: its lower node, ws_topo_link's a), and how many */
+    unsigned drop_port_link;
+    int drop_port_end;
+    uint64_t drop_port_packets;
     /* congestion (docs/cluster.md, "Congestion"): CE marks made by the queue discs (ns-3 layer);
      * wiresum with cc: RESULTs taken with CE, window cuts, the smallest window of any worker */
     uint64_t net_ce_marks, ce_results, cwnd_cuts;

@@ -274,6 +274,7 @@ struct Run
     std::vector<uint8_t> buf;
     std::vector<uint8_t> txbuf; // a worker's frame with room before it (WorkerTx)
     uint64_t net_drops = 0;
+    std::vector<uint64_t> port_drops; // by net.devs index: what its transmit queue dropped
     std::unordered_map<uint32_t, unsigned> worker_of_ip;
     WsBackground* bg = nullptr; // [background] (bg.h)
     // the hosts' links (net.devs: link l's two ends at 2l and 2l + 1, a host's link l = h, the
@@ -654,11 +655,13 @@ extern "C" int ws_ns3_run(const ws_cluster* c, ws_cluster_mode mode, ws_cluster_
     unsigned H = c->topo.hosts;
 
     // network drops: every device queue and every queue disc (the hosts')
-    for (auto& d : net.devs)
+    r.port_drops.assign(net.devs.size(), 0);
+    for (size_t i = 0; i < net.devs.size(); i++)
     {
+        Ptr<NetDevice> d = net.devs[i];
         Ptr<PointToPointNetDevice> p = DynamicCast<PointToPointNetDevice>(d);
         p->GetQueue()->TraceConnectWithoutContext("Drop",
-                                                  MakeBoundCallback(&CountPacketDrop, &r.net_drops));
+                                                  MakeBoundCallback(&CountPacketDrop, &r.port_drops[i]));
         Ptr<TrafficControlLayer> tcl = d->GetNode()->GetObject<TrafficControlLayer>();
         Ptr<QueueDisc> q = tcl ? tcl->GetRootQueueDiscOnDevice(d) : nullptr;
         if (q)
@@ -763,7 +766,19 @@ extern "C" int ws_ns3_run(const ws_cluster* c, ws_cluster_mode mode, ws_cluster_
         res->failed = 1;
         snprintf(res->error, sizeof res->error, "did not complete in 1000 s of simulated time");
     }
-    res->net_drop_packets = r.net_drops + fwd.unmarkable;
+    // the port that dropped most (net.devs 2l + e: link l's end e, the side that sends)
+    uint64_t port_sum = 0;
+    for (size_t i = 0; i < r.port_drops.size(); i++)
+    {
+        port_sum += r.port_drops[i];
+        if (r.port_drops[i] > res->drop_port_packets)
+        {
+            res->drop_port_packets = r.port_drops[i];
+            res->drop_port_link = static_cast<unsigned>(i / 2);
+            res->drop_port_end = static_cast<int>(i & 1);
+        }
+    }
+    res->net_drop_packets = r.net_drops + port_sum + fwd.unmarkable;
     res->build_s = net.build_s;
     res->net_ce_marks = fwd.marks;
     if (r.job_end_ps)

@@ -3,7 +3,8 @@
 # simulation.
 # The shipped rack8 through the device and as a ring over TCP: every wiresum tensor exact, every
 # ring tensor equal to the ring-order sums of the C reference; bytes conserved (what the workers
-# sent = what the device or the peers received + drops, from the counters), also with a device
+# sent = what the device or the peers received + drops, from the counters; the port that dropped
+# most named), also with a device
 # whose ingress buffer overflows; the ring's all-reduce time within 5 % of its closed form; bad
 # cluster files refused with FILE:LINE messages; the companion binary found, or said missing.
 # A small leaf-spine and a k = 4 fat-tree (cluster/test/) with every mode: the wiresum modes'
@@ -78,6 +79,16 @@ check drops-exact "$d" '.runs[0] | .exact and .device.drop_frames > 0 and .trans
 # (what the device sent and no worker took: RESULTs it re-sent for retransmissions, still on
 # their way when the last worker completed and the simulation stopped: at most one a worker)
 check drops-bytes "$d" '.runs[0] | .net_drop_packets == 0 and .tx_bytes == .device.rx_bytes and .device.rx_frames == .device.served_frames + .device.drop_frames and .device.tx_bytes >= .rx_bytes and .device.tx_bytes - .rx_bytes <= .workers * 1088'
+
+# a full switch port named: the device's link at 20 Gb/s for 80 offered, tor0's port to it a
+# 64 KB queue, so that the workers' first windows (8 x 8 x 8244 bytes) overflow it there; the
+# report names that port as the one that dropped most, and the tensors stay exact
+sed -e 's/^rate = 100Gbps/rate = 20Gbps/' -e 's/^queue = 1MB/queue = 64KB/' \
+    -e 's/^tensor_bytes = .*/tensor_bytes = 1MiB/' -e 's/^mode = .*/mode = wiresum/' \
+    -e 's/^iterations = .*/iterations = 1/' "$rack8" > "$tmp/portdrop.ini"
+pd=$tmp/portdrop.json
+if "$ws" cluster --json "$tmp/portdrop.ini" > "$pd" 2> "$tmp/portdrop.log"; then ok portdrop-runs; else bad portdrop-runs; fi
+check portdrop-named "$pd" '.runs[0] | .exact and .net_drop_packets > 0 and .drop_port.from == "tor0" and .drop_port.to == "agg0" and .drop_port.packets > 0 and .drop_port.packets <= .net_drop_packets'
 
 # 16 workers behind a 4:1 uplink (cluster/test/uplink4.ini): the window from the measured
 # delivery rate and round trip holds the standing queue within the switch port, and the
