@@ -660,8 +660,8 @@ extern "C" int ws_ns3_run(const ws_cluster* c, ws_cluster_mode mode, ws_cluster_
     {
         Ptr<NetDevice> d = net.devs[i];
         Ptr<PointToPointNetDevice> p = DynamicCast<PointToPointNetDevice>(d);
-        p->GetQueue()->TraceConnectWithoutContext("Drop",
-                                                  MakeBoundCallback(&CountPacketDrop, &r.port_drops[i]));
+        p->GetQueue()->TraceConnectWithoutContext(
+            "Drop", MakeBoundCallback(&CountPacketDrop, &r.port_drops[i]));
         Ptr<TrafficControlLayer> tcl = d->GetNode()->GetObject<TrafficControlLayer>();
         Ptr<QueueDisc> q = tcl ? tcl->GetRootQueueDiscOnDevice(d) : nullptr;
         if (q)
