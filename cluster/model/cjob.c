@@ -587,9 +587,7 @@ static void worker_tx(void *ctx, const uint8_t *f, size_t len)
     worker_ref *c = ctx;
     ws_cjob *j = c->job;
     j->r.tx_bytes += len;
-    /* the UDP payload of the frame, to the frame's destination */
-    j->tx(j->tx_ctx, c->w, ws_get32(f + WS_OFF_IP + 16), ws_get16(f + WS_OFF_UDP + 2),
-          f[WS_OFF_IP + 1], f + WS_OFF_AGG, len - WS_OFF_AGG);
+    j->tx(j->tx_ctx, c->w, f, len);
 }
 
 static int shards_done(const ws_cjob *j, unsigned w)

@@ -85,9 +85,9 @@ typedef struct {
 
 typedef struct ws_cjob ws_cjob;
 
-/* wiresum: a payload to send from worker w: UDP to dip:dport with tos */
-typedef void (*ws_cjob_tx_fn)(void *ctx, unsigned w, uint32_t dip, uint16_t dport, uint8_t tos,
-                              const uint8_t *payload, size_t plen);
+/* wiresum: a frame to send from worker w (its headers' destination, TOS and UDP payload count;
+ * len >= the headers' 42 bytes), as a device's frames (cdev.h, ws_cdev_emit_fn) */
+typedef void (*ws_cjob_tx_fn)(void *ctx, unsigned w, const uint8_t *frame, size_t len);
 
 /* The job of c in mode; host_ip[h]: the IPv4 address of host h; dev_ip[k]: device k's. NULL
  * with err. */

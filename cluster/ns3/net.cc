@@ -272,7 +272,6 @@ struct Run
     std::vector<Ptr<TopoRouting>> dev_routing; // by cluster device: its ports
     std::vector<DevRef> dev_ref;
     std::vector<uint8_t> buf;
-    std::vector<uint8_t> txbuf; // a worker's frame with room before it (WorkerTx)
     uint64_t net_drops = 0;
     std::vector<uint64_t> port_drops; // by net.devs index: what its transmit queue dropped
     std::unordered_map<uint32_t, unsigned> worker_of_ip;
@@ -432,16 +431,28 @@ void Run::WorkerRecv(unsigned w, Ptr<Socket> s)
 
 void EmitFrame(void* ctx, uint64_t at, unsigned port, const uint8_t* f, size_t len);
 
-// A packet of the len - head bytes after b's first head, with those head bytes before it as
-// room for its headers (UDP, IPv4, PPP: 30 bytes). ns-3's Buffer writes a header into the room
-// before its data; without room (a packet made of its bytes alone) each header reallocates the
-// buffer and copies the payload: three copies of every frame sent, 5 % of the scale run.
-const size_t kHeadroom = 32;
-Ptr<Packet> WithHeadroom(const uint8_t* b, size_t head, size_t len)
+// A frame's UDP payload as the packet to send, with the frame's TOS as its tag, and the frame's
+// destination. The frame's 42 bytes of headers stay before the payload as the packet's room for
+// its own (UDP, IPv4, PPP: 30 bytes): ns-3's Buffer writes a header into the room before its
+// data, and without room (a packet of the payload alone) reallocated the buffer and copied the
+// payload for each header, three copies of every frame sent, 5 % of the scale run.
+struct Outgoing
 {
-    Ptr<Packet> p = Create<Packet>(b, static_cast<uint32_t>(len));
-    p->RemoveAtStart(static_cast<uint32_t>(head));
-    return p;
+    Ptr<Packet> p;
+    InetSocketAddress to;
+};
+Outgoing FramePacket(const uint8_t* f, size_t len)
+{
+    const size_t kAgg = 42, kIp = 14;
+    uint32_t dip = static_cast<uint32_t>(f[kIp + 16]) << 24 | f[kIp + 17] << 16 |
+                   f[kIp + 18] << 8 | f[kIp + 19];
+    uint16_t dport = static_cast<uint16_t>(f[kIp + 22] << 8 | f[kIp + 23]);
+    Ptr<Packet> p = Create<Packet>(f, static_cast<uint32_t>(len));
+    p->RemoveAtStart(kAgg);
+    SocketIpTosTag tos;
+    tos.SetTos(f[kIp + 1]);
+    p->AddPacketTag(tos);
+    return {p, InetSocketAddress(Ipv4Address(dip), dport)};
 }
 
 void Run::DeviceRecv(unsigned k, Ptr<Socket> s)
@@ -467,21 +478,12 @@ void Run::DeviceRecv(unsigned k, Ptr<Socket> s)
     }
 }
 
-// A frame device k sends at `at` on `port`: its packet made now, sent then (to the frame's
-// destination, its UDP payload with its TOS).
+// A frame device k sends at `at` on `port`: its packet made now, sent then (FramePacket).
 void EmitFrame(void* ctx, uint64_t at, unsigned port, const uint8_t* f, size_t len)
 {
-    const size_t kAgg = 42, kIp = 14;
     DevRef* d = static_cast<DevRef*>(ctx);
-    uint32_t dip = static_cast<uint32_t>(f[kIp + 16]) << 24 | f[kIp + 17] << 16 |
-                   f[kIp + 18] << 8 | f[kIp + 19];
-    uint16_t dport = static_cast<uint16_t>(f[kIp + 22] << 8 | f[kIp + 23]);
-    Ptr<Packet> p = WithHeadroom(f, kAgg, len);
-    SocketIpTosTag tos;
-    tos.SetTos(f[kIp + 1]);
-    p->AddPacketTag(tos);
-    Simulator::Schedule(AtPs(at), &Run::DeviceSend, d->r, d->k, port, p,
-                        InetSocketAddress(Ipv4Address(dip), dport));
+    Outgoing o = FramePacket(f, len);
+    Simulator::Schedule(AtPs(at), &Run::DeviceSend, d->r, d->k, port, o.p, o.to);
 }
 
 // the RTL's next cycle (model rtl), or the timing model's frames a port of a device of several
@@ -501,17 +503,12 @@ void Run::DeviceSend(unsigned k, unsigned port, Ptr<Packet> p, InetSocketAddress
     r.next = 0;
 }
 
-void WorkerTx(void* ctx, unsigned w, uint32_t dip, uint16_t dport, uint8_t tos,
-              const uint8_t* payload, size_t plen)
+// A frame worker w sends, now (FramePacket)
+void WorkerTx(void* ctx, unsigned w, const uint8_t* f, size_t len)
 {
     Run* r = static_cast<Run*>(ctx);
-    r->txbuf.resize(kHeadroom + plen);
-    std::copy(payload, payload + plen, r->txbuf.data() + kHeadroom);
-    Ptr<Packet> p = WithHeadroom(r->txbuf.data(), kHeadroom, kHeadroom + plen);
-    SocketIpTosTag t;
-    t.SetTos(tos);
-    p->AddPacketTag(t);
-    r->udp[w]->SendTo(p, 0, InetSocketAddress(Ipv4Address(dip), dport));
+    Outgoing o = FramePacket(f, len);
+    r->udp[w]->SendTo(o.p, 0, o.to);
 }
 
 void CountDrop(uint64_t* n, Ptr<const QueueDiscItem>) { ++*n; }
