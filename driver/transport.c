@@ -64,6 +64,7 @@ struct ws_worker {
     double cc_cwnd;
     uint64_t win_b, win_ce, win_len;
     int win_cut;
+    int alpha_set; /* alpha holds a measured fraction (from the first window on) */
     char err[256];
     uint32_t elems[WS_LIMIT_COUNT];
     float vals[WS_LIMIT_COUNT]; /* a chunk's values for cfg.load and cfg.store */
@@ -222,7 +223,6 @@ ws_worker *ws_worker_new(const ws_worker_cfg *c, char *err, size_t errlen)
                                                                                : 1000000000u)
                                   : 0;
     w->cc_cwnd = (double)c->slots * (double)w->frame_len;
-    w->st.alpha = c->cc ? 1.0 : 0.0; /* as Linux's DCTCP: the first marked window halves */
     window_update(w);
     w->st.cwnd_min = w->st.cwnd;
     w->win_len = (uint64_t)w->st.cwnd;
@@ -362,8 +362,10 @@ static void fill_slot(ws_worker *w, unsigned k, uint64_t now)
 /* ---- congestion control (cfg.cc) ------------------------------------------------------
  * DCTCP's law in bytes: once per window of results (results of cwnd bytes, counted from the
  * last update: about a round trip), alpha += g (F - alpha) with F the fraction of those bytes
- * that came back CE, then cwnd *= 1 - alpha/2 if any did, else cwnd += one frame; a timeout
- * halves cwnd, once per window. cwnd stays within one frame .. the path's bound. */
+ * that came back CE (the first window's F is alpha's first value: an all-reduce lasts tens of
+ * windows, too few for g to forget a guess), then cwnd *= 1 - alpha/2 if any did, else cwnd +=
+ * one frame; a timeout halves cwnd, once per window. cwnd stays within one frame .. the path's
+ * bound. */
 
 static void cc_new_window(ws_worker *w)
 {
@@ -390,7 +392,9 @@ static void cc_result(ws_worker *w, uint64_t len, int ce)
     w->st.ce_results += ce != 0;
     if (w->win_b < w->win_len)
         return;
-    w->st.alpha += CC_GAIN * ((double)w->win_ce / (double)w->win_b - w->st.alpha);
+    double F = (double)w->win_ce / (double)w->win_b;
+    w->st.alpha = w->alpha_set ? w->st.alpha + CC_GAIN * (F - w->st.alpha) : F;
+    w->alpha_set = 1;
     if (w->win_ce) {
         w->st.cwnd_cuts++;
         cc_set(w, w->st.cwnd * (1 - w->st.alpha / 2));

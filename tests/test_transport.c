@@ -793,9 +793,10 @@ static void test_hold(void **state)
 }
 
 /* Congestion control: DATA ECN-capable; chunks in chunk order, never more than cwnd bytes
- * outstanding; DCTCP's update once per window of results (alpha from 1, gain 1/16): a window
- * of CE results cuts cwnd by alpha/2, a clean one adds one frame; down to one frame, never
- * below, and back up to the slots' frames, never above; a timeout halves it once per window. */
+ * outstanding; DCTCP's update once per window of results (alpha from the first window's
+ * fraction, gain 1/16): a window of CE results cuts cwnd by alpha/2, a clean one adds one
+ * frame; down to one frame, never below, and back up to the slots' frames, never above; a
+ * timeout halves it once per window. */
 static void test_cc_window(void **state)
 {
     (void)state;
@@ -821,7 +822,7 @@ static void test_cc_window(void **state)
     ws_parse(c->f[0], &h);
     assert_int_equal(h.tos & 3, 2); /* ECT(0) */
     uint32_t next_off = S * K;
-    /* one window of CE results: alpha stays 1, cwnd halves (8 -> 4) at its last result;
+    /* one window of CE results: alpha is 1, cwnd halves (8 -> 4) at its last result;
      * chunks leave in chunk order */
     for (unsigned i = 0; i < S; i++) {
         unsigned before = c->n;
@@ -886,6 +887,24 @@ static void test_cc_window(void **state)
         assert_int_equal(c->n, S);
     }
     assert_true(st->cwnd == S * F && st->ce_results == 0 && st->cwnd_cuts == 0);
+    ws_worker_free(w);
+
+    /* alpha starts at the first window's fraction, not at 1: a clean window leaves it 0, and
+     * one CE result in the next window of 8 cuts cwnd by alpha/2 = 1/256 (from 1, alpha would
+     * be 0.887 there and the window nearly halve) */
+    memset(c, 0, sizeof *c);
+    w = ws_worker_new(&wc, err, sizeof err);
+    assert_non_null(w);
+    st = ws_worker_get_stats(w);
+    assert_int_equal(ws_worker_start(w, buf, buf, 4 * 400, 0), 0);
+    for (unsigned i = 0; i < S; i++)
+        answer_oldest(c, w, sums, 0);
+    assert_true(st->alpha == 0.0 && st->cwnd == S * F && st->cwnd_cuts == 0);
+    for (unsigned i = 0; i < S; i++)
+        answer_oldest(c, w, sums, i == 3);
+    assert_true(st->alpha == 1.0 / 128);
+    assert_true(fabs(st->cwnd - S * F * (1 - 1.0 / 256)) < 1e-9);
+    assert_int_equal(st->cwnd_cuts, 1);
     ws_worker_free(w);
     wc.cc = 2;
     assert_null(ws_worker_new(&wc, err, sizeof err));
