@@ -435,7 +435,9 @@ wire b_fan      = jb_h[H_FANOUT];
 wire d_dup      = jb_dup || (!b_fan && jb_waiting);   // never for the parent's RESULT
 wire s_empty    = jb_empty;
 wire d_resend   = d_dup && jb_complete;                  // the RESULT again, to the rank
-wire d_presend  = d_dup && jb_waiting;                   // waiting: the PARTIAL again, to the parent
+// waiting: the PARTIAL again, to the parent, for rank 0's duplicate alone (once a wave of the
+// members' retransmissions, not once a member: docs/protocol.md section 9)
+wire d_presend  = d_dup && jb_waiting && b_worker == {WK_W{1'b0}};
 wire d_early    = !b_fan && !d_dup && jb_complete && !s_empty;
 /* verilator lint_off UNUSEDSIGNAL */  // for the waveform: a drop that is neither of the two above
 wire d_mismatch = !d_dup && !jb_complete && !jb_match;

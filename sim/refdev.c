@@ -113,7 +113,10 @@ static decision decide(const ws_refdev *d, const uint8_t *f, size_t len)
      * to the other set outside its window) sends a duplicate too (docs/protocol.md section 9) */
     if ((st->bitmap & bit) || st->waiting) {
         x.v.reason = WS_DROP_DUPLICATE;
-        if (st->complete || st->waiting)
+        /* a complete round sends its RESULT again to the member; a waiting one its PARTIAL
+         * again, for the duplicate of rank 0 only: once a wave of retransmissions, not once a
+         * member (docs/protocol.md section 9) */
+        if (st->complete || (st->waiting && x.h.worker == 0))
             x.v.kind = WS_V_RESEND;
         return x;
     }

@@ -398,6 +398,14 @@ static void test_tree_round(void **state)
     /* a duplicate DATA into the waiting round re-sends the PARTIAL, RETX set, same payload */
     v = rx(&t, A, 0, f, data_frame(&t, 0, 0, 1, f));
     const out_frame *pa2 = expect_partial_again(&t, 1, v, pa);
+    /* ... rank 0's alone: rank 1's duplicate is dropped and sends nothing, so a wave of the
+     * members' retransmissions sends one PARTIAL up, not one a member */
+    unsigned m1 = t.n_out;
+    v = rx(&t, A, 1, f, data_frame(&t, 1, 0, 1, f));
+    assert_int_equal(v.kind, WS_V_DROP);
+    assert_int_equal(v.reason, WS_DROP_DUPLICATE);
+    only_out(&t, m1, 0);
+    assert_int_equal(ws_refdev_counters(t.d[A])->resends, 1);
 
     /* the parent takes A's PARTIAL; a RESULT to a waiting child from elsewhere is refused */
     v = rx(&t, P, 0, pa->f, pa->len);
@@ -462,7 +470,8 @@ static void test_tree_round(void **state)
     assert_int_equal(ca->accepted, 3); /* 2 DATA + the parent's RESULT */
     assert_int_equal(ca->results, 3);  /* 1 PARTIAL + 2 RESULTs */
     assert_int_equal(ca->resends, 1);
-    assert_int_equal(ca->drop[WS_DROP_DUPLICATE], 2);
+    /* ranks 0 and 1's DATA into the waiting round, the parent's RESULT again */
+    assert_int_equal(ca->drop[WS_DROP_DUPLICATE], 3);
     free_tree(&t);
 }
 

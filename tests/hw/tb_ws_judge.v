@@ -556,14 +556,16 @@ initial begin
     judged(40);
 
     // 12. a job with a parent (job 0 here, pool slot 5): the round completes with a PARTIAL and
-    //    waits; a duplicate (with another count: the PARTIAL is the round's) re-sends it
+    //    waits; rank 0's duplicate (with another count: the PARTIAL is the round's) re-sends
+    //    it, another rank's is a duplicate and sends nothing (docs/protocol.md section 9)
     settle(60);
     q_par = 1'b1;
     frame(0, 0, 5, 0, 1200, 3, V_ACC);
     frame(0, 1, 5, 0, 1200, 3, V_ACC);
     frame(0, 2, 5, 0, 1200, 3, V_PART);
     q_count = 4;
-    frame(0, 1, 5, 0, 1200, 3, V_PRESEND);
+    frame(0, 1, 5, 0, 1200, 3, V_DUP);
+    frame(0, 0, 5, 0, 1200, 3, V_PRESEND);
     q_count = 8;
     // the parent's RESULT: for another offset a mismatch, for an open set (6/0) a mismatch
     frame(0, 0, 6, 0, 1250, 3, V_ACC);
@@ -593,15 +595,15 @@ initial begin
     q_fan = 1'b0;
     held(1, 12);
     // ... and the set still waits when a rank goes on to the other set (its bit leaves the row):
-    //    a duplicate re-sends the PARTIAL, and so does the rank's frame of the waiting round
-    //    (a waiting set takes nothing again); the parent's RESULT is taken; once the others go
-    //    on, the set is empty and takes a new round
+    //    rank 1's duplicate sends nothing, rank 0's frame of the waiting round re-sends the
+    //    PARTIAL (a waiting set takes nothing again); the parent's RESULT is taken; once the
+    //    others go on, the set is empty and takes a new round
     settle(60);
     frame(0, 0, 7, 0, 1500, 3, V_ACC);
     frame(0, 1, 7, 0, 1500, 3, V_ACC);
     frame(0, 2, 7, 0, 1500, 3, V_PART);
     frame(0, 0, 7, 1, 1600, 3, V_ACC);
-    frame(0, 1, 7, 0, 1500, 3, V_PRESEND);
+    frame(0, 1, 7, 0, 1500, 3, V_DUP);
     frame(0, 0, 7, 0, 1500, 3, V_PRESEND);
     q_fan = 1'b1;
     frame(0, 0, 7, 0, 1500, 3, V_FANOUT);
