@@ -17,6 +17,7 @@
 
 extern "C" {
 #include "topo.h"
+#include "wiresum/wire.h"
 #include "ns3_run.h"
 #include "rng.h"
 }
@@ -443,16 +444,13 @@ struct Outgoing
 };
 Outgoing FramePacket(const uint8_t* f, size_t len)
 {
-    const size_t kAgg = 42, kIp = 14;
-    uint32_t dip = static_cast<uint32_t>(f[kIp + 16]) << 24 | f[kIp + 17] << 16 |
-                   f[kIp + 18] << 8 | f[kIp + 19];
-    uint16_t dport = static_cast<uint16_t>(f[kIp + 22] << 8 | f[kIp + 23]);
     Ptr<Packet> p = Create<Packet>(f, static_cast<uint32_t>(len));
-    p->RemoveAtStart(kAgg);
+    p->RemoveAtStart(WS_OFF_AGG);
     SocketIpTosTag tos;
-    tos.SetTos(f[kIp + 1]);
+    tos.SetTos(f[WS_OFF_IP + 1]);
     p->AddPacketTag(tos);
-    return {p, InetSocketAddress(Ipv4Address(dip), dport)};
+    return {p, InetSocketAddress(Ipv4Address(ws_get32(f + WS_OFF_IP + 16)),
+                                 ws_get16(f + WS_OFF_UDP + 2))};
 }
 
 void Run::DeviceRecv(unsigned k, Ptr<Socket> s)
